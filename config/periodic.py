@@ -1,0 +1,57 @@
+"""The periodic tasks the product needs, registered in django-celery-beat's tables.
+
+`ensure_periodic_tasks` creates a schedule only when no task of that name exists, so
+a schedule edited (or disabled) in the admin is never overwritten or re-enabled.
+It runs after every `migrate` and as `manage.py ensure_periodic_tasks`."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+
+@dataclass(frozen=True)
+class PeriodicTaskSpec:
+    name: str
+    task: str
+    crontab: dict  # minute, hour, day_of_week, day_of_month, month_of_year
+    description: str
+
+
+PERIODIC_TASKS = [
+    PeriodicTaskSpec(
+        name="Clear expired sign-in sessions",
+        task="people.clear_expired_sessions",
+        crontab={"minute": "17", "hour": "3"},
+        description="Deletes expired rows from the session table every night.",
+    ),
+]
+
+
+@transaction.atomic
+def ensure_periodic_tasks(specs=PERIODIC_TASKS) -> list[str]:
+    """Create missing schedules; returns the names created."""
+    from django_celery_beat.models import CrontabSchedule, PeriodicTask
+
+    created = []
+    existing = set(
+        PeriodicTask.objects.filter(name__in=[s.name for s in specs]).values_list(
+            "name", flat=True
+        )
+    )
+    for spec in specs:
+        if spec.name in existing:
+            continue
+        schedule, _ = CrontabSchedule.objects.get_or_create(timezone="UTC", **spec.crontab)
+        PeriodicTask.objects.create(
+            name=spec.name, task=spec.task, crontab=schedule, description=spec.description
+        )
+        created.append(spec.name)
+    return created
+
+
+def ensure_periodic_tasks_after_migrate(sender, using="default", plan=None, **kwargs):
+    from django.db import connections
+
+    tables = connections[using].introspection.table_names()
+    if "django_celery_beat_periodictask" in tables:
+        ensure_periodic_tasks()

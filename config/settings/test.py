@@ -1,0 +1,21 @@
+"""Test settings: the base settings with fast hashing and captured mail.
+
+DATABASE_URL, CELERY_BROKER_URL and CACHE_URL come from the environment exactly as in
+production, so CI runs the suite against PostgreSQL and Redis."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "insecure-test-key")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "none")
+# Unit tests run tasks in-process; tests marked `worker` start a real worker instead.
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+
+from .base import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
+    "django.contrib.staticfiles.storage.StaticFilesStorage"
+)
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []  # noqa: F405

@@ -1,0 +1,32 @@
+from allauth.account.decorators import secure_admin_login
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from people.api import MeView
+
+from . import views
+
+# Admin sign-in goes through allauth, so it is rate-limited and MFA-aware.
+admin.site.login = secure_admin_login(admin.site.login)
+admin.site.site_header = "Tandem programme administration"
+admin.site.site_title = "Tandem admin"
+
+api_v1 = [
+    path("me/", MeView.as_view(), name="me"),
+]
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("me/", views.home_rep, name="home_rep"),
+    path("team/", views.home_manager, name="home_manager"),
+    path("hr/", views.home_hr, name="home_hr"),
+    path("programme/", views.home_programme, name="home_programme"),
+    path("", include("people.urls")),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("allauth.urls")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include((api_v1, "api"), namespace="api")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api_schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api_schema"), name="api_docs"),
+]

@@ -1,0 +1,50 @@
+"""The groups behind appointed roles and the admin permissions they carry.
+
+Kept in code and applied after every migrate (idempotent, add-only), so a fresh
+database and an upgraded one end up the same; extra permissions an operator grants
+in the admin are left alone."""
+
+from django.contrib.auth.models import Group, Permission
+
+from .roles import GROUP_FOR_ROLE, Role
+
+# app_label.codename; later issues add their configuration models here.
+ROLE_PERMISSIONS: dict[Role, list[str]] = {
+    Role.HR: [],
+    Role.PROGRAMME_ADMIN: [
+        "people.view_user",
+        "people.add_user",
+        "people.change_user",
+        "people.view_team",
+        "people.add_team",
+        "people.change_team",
+        "people.view_teammembership",
+        "people.add_teammembership",
+        "people.change_teammembership",
+        "people.view_auditevent",
+        "django_celery_beat.view_periodictask",
+        "django_celery_beat.change_periodictask",
+        "django_celery_beat.view_crontabschedule",
+        "django_celery_beat.add_crontabschedule",
+        "django_celery_beat.change_crontabschedule",
+    ],
+}
+
+
+def ensure_role_groups() -> None:
+    for role, group_name in GROUP_FOR_ROLE.items():
+        group, _ = Group.objects.get_or_create(name=group_name)
+        wanted = ROLE_PERMISSIONS.get(role, [])
+        if not wanted:
+            continue
+        by_key = {
+            f"{p.content_type.app_label}.{p.codename}": p
+            for p in Permission.objects.select_related("content_type").filter(
+                codename__in=[w.split(".", 1)[1] for w in wanted]
+            )
+        }
+        group.permissions.add(*(by_key[w] for w in wanted if w in by_key))
+
+
+def ensure_role_groups_after_migrate(sender, **kwargs):
+    ensure_role_groups()

@@ -1,0 +1,240 @@
+"""People, reporting lines, teams, roles and the audit trail.
+
+Roles are derived, not stored, except the two that are appointments:
+- rep / coachee: anyone with a manager (`reports_to`);
+- manager: anyone with direct reports; manager of managers: a manager one of whose
+  reports is a manager;
+- HR and programme admin: membership of the groups named in `people.roles`.
+"""
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in available_time_zones():
+        raise ValidationError(
+            "“%(value)s” is not an IANA time zone (for example Europe/Berlin).",
+            params={"value": value},
+            code="invalid_time_zone",
+        )
+
+
+_TIME_ZONES: frozenset[str] | None = None
+
+
+def available_time_zones() -> frozenset[str]:
+    global _TIME_ZONES
+    if _TIME_ZONES is None:
+        _TIME_ZONES = frozenset(zoneinfo.available_timezones())
+    return _TIME_ZONES
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create(self, email, password, **fields):
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **fields)
+        user.set_password(password)
+        user.full_clean(exclude=["password"])
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **fields):
+        fields.setdefault("is_staff", False)
+        fields.setdefault("is_superuser", False)
+        return self._create(email, password, **fields)
+
+    def create_superuser(self, email, password=None, **fields):
+        fields.update(is_staff=True, is_superuser=True)
+        return self._create(email, password, **fields)
+
+    def get_by_natural_key(self, email):
+        return self.get(email__iexact=email)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    email = models.EmailField("email address", max_length=254)
+    display_name = models.CharField(max_length=150)
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="IANA time zone, e.g. Europe/Berlin. Sessions are shown in it.",
+    )
+    reports_to = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="direct_reports",
+        help_text="Change with the reporting-line service so history is kept.",
+    )
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(
+        default=False, help_text="May use the admin site (programme admins)."
+    )
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS = ["display_name"]
+
+    class Meta:
+        ordering = ["display_name"]
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
+            models.CheckConstraint(
+                condition=~Q(reports_to=F("pk")), name="user_not_own_manager"
+            ),
+        ]
+
+    def __str__(self):
+        return self.display_name or self.email
+
+    def clean(self):
+        super().clean()
+        self.email = self.__class__.objects.normalize_email(self.email).lower()
+
+    def get_full_name(self):
+        return self.display_name
+
+    def get_short_name(self):
+        return self.display_name.split(" ")[0] if self.display_name else self.email
+
+    @property
+    def tzinfo(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+
+class ReportingLine(models.Model):
+    """Who managed whom, when. The open line (ended_at is null) mirrors
+    `User.reports_to`; closed lines are history a new manager can follow."""
+
+    report = models.ForeignKey(User, on_delete=models.CASCADE, related_name="reporting_history")
+    manager = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["report", "-started_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["report"],
+                condition=Q(ended_at__isnull=True),
+                name="reporting_line_one_open_per_person",
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
+                name="reporting_line_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=~Q(report=F("manager")), name="reporting_line_not_self"
+            ),
+        ]
+        indexes = [
+            # "Who reported to this manager, and when" (coaching history for a manager).
+            models.Index(fields=["manager", "started_at"], name="reportingline_by_manager"),
+        ]
+
+    def __str__(self):
+        return f"{self.report} → {self.manager}"
+
+
+class Team(models.Model):
+    name = models.CharField(max_length=120)
+    lead = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="led_teams"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="team_name_unique_ci")]
+
+    def __str__(self):
+        return self.name
+
+
+class TeamMembershipQuerySet(models.QuerySet):
+    def current(self):
+        return self.filter(left_at__isnull=True)
+
+
+class TeamMembership(models.Model):
+    """Membership with history: leaving sets left_at, so past sessions still know
+    which team they belonged to."""
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    person = models.ForeignKey(User, on_delete=models.CASCADE, related_name="memberships")
+    joined_at = models.DateTimeField(default=timezone.now)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TeamMembershipQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["team", "person"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "person"],
+                condition=Q(left_at__isnull=True),
+                name="team_membership_one_open",
+            ),
+            models.CheckConstraint(
+                condition=Q(left_at__isnull=True) | Q(left_at__gte=F("joined_at")),
+                name="team_membership_leaves_after_join",
+            ),
+        ]
+        indexes = [
+            # "Current teams of this person" (navigation, home pages).
+            models.Index(
+                fields=["person"],
+                condition=Q(left_at__isnull=True),
+                name="membership_current_by_person",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.person} in {self.team}"
+
+
+class AuditEvent(models.Model):
+    """An append-only record of something worth answering for later: sign-ins, role
+    and reporting-line changes, imports, exports, evaluative reads. Never holds
+    private words: `data` carries ids and counts only."""
+
+    actor = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    verb = models.CharField(max_length=64)
+    target_type = models.ForeignKey(
+        ContentType, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    target_id = models.CharField(max_length=64, blank=True)
+    target_repr = models.CharField(max_length=200, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [
+            # Audit log filtered by verb, newest first (admin, trust report).
+            models.Index(fields=["verb", "-at"], name="audit_by_verb_recent"),
+            # "What did this person do" (admin filter, data export).
+            models.Index(fields=["actor", "-at"], name="audit_by_actor_recent"),
+        ]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.verb} {self.target_repr}"

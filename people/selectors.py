@@ -1,0 +1,132 @@
+"""Reads about people that carry rules: management chains, who is below whom, roles.
+
+The reporting tree is walked with one recursive CTE, so a chain of any depth costs
+one query. UNION (not UNION ALL) stops at a person already seen, so even a cycle
+slipped in by hand cannot make the walk run forever."""
+
+from django.db import connection
+from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models.expressions import RawSQL
+from django.http import Http404
+
+from .models import Team, TeamMembership, User
+from .roles import GROUP_FOR_ROLE, Role
+
+_USER_TABLE = User._meta.db_table
+
+
+def _below_sql() -> str:
+    table = connection.ops.quote_name(_USER_TABLE)
+    return (
+        f"WITH RECURSIVE below(id) AS ("
+        f" SELECT id FROM {table} WHERE reports_to_id = %s"
+        f" UNION SELECT u.id FROM {table} u JOIN below b ON u.reports_to_id = b.id"
+        f") SELECT id FROM below"
+    )
+
+
+def people_below(*, person: User | int) -> QuerySet[User]:
+    """Everyone who reports to `person`, directly or indirectly (one query when
+    evaluated; composable with further filters)."""
+    pk = person.pk if isinstance(person, User) else person
+    return User.objects.filter(pk__in=RawSQL(_below_sql(), [pk]))
+
+
+def management_chain(*, person: User | int) -> list[User]:
+    """The person's managers from the direct manager upward (one query)."""
+    pk = person.pk if isinstance(person, User) else person
+    table = connection.ops.quote_name(_USER_TABLE)
+    sql = (
+        "WITH RECURSIVE chain(id, manager_id, depth) AS ("
+        f" SELECT id, reports_to_id, 0 FROM {table} WHERE id = %s"
+        " UNION SELECT u.id, u.reports_to_id, c.depth + 1"
+        f" FROM {table} u JOIN chain c ON u.id = c.manager_id WHERE c.depth < 100"
+        f") SELECT u.* FROM {table} u JOIN chain c ON u.id = c.id"
+        " WHERE c.depth > 0 ORDER BY c.depth"
+    )
+    return list(User.objects.raw(sql, [pk]))
+
+
+def is_in_management_chain(*, manager: User, person: User | int) -> bool:
+    """True when `manager` is above `person` in the reporting line (one query)."""
+    return people_below(person=manager).filter(
+        pk=person.pk if isinstance(person, User) else person
+    ).exists()
+
+
+def roles_of(user: User) -> frozenset[Role]:
+    """All roles the person holds right now (one query)."""
+    if not user.is_authenticated:
+        return frozenset()
+    active = User.objects.filter(is_active=True)
+    in_group = User.groups.through.objects.filter(user_id=OuterRef("pk"))
+    row = (
+        User.objects.filter(pk=user.pk)
+        .annotate(
+            has_reports=Exists(active.filter(reports_to=OuterRef("pk"))),
+            has_manager_reports=Exists(
+                active.filter(reports_to=OuterRef("pk"), pk__in=active.values("reports_to"))
+            ),
+            **{
+                f"in_{role}": Exists(in_group.filter(group__name=group))
+                for role, group in GROUP_FOR_ROLE.items()
+            },
+        )
+        .values("reports_to_id", "has_reports", "has_manager_reports",
+                *(f"in_{role}" for role in GROUP_FOR_ROLE))
+        .first()
+    )
+    if row is None:
+        return frozenset()
+    roles = {role for role in GROUP_FOR_ROLE if row[f"in_{role}"]}
+    if row["reports_to_id"]:
+        roles.add(Role.REP)
+    if row["has_reports"]:
+        roles.add(Role.MANAGER)
+    if row["has_manager_reports"]:
+        roles.add(Role.MANAGER_OF_MANAGERS)
+    return frozenset(roles)
+
+
+def require_role(user: User, *allowed: Role) -> frozenset[Role]:
+    """404 unless the person holds one of `allowed` (pages for a role are invisible
+    to everyone else, like any object they may not see)."""
+    roles = roles_of(user)
+    if not roles.intersection(allowed):
+        raise Http404
+    return roles
+
+
+def direct_reports(*, manager: User) -> QuerySet[User]:
+    """Active direct reports with their current teams prefetched (2 queries)."""
+    return (
+        User.objects.filter(reports_to=manager, is_active=True)
+        .prefetch_related(_current_teams_prefetch())
+        .order_by("display_name")
+    )
+
+
+def current_teams(*, person: User) -> QuerySet[Team]:
+    return Team.objects.filter(
+        memberships__person=person, memberships__left_at__isnull=True
+    ).select_related("lead")
+
+
+def _current_teams_prefetch():
+    from django.db.models import Prefetch
+
+    return Prefetch(
+        "memberships",
+        queryset=TeamMembership.objects.current().select_related("team"),
+        to_attr="current_memberships",
+    )
+
+
+def access_person(*, user: User, pk: int) -> User:
+    """A person `user` may look at: themselves or someone below them. Else 404."""
+    if pk == user.pk:
+        return user
+    try:
+        return people_below(person=user).get(pk=pk, is_active=True)
+    except User.DoesNotExist:
+        raise Http404 from None

@@ -1,0 +1,209 @@
+"""Every change to people, reporting lines, teams and roles goes through here.
+
+Services are keyword-only, atomic, and raise django's ValidationError with a message
+a person can act on; pages show it, the API turns it into a 400."""
+
+from datetime import datetime
+
+from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from .models import AuditEvent, ReportingLine, Team, TeamMembership, User
+from .roles import GROUP_FOR_ROLE, Role
+from .selectors import people_below
+
+
+def audit_record(
+    *,
+    actor: User | None,
+    verb: str,
+    target: models.Model | None = None,
+    data: dict | None = None,
+    ip: str | None = None,
+) -> AuditEvent:
+    """Append an audit event. `data` must hold ids and counts, never private words."""
+    return AuditEvent.objects.create(
+        actor=actor if actor is not None and actor.pk else None,
+        verb=verb,
+        target_type=ContentType.objects.get_for_model(target) if target is not None else None,
+        target_id=str(target.pk) if target is not None else "",
+        target_repr=str(target)[:200] if target is not None else "",
+        data=data or {},
+        ip=ip,
+    )
+
+
+@transaction.atomic
+def person_create(
+    *,
+    email: str,
+    display_name: str,
+    time_zone: str = "UTC",
+    manager: User | None = None,
+    password: str | None = None,
+    actor: User | None = None,
+) -> User:
+    person = User(
+        email=User.objects.normalize_email(email).lower(),
+        display_name=display_name.strip(),
+        time_zone=time_zone,
+    )
+    person.set_password(password) if password else person.set_unusable_password()
+    person.full_clean(exclude=["password", "reports_to"])
+    if User.objects.filter(email__iexact=person.email).exists():
+        raise ValidationError({"email": f"{person.email} already belongs to someone."})
+    person.save()
+    if manager is not None:
+        reporting_line_change(person=person, manager=manager, actor=actor)
+    audit_record(actor=actor, verb="person.created", target=person)
+    return person
+
+
+@transaction.atomic
+def reporting_line_change(
+    *,
+    person: User,
+    manager: User | None,
+    actor: User | None = None,
+    at: datetime | None = None,
+) -> User:
+    """Point `person` at a new manager (or none). Takes effect at once; the previous
+    line is closed, not overwritten, so who-managed-whom-when stays answerable."""
+    at = at or timezone.now()
+    person = User.objects.select_for_update().get(pk=person.pk)
+    if manager is not None:
+        if manager.pk == person.pk:
+            raise ValidationError("A person cannot report to themselves.")
+        if not manager.is_active:
+            raise ValidationError(f"{manager} is deactivated and cannot manage anyone.")
+        if people_below(person=person).filter(pk=manager.pk).exists():
+            raise ValidationError(
+                f"{manager} already reports to {person}; that would make a loop."
+            )
+    if person.reports_to_id == (manager.pk if manager else None):
+        return person
+
+    previous_id = person.reports_to_id
+    ReportingLine.objects.filter(report=person, ended_at__isnull=True).update(ended_at=at)
+    if manager is not None:
+        ReportingLine.objects.create(report=person, manager=manager, started_at=at)
+    person.reports_to = manager
+    person.save(update_fields=["reports_to"])
+    audit_record(
+        actor=actor,
+        verb="reporting_line.changed",
+        target=person,
+        data={"from_manager_id": previous_id, "to_manager_id": manager.pk if manager else None},
+    )
+    return person
+
+
+@transaction.atomic
+def team_create(*, name: str, lead: User | None = None, actor: User | None = None) -> Team:
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "A team needs a name."})
+    if Team.objects.filter(name__iexact=name).exists():
+        raise ValidationError({"name": f"There is already a team called {name}."})
+    team = Team.objects.create(name=name, lead=lead)
+    audit_record(actor=actor, verb="team.created", target=team)
+    return team
+
+
+@transaction.atomic
+def team_member_add(*, team: Team, person: User, actor: User | None = None) -> TeamMembership:
+    """Idempotent: adding a current member returns the open membership."""
+    membership = TeamMembership.objects.current().filter(team=team, person=person).first()
+    if membership is not None:
+        return membership
+    membership = TeamMembership.objects.create(team=team, person=person)
+    audit_record(actor=actor, verb="team.member_added", target=team, data={"person_id": person.pk})
+    return membership
+
+
+@transaction.atomic
+def team_member_remove(*, team: Team, person: User, actor: User | None = None) -> None:
+    """Ends the membership; the row stays as history."""
+    ended = TeamMembership.objects.current().filter(team=team, person=person).update(
+        left_at=timezone.now()
+    )
+    if ended:
+        audit_record(
+            actor=actor, verb="team.member_removed", target=team, data={"person_id": person.pk}
+        )
+
+
+@transaction.atomic
+def role_grant(*, person: User, role: Role, actor: User | None = None) -> None:
+    """Appoint HR or programme admin. Programme admins get the admin site."""
+    group = _group_for(role)
+    if person.groups.filter(pk=group.pk).exists():
+        return
+    person.groups.add(group)
+    if role is Role.PROGRAMME_ADMIN and not person.is_staff:
+        person.is_staff = True
+        person.save(update_fields=["is_staff"])
+    audit_record(actor=actor, verb="role.granted", target=person, data={"role": str(role)})
+
+
+@transaction.atomic
+def role_revoke(*, person: User, role: Role, actor: User | None = None) -> None:
+    group = _group_for(role)
+    if not person.groups.filter(pk=group.pk).exists():
+        return
+    person.groups.remove(group)
+    if role is Role.PROGRAMME_ADMIN and person.is_staff and not person.is_superuser:
+        person.is_staff = False
+        person.save(update_fields=["is_staff"])
+    audit_record(actor=actor, verb="role.revoked", target=person, data={"role": str(role)})
+
+
+def _group_for(role: Role) -> Group:
+    try:
+        name = GROUP_FOR_ROLE[role]
+    except KeyError:
+        raise ValidationError(
+            f"{role.label} follows from the reporting line and cannot be granted."
+        ) from None
+    group, _ = Group.objects.get_or_create(name=name)
+    return group
+
+
+@transaction.atomic
+def profile_update(*, person: User, display_name: str, time_zone: str) -> User:
+    person.display_name = display_name.strip()
+    person.time_zone = time_zone
+    person.full_clean(exclude=["password", "reports_to"])
+    person.save(update_fields=["display_name", "time_zone"])
+    return person
+
+
+def api_token_exists(*, person: User) -> bool:
+    return Token.objects.filter(user=person).exists()
+
+
+@transaction.atomic
+def api_token_rotate(*, person: User) -> str:
+    """Replace the person's API token; returns the new key (shown once)."""
+    Token.objects.filter(user=person).delete()
+    token = Token.objects.create(user=person)
+    audit_record(actor=person, verb="api_token.created", target=person)
+    return token.key
+
+
+@transaction.atomic
+def api_token_revoke(*, person: User) -> None:
+    deleted, _ = Token.objects.filter(user=person).delete()
+    if deleted:
+        audit_record(actor=person, verb="api_token.revoked", target=person)
+
+
+def sign_in_sessions_clear_expired() -> int:
+    """Delete expired sign-in sessions (the database session store never does)."""
+    deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    return deleted

@@ -1,0 +1,36 @@
+"""Sign-in and MFA changes go to the audit trail."""
+
+from allauth.mfa.signals import authenticator_added, authenticator_removed
+from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.dispatch import receiver
+
+from .services import audit_record
+
+
+def _ip(request):
+    return request.META.get("REMOTE_ADDR") if request is not None else None
+
+
+@receiver(user_logged_in)
+def audit_sign_in(sender, request, user, **kwargs):
+    audit_record(actor=user, verb="auth.signed_in", ip=_ip(request))
+
+
+@receiver(user_login_failed)
+def audit_failed_sign_in(sender, credentials, request=None, **kwargs):
+    # The attempted email is not stored: it may be a password typed in the wrong box.
+    audit_record(actor=None, verb="auth.sign_in_failed", ip=_ip(request))
+
+
+@receiver(authenticator_added)
+def audit_mfa_added(sender, request, user, authenticator, **kwargs):
+    audit_record(
+        actor=user, verb="mfa.added", data={"type": authenticator.type}, ip=_ip(request)
+    )
+
+
+@receiver(authenticator_removed)
+def audit_mfa_removed(sender, request, user, authenticator, **kwargs):
+    audit_record(
+        actor=user, verb="mfa.removed", data={"type": authenticator.type}, ip=_ip(request)
+    )

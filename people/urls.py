@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("me/profile/", views.profile, name="profile"),
+    path("me/api-token/", views.api_token, name="api_token"),
+    path("me/api-token/new/", views.api_token_create, name="api_token_create"),
+    path("me/api-token/revoke/", views.api_token_revoke, name="api_token_revoke"),
+]

@@ -1,0 +1,45 @@
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import services
+from .forms import ProfileForm
+
+
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST":
+        if form.is_valid():
+            services.profile_update(
+                person=request.user,
+                display_name=form.cleaned_data["display_name"],
+                time_zone=form.cleaned_data["time_zone"],
+            )
+            messages.success(request, "Profile saved.")
+            return redirect("profile")
+        return render(request, "people/profile.html", {"form": form}, status=400)
+    return render(request, "people/profile.html", {"form": form})
+
+
+@require_http_methods(["GET"])
+def api_token(request):
+    return render(
+        request,
+        "people/api_token.html",
+        {"has_token": services.api_token_exists(person=request.user)},
+    )
+
+
+@require_POST
+def api_token_create(request):
+    key = services.api_token_rotate(person=request.user)
+    # Shown once, on this response only; never stored anywhere readable again.
+    return render(request, "people/api_token.html", {"has_token": True, "new_key": key})
+
+
+@require_POST
+def api_token_revoke(request):
+    services.api_token_revoke(person=request.user)
+    messages.success(request, "API token revoked. Scripts using it stop working now.")
+    return redirect("api_token")
