@@ -19,3 +19,17 @@ STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
     "django.contrib.staticfiles.storage.StaticFilesStorage"
 )
 REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []  # noqa: F405
+
+# A real worker process (tests marked `worker`) must see the test database, so an
+# SQLite test database lives in a file rather than in memory; and test messages go
+# to their own broker folder, away from a running demo's.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
+if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
+    _test_broker = VAR_DIR / "test-broker"  # noqa: F405
+    CELERY_BROKER_TRANSPORT_OPTIONS = {  # noqa: F405
+        "data_folder_in": str(_test_broker),
+        "data_folder_out": str(_test_broker),
+        "control_folder": str(_test_broker / "control"),
+        "store_processed": False,
+    }

@@ -1,0 +1,47 @@
+# Tandem: the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test install lint lock chromium migrate worker clean
+
+install: $(STAMP)
+
+# Dependencies: ranges in pyproject.toml, exact versions pinned by requirements.lock.
+$(STAMP): pyproject.toml requirements.lock
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Tandem needs Python 3.11 or newer (found $$($(PYTHON) --version))."; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[dev]"
+	@touch $@
+
+## run: migrate, seed the demo organisation and start web + Celery worker + beat.
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	bin/run-demo
+
+## test: the whole suite, browser journeys included (installs Debian's chromium if needed).
+test: install chromium
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+lint: install
+	$(BIN)/ruff check .
+
+chromium:
+	@bin/ensure-chromium
+
+## lock: re-pin every dependency after changing pyproject.toml.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --upgrade pip
+	.lock-venv/bin/pip install --quiet ".[dev]"
+	.lock-venv/bin/pip freeze --exclude tandem > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf $(VENV) var staticfiles

@@ -1,0 +1,114 @@
+"""The demo organisation: a sales org on two continents, plus HR and a programme admin.
+
+Idempotent: people are matched by email, reporting lines and memberships are only
+changed when different, and every demo password is (re)set so the printed logins work."""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from .models import Team, User
+from .roles import Role
+from .services import (
+    person_create,
+    reporting_line_change,
+    role_grant,
+    team_create,
+    team_member_add,
+)
+
+DEMO_PASSWORD = "tandem-demo-2026"
+DOMAIN = "example.com"
+
+
+@dataclass(frozen=True)
+class DemoPerson:
+    key: str
+    name: str
+    time_zone: str
+    manager: str | None = None
+    role: str = "rep"  # label printed next to the login
+
+
+HEAD = DemoPerson("daniel.mensah", "Daniel Mensah", "America/New_York", role="head of sales")
+ADMIN = DemoPerson("ada.okafor", "Ada Okafor", "Europe/London", role="programme admin")
+HR = DemoPerson("helen.park", "Helen Park", "Europe/London", role="HR")
+
+TEAMS = {
+    "Enterprise East": DemoPerson("sofia.alvarez", "Sofia Alvarez", "America/New_York",
+                                  HEAD.key, "manager"),
+    "Mid-Market Central": DemoPerson("marcus.chen", "Marcus Chen", "America/Chicago",
+                                     HEAD.key, "manager"),
+    "EMEA Growth": DemoPerson("lena.fischer", "Lena Fischer", "Europe/Berlin",
+                              HEAD.key, "manager"),
+}
+
+REPS = {
+    "Enterprise East": [
+        ("Aisha Bello", "America/New_York"), ("Tom Becker", "America/New_York"),
+        ("Grace Liu", "America/Toronto"), ("Diego Ramos", "America/New_York"),
+        ("Hannah Scott", "America/New_York"), ("Kwame Asante", "America/Toronto"),
+        ("Emily Novak", "America/New_York"), ("Ravi Shah", "America/New_York"),
+    ],
+    "Mid-Market Central": [
+        ("Jordan Lee", "America/Chicago"), ("Maria Gonzalez", "America/Chicago"),
+        ("Sam Carter", "America/Denver"), ("Nina Petrova", "America/Chicago"),
+        ("Owen Murphy", "America/Chicago"), ("Fatima Khan", "America/Denver"),
+        ("Lucas Silva", "America/Chicago"), ("Chloe Martin", "America/Chicago"),
+    ],
+    "EMEA Growth": [
+        ("Jonas Weber", "Europe/Berlin"), ("Camille Dubois", "Europe/Paris"),
+        ("Oliver Hughes", "Europe/London"), ("Sara Rossi", "Europe/Rome"),
+        ("Mateusz Nowak", "Europe/Warsaw"), ("Ingrid Larsen", "Europe/Oslo"),
+        ("Amara Nwosu", "Europe/London"), ("Pablo Ortega", "Europe/Madrid"),
+    ],
+}
+
+
+def demo_email(key: str) -> str:
+    return f"{key}@{DOMAIN}"
+
+
+def _key(name: str) -> str:
+    return name.lower().replace(" ", ".")
+
+
+def demo_people() -> list[DemoPerson]:
+    people = [HEAD, ADMIN, HR, *TEAMS.values()]
+    for team, reps in REPS.items():
+        manager = TEAMS[team].key
+        people += [DemoPerson(_key(name), name, tz, manager) for name, tz in reps]
+    return people
+
+
+@transaction.atomic
+def seed_people() -> list[tuple[DemoPerson, User]]:
+    """Create or refresh the demo organisation; returns every person with their row."""
+    rows: dict[str, User] = {}
+    for spec in demo_people():  # managers come before their reports in this list
+        person = User.objects.filter(email__iexact=demo_email(spec.key)).first()
+        if person is None:
+            person = person_create(
+                email=demo_email(spec.key), display_name=spec.name, time_zone=spec.time_zone
+            )
+        person.set_password(DEMO_PASSWORD)
+        person.display_name, person.time_zone, person.is_active = spec.name, spec.time_zone, True
+        person.save()
+        manager = rows[spec.manager] if spec.manager else None
+        reporting_line_change(person=person, manager=manager)
+        rows[spec.key] = person
+
+    role_grant(person=rows[ADMIN.key], role=Role.PROGRAMME_ADMIN)
+    role_grant(person=rows[HR.key], role=Role.HR)
+
+    for team_name, lead_spec in TEAMS.items():
+        team = Team.objects.filter(name__iexact=team_name).first()
+        lead = rows[lead_spec.key]
+        if team is None:
+            team = team_create(name=team_name, lead=lead)
+        elif team.lead_id != lead.pk:
+            team.lead = lead
+            team.save(update_fields=["lead"])
+        for name, _tz in REPS[team_name]:
+            team_member_add(team=team, person=rows[_key(name)])
+    return [(spec, rows[spec.key]) for spec in demo_people()]

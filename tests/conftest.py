@@ -1,0 +1,61 @@
+import os
+
+import pytest
+from django.db import connection
+
+from tests.factories import PASSWORD, UserFactory
+
+# Playwright's sync API runs an event loop in the test thread; Django then refuses
+# ORM calls from it unless told this is fine (it is: one thread, no real async).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config, items):
+    on_postgres = connection.vendor == "postgresql"
+    skip_pg = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")
+    for item in items:
+        if "postgres" in item.keywords and not on_postgres:
+            item.add_marker(skip_pg)
+
+
+@pytest.fixture
+def password():
+    return PASSWORD
+
+
+@pytest.fixture
+def org(db):
+    """A small organisation: head → manager → two reps; another manager with one rep;
+    an HR person and a programme admin (both reporting to the head)."""
+    head = UserFactory(display_name="Hana Head", email="head@example.com")
+    manager = UserFactory(display_name="Mia Manager", email="manager@example.com", manager=head)
+    other_manager = UserFactory(
+        display_name="Omar Other", email="other.manager@example.com", manager=head
+    )
+    rep = UserFactory(display_name="Rita Rep", email="rep@example.com", manager=manager)
+    peer = UserFactory(display_name="Pavel Peer", email="peer@example.com", manager=manager)
+    other_rep = UserFactory(
+        display_name="Olga Outsider", email="other.rep@example.com", manager=other_manager
+    )
+    hr = UserFactory(display_name="Harriet HR", email="hr@example.com", manager=head, roles=["hr"])
+    admin = UserFactory(
+        display_name="Adam Admin", email="admin@example.com", manager=head,
+        roles=["programme_admin"],
+    )
+    admin.is_staff = True
+    admin.save(update_fields=["is_staff"])
+    return type("Org", (), dict(
+        head=head, manager=manager, other_manager=other_manager, rep=rep, peer=peer,
+        other_rep=other_rep, hr=hr, admin=admin,
+    ))
+
+
+@pytest.fixture
+def client_for(client):
+    """`client_for(user)`: a test client signed in as that person."""
+
+    def sign_in(user):
+        client.force_login(user)
+        return client
+
+    return sign_in
