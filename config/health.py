@@ -27,7 +27,7 @@ def check_broker() -> str | None:
     from config.celery import app
 
     try:
-        with app.connection_for_write() as conn:
+        with app.connection_for_write(url=url, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:  # noqa: BLE001
         return type(exc).__name__

@@ -34,9 +34,7 @@ def ensure_periodic_tasks(specs=PERIODIC_TASKS) -> list[str]:
 
     created = []
     existing = set(
-        PeriodicTask.objects.filter(name__in=[s.name for s in specs]).values_list(
-            "name", flat=True
-        )
+        PeriodicTask.objects.filter(name__in=[s.name for s in specs]).values_list("name", flat=True)
     )
     for spec in specs:
         if spec.name in existing:

@@ -50,8 +50,13 @@ class UserAdmin(DjangoUserAdmin):
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
     add_fieldsets = [
-        (None, {"classes": ["wide"], "fields": ["email", "display_name", "time_zone",
-                                                 "password1", "password2"]}),
+        (
+            None,
+            {
+                "classes": ["wide"],
+                "fields": ["email", "display_name", "time_zone", "password1", "password2"],
+            },
+        ),
     ]
 
 

@@ -1,7 +1,7 @@
 from django.utils.functional import SimpleLazyObject
 
-from .roles import Role
 from .access import request_roles
+from .roles import Role
 
 
 def roles(request):

@@ -14,6 +14,7 @@ from .services import (
     reporting_line_change,
     role_grant,
     team_create,
+    team_lead_set,
     team_member_add,
 )
 
@@ -35,32 +36,45 @@ ADMIN = DemoPerson("ada.okafor", "Ada Okafor", "Europe/London", role="programme 
 HR = DemoPerson("helen.park", "Helen Park", "Europe/London", role="HR")
 
 TEAMS = {
-    "Enterprise East": DemoPerson("sofia.alvarez", "Sofia Alvarez", "America/New_York",
-                                  HEAD.key, "manager"),
-    "Mid-Market Central": DemoPerson("marcus.chen", "Marcus Chen", "America/Chicago",
-                                     HEAD.key, "manager"),
-    "EMEA Growth": DemoPerson("lena.fischer", "Lena Fischer", "Europe/Berlin",
-                              HEAD.key, "manager"),
+    "Enterprise East": DemoPerson(
+        "sofia.alvarez", "Sofia Alvarez", "America/New_York", HEAD.key, "manager"
+    ),
+    "Mid-Market Central": DemoPerson(
+        "marcus.chen", "Marcus Chen", "America/Chicago", HEAD.key, "manager"
+    ),
+    "EMEA Growth": DemoPerson("lena.fischer", "Lena Fischer", "Europe/Berlin", HEAD.key, "manager"),
 }
 
 REPS = {
     "Enterprise East": [
-        ("Aisha Bello", "America/New_York"), ("Tom Becker", "America/New_York"),
-        ("Grace Liu", "America/Toronto"), ("Diego Ramos", "America/New_York"),
-        ("Hannah Scott", "America/New_York"), ("Kwame Asante", "America/Toronto"),
-        ("Emily Novak", "America/New_York"), ("Ravi Shah", "America/New_York"),
+        ("Aisha Bello", "America/New_York"),
+        ("Tom Becker", "America/New_York"),
+        ("Grace Liu", "America/Toronto"),
+        ("Diego Ramos", "America/New_York"),
+        ("Hannah Scott", "America/New_York"),
+        ("Kwame Asante", "America/Toronto"),
+        ("Emily Novak", "America/New_York"),
+        ("Ravi Shah", "America/New_York"),
     ],
     "Mid-Market Central": [
-        ("Jordan Lee", "America/Chicago"), ("Maria Gonzalez", "America/Chicago"),
-        ("Sam Carter", "America/Denver"), ("Nina Petrova", "America/Chicago"),
-        ("Owen Murphy", "America/Chicago"), ("Fatima Khan", "America/Denver"),
-        ("Lucas Silva", "America/Chicago"), ("Chloe Martin", "America/Chicago"),
+        ("Jordan Lee", "America/Chicago"),
+        ("Maria Gonzalez", "America/Chicago"),
+        ("Sam Carter", "America/Denver"),
+        ("Nina Petrova", "America/Chicago"),
+        ("Owen Murphy", "America/Chicago"),
+        ("Fatima Khan", "America/Denver"),
+        ("Lucas Silva", "America/Chicago"),
+        ("Chloe Martin", "America/Chicago"),
     ],
     "EMEA Growth": [
-        ("Jonas Weber", "Europe/Berlin"), ("Camille Dubois", "Europe/Paris"),
-        ("Oliver Hughes", "Europe/London"), ("Sara Rossi", "Europe/Rome"),
-        ("Mateusz Nowak", "Europe/Warsaw"), ("Ingrid Larsen", "Europe/Oslo"),
-        ("Amara Nwosu", "Europe/London"), ("Pablo Ortega", "Europe/Madrid"),
+        ("Jonas Weber", "Europe/Berlin"),
+        ("Camille Dubois", "Europe/Paris"),
+        ("Oliver Hughes", "Europe/London"),
+        ("Sara Rossi", "Europe/Rome"),
+        ("Mateusz Nowak", "Europe/Warsaw"),
+        ("Ingrid Larsen", "Europe/Oslo"),
+        ("Amara Nwosu", "Europe/London"),
+        ("Pablo Ortega", "Europe/Madrid"),
     ],
 }
 
@@ -106,9 +120,7 @@ def seed_people() -> list[tuple[DemoPerson, User]]:
         lead = rows[lead_spec.key]
         if team is None:
             team = team_create(name=team_name, lead=lead)
-        elif team.lead_id != lead.pk:
-            team.lead = lead
-            team.save(update_fields=["lead"])
+        team_lead_set(team=team, lead=lead)
         for name, _tz in REPS[team_name]:
             team_member_add(team=team, person=rows[_key(name)])
     return [(spec, rows[spec.key]) for spec in demo_people()]

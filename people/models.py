@@ -95,9 +95,7 @@ class User(AbstractBaseUser, PermissionsMixin):
         ordering = ["display_name"]
         constraints = [
             models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
-            models.CheckConstraint(
-                condition=~Q(reports_to=F("pk")), name="user_not_own_manager"
-            ),
+            models.CheckConstraint(condition=~Q(reports_to=F("pk")), name="user_not_own_manager"),
         ]
 
     def __str__(self):

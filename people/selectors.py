@@ -12,6 +12,8 @@ from django.http import Http404
 from .models import Team, TeamMembership, User
 from .roles import GROUP_FOR_ROLE, Role
 
+# The only text interpolated into these statements is our own quoted table name;
+# every value is a bound parameter.
 _USER_TABLE = User._meta.db_table
 
 
@@ -29,7 +31,7 @@ def people_below(*, person: User | int) -> QuerySet[User]:
     """Everyone who reports to `person`, directly or indirectly (one query when
     evaluated; composable with further filters)."""
     pk = person.pk if isinstance(person, User) else person
-    return User.objects.filter(pk__in=RawSQL(_below_sql(), [pk]))
+    return User.objects.filter(pk__in=RawSQL(_below_sql(), [pk]))  # noqa: S611
 
 
 def management_chain(*, person: User | int) -> list[User]:
@@ -49,9 +51,11 @@ def management_chain(*, person: User | int) -> list[User]:
 
 def is_in_management_chain(*, manager: User, person: User | int) -> bool:
     """True when `manager` is above `person` in the reporting line (one query)."""
-    return people_below(person=manager).filter(
-        pk=person.pk if isinstance(person, User) else person
-    ).exists()
+    return (
+        people_below(person=manager)
+        .filter(pk=person.pk if isinstance(person, User) else person)
+        .exists()
+    )
 
 
 def roles_of(user: User) -> frozenset[Role]:
@@ -72,8 +76,12 @@ def roles_of(user: User) -> frozenset[Role]:
                 for role, group in GROUP_FOR_ROLE.items()
             },
         )
-        .values("reports_to_id", "has_reports", "has_manager_reports",
-                *(f"in_{role}" for role in GROUP_FOR_ROLE))
+        .values(
+            "reports_to_id",
+            "has_reports",
+            "has_manager_reports",
+            *(f"in_{role}" for role in GROUP_FOR_ROLE),
+        )
         .first()
     )
     if row is None:

@@ -82,9 +82,7 @@ def reporting_line_change(
         if not manager.is_active:
             raise ValidationError(f"{manager} is deactivated and cannot manage anyone.")
         if people_below(person=person).filter(pk=manager.pk).exists():
-            raise ValidationError(
-                f"{manager} already reports to {person}; that would make a loop."
-            )
+            raise ValidationError(f"{manager} already reports to {person}; that would make a loop.")
     if person.reports_to_id == (manager.pk if manager else None):
         return person
 
@@ -116,6 +114,23 @@ def team_create(*, name: str, lead: User | None = None, actor: User | None = Non
 
 
 @transaction.atomic
+def team_lead_set(*, team: Team, lead: User | None, actor: User | None = None) -> bool:
+    """Make `lead` the team's lead; True when that changed anything."""
+    if team.lead_id == (lead.pk if lead else None):
+        return False
+    previous_id = team.lead_id
+    team.lead = lead
+    team.save(update_fields=["lead"])
+    audit_record(
+        actor=actor,
+        verb="team.lead_changed",
+        target=team,
+        data={"from_lead_id": previous_id, "to_lead_id": lead.pk if lead else None},
+    )
+    return True
+
+
+@transaction.atomic
 def team_member_add(*, team: Team, person: User, actor: User | None = None) -> TeamMembership:
     """Idempotent: adding a current member returns the open membership."""
     membership = TeamMembership.objects.current().filter(team=team, person=person).first()
@@ -129,8 +144,10 @@ def team_member_add(*, team: Team, person: User, actor: User | None = None) -> T
 @transaction.atomic
 def team_member_remove(*, team: Team, person: User, actor: User | None = None) -> None:
     """Ends the membership; the row stays as history."""
-    ended = TeamMembership.objects.current().filter(team=team, person=person).update(
-        left_at=timezone.now()
+    ended = (
+        TeamMembership.objects.current()
+        .filter(team=team, person=person)
+        .update(left_at=timezone.now())
     )
     if ended:
         audit_record(

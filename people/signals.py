@@ -24,13 +24,9 @@ def audit_failed_sign_in(sender, credentials, request=None, **kwargs):
 
 @receiver(authenticator_added)
 def audit_mfa_added(sender, request, user, authenticator, **kwargs):
-    audit_record(
-        actor=user, verb="mfa.added", data={"type": authenticator.type}, ip=_ip(request)
-    )
+    audit_record(actor=user, verb="mfa.added", data={"type": authenticator.type}, ip=_ip(request))
 
 
 @receiver(authenticator_removed)
 def audit_mfa_removed(sender, request, user, authenticator, **kwargs):
-    audit_record(
-        actor=user, verb="mfa.removed", data={"type": authenticator.type}, ip=_ip(request)
-    )
+    audit_record(actor=user, verb="mfa.removed", data={"type": authenticator.type}, ip=_ip(request))

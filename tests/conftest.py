@@ -39,15 +39,27 @@ def org(db):
     )
     hr = UserFactory(display_name="Harriet HR", email="hr@example.com", manager=head, roles=["hr"])
     admin = UserFactory(
-        display_name="Adam Admin", email="admin@example.com", manager=head,
+        display_name="Adam Admin",
+        email="admin@example.com",
+        manager=head,
         roles=["programme_admin"],
     )
     admin.is_staff = True
     admin.save(update_fields=["is_staff"])
-    return type("Org", (), dict(
-        head=head, manager=manager, other_manager=other_manager, rep=rep, peer=peer,
-        other_rep=other_rep, hr=hr, admin=admin,
-    ))
+    return type(
+        "Org",
+        (),
+        dict(
+            head=head,
+            manager=manager,
+            other_manager=other_manager,
+            rep=rep,
+            peer=peer,
+            other_rep=other_rep,
+            hr=hr,
+            admin=admin,
+        ),
+    )
 
 
 @pytest.fixture

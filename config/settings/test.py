@@ -22,9 +22,12 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []  # noqa: F405
 
 # A real worker process (tests marked `worker`) must see the test database, so an
 # SQLite test database lives in a file rather than in memory; and test messages go
-# to their own broker folder, away from a running demo's.
+# to their own broker folder, away from a running demo's. One file per test run, so
+# two runs side by side do not share a database.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")  # noqa: F405
+    }
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "test-broker"  # noqa: F405
     CELERY_BROKER_TRANSPORT_OPTIONS = {  # noqa: F405
@@ -33,3 +36,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
         "control_folder": str(_test_broker / "control"),
         "store_processed": False,
     }
+
+# Serve static files from the source folders (no collectstatic before tests).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,80 @@
+"""Production settings refuse to start half-configured and pass check --deploy."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_KEY = "k3y-" + "x7Qp9LmZ2vB8nR4tW6yU1cE5aS0dF3gH-jK8lP2oI9uY7tR5eW3q"
+
+
+def manage(*args, env_overrides):
+    # Start from the real environment minus what the test settings put into it.
+    dropped = (
+        "DJANGO_",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "ACCOUNT_EMAIL_VERIFICATION",
+        "CELERY_TASK_ALWAYS_EAGER",
+        "DEBUG",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(dropped)}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "ALLOWED_HOSTS"])
+def test_it_refuses_to_start_without(missing):
+    env = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"}
+    del env[missing]
+    result = manage("check", env_overrides=env)
+    assert result.returncode != 0
+    assert missing in result.stderr
+
+
+def test_it_refuses_a_short_or_development_secret_key():
+    result = manage(
+        "check",
+        env_overrides={
+            "SECRET_KEY": "insecure-local-only-key-never-use-in-production",
+            "ALLOWED_HOSTS": "coaching.example.com",
+        },
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_check_deploy_passes_with_no_warnings():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env_overrides={
+            "SECRET_KEY": GOOD_KEY,
+            "ALLOWED_HOSTS": "coaching.example.com",
+        },
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_email_verification_is_mandatory_and_cookies_are_secure():
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; print(s.ACCOUNT_EMAIL_VERIFICATION, "
+        "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.DEBUG)",
+        env_overrides={"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"},
+    )
+    assert result.stdout.split()[-5:] == ["mandatory", "True", "True", "True", "False"]

@@ -1,0 +1,63 @@
+"""The management-chain selectors walk the reporting tree in one query at any depth."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from people.selectors import is_in_management_chain, management_chain, people_below
+from tests.factories import UserFactory
+
+
+def build_chain(levels: int):
+    """A straight line of `levels` people, top first, each reporting to the one above."""
+    people = [UserFactory()]
+    for _ in range(levels - 1):
+        people.append(UserFactory(manager=people[-1]))
+    return people
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("levels", [2, 5, 8])
+def test_it_returns_the_chain_from_the_direct_manager_upward_in_one_query(levels):
+    people = build_chain(levels)
+    bottom = people[-1]
+
+    # Expected: 1 query — a recursive CTE joined back to the user table.
+    with CaptureQueriesContext(connection) as queries:
+        chain = management_chain(person=bottom)
+    assert len(queries) == 1
+    assert chain == list(reversed(people[:-1]))
+
+
+@pytest.mark.django_db
+def test_it_finds_everyone_below_a_person_in_one_query_for_a_five_level_tree():
+    top, second, third, fourth, fifth = build_chain(5)
+    sibling = UserFactory(manager=second)
+    outsider = UserFactory()
+
+    with CaptureQueriesContext(connection) as queries:
+        below = set(people_below(person=top))
+    assert len(queries) == 1
+    assert below == {second, third, fourth, fifth, sibling}
+    assert outsider not in below
+    assert set(people_below(person=fourth)) == {fifth}
+    assert set(people_below(person=fifth)) == set()
+
+
+@pytest.mark.django_db
+def test_it_answers_whether_someone_is_in_a_persons_chain():
+    top, middle, bottom = build_chain(3)
+    stranger = UserFactory()
+    assert is_in_management_chain(manager=top, person=bottom)
+    assert is_in_management_chain(manager=middle, person=bottom)
+    assert not is_in_management_chain(manager=bottom, person=top)
+    assert not is_in_management_chain(manager=stranger, person=bottom)
+
+
+@pytest.mark.django_db
+def test_it_stops_walking_on_a_loop_written_around_the_service():
+    a, b = build_chain(2)
+    # Bypass the service (which refuses loops) to prove the walk still terminates.
+    type(a).objects.filter(pk=a.pk).update(reports_to=b)
+    assert set(people_below(person=a)) == {a, b}
+    assert {p.pk for p in management_chain(person=b)} == {a.pk, b.pk}
