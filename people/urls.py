@@ -3,6 +3,8 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    # Before allauth's own URLs, so this one answers /accounts/login/.
+    path("accounts/login/", views.SignInView.as_view(), name="account_login"),
     path("me/profile/", views.profile, name="profile"),
     path("me/api-token/", views.api_token, name="api_token"),
     path("me/api-token/new/", views.api_token_create, name="api_token_create"),

@@ -1,3 +1,4 @@
+from allauth.account import views as allauth_views
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -43,3 +44,12 @@ def api_token_revoke(request):
     services.api_token_revoke(person=request.user)
     messages.success(request, "API token revoked. Scripts using it stop working now.")
     return redirect("api_token")
+
+
+class SignInView(allauth_views.LoginView):
+    """allauth's sign-in, answering a refused attempt with 400 like every other form."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 400
+        return response
