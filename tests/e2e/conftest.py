@@ -84,8 +84,8 @@ def sign_in(page: Page, live_server, email: str, password: str, *, go: bool = Tr
     open (e.g. after being redirected there with `?next=`)."""
     if go:
         page.goto(f"{live_server.url}/accounts/login/")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Sign In")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password").fill(password)
     with page.expect_navigation():
-        page.get_by_role("button", name="Sign In").click()
+        page.get_by_role("button", name="Sign in").click()

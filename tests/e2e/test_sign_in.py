@@ -23,7 +23,7 @@ def expect_sign_in_page(page: Page, live_server, next_path: str | None = None) -
     if next_path is not None:
         url += f"?next={quote(next_path, safe='/')}"
     expect(page).to_have_url(url)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Sign In")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
 
 
 @pytest.mark.parametrize(
