@@ -106,10 +106,11 @@ def require_role(user: User, *allowed: Role) -> frozenset[Role]:
 
 
 def direct_reports(*, manager: User) -> QuerySet[User]:
-    """Active direct reports with their current teams prefetched (2 queries)."""
+    """Active direct reports with their current teams and the teams they lead
+    prefetched (3 queries)."""
     return (
         User.objects.filter(reports_to=manager, is_active=True)
-        .prefetch_related(_current_teams_prefetch())
+        .prefetch_related(_current_teams_prefetch(), "led_teams")
         .order_by("display_name")
     )
 

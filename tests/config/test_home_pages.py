@@ -80,8 +80,9 @@ def test_my_team_uses_the_same_number_of_queries_for_3_or_30_people(client, repo
         team_member_add(team=team, person=UserFactory(manager=manager))
     client.force_login(manager)
     client.get("/team/")
-    # session, user, roles, reports, their memberships+teams, people-below count, teams led
+    # session, user, roles, reports, their memberships+teams, teams they lead,
+    # people-below count, teams I lead
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/team/")
     assert response.status_code == 200
-    assert len(queries) == 7, [q["sql"] for q in queries]
+    assert len(queries) == 8, [q["sql"] for q in queries]
