@@ -3,6 +3,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
 from .models import AuditEvent, ReportingLine, Team, TeamMembership, User
+from .services import reporting_line_change, reporting_line_validate
 
 
 class PersonCreationForm(AdminUserCreationForm):
@@ -15,6 +16,12 @@ class PersonChangeForm(UserChangeForm):
     class Meta:
         model = User
         fields = "__all__"
+
+    def clean_reports_to(self):
+        manager = self.cleaned_data.get("reports_to")
+        if self.instance.pk and manager != self.instance.reports_to:
+            reporting_line_validate(person=self.instance, manager=manager)
+        return manager
 
 
 class ReportingLineInline(admin.TabularInline):
@@ -40,8 +47,7 @@ class UserAdmin(DjangoUserAdmin):
     list_select_related = ["reports_to"]
     search_fields = ["display_name", "email"]
     autocomplete_fields = ["reports_to"]
-    # The reporting line is changed through the service so history is kept.
-    readonly_fields = ["reports_to", "last_login", "date_joined"]
+    readonly_fields = ["last_login", "date_joined"]
     inlines = [ReportingLineInline]
     fieldsets = [
         (None, {"fields": ["email", "password"]}),
@@ -49,6 +55,17 @@ class UserAdmin(DjangoUserAdmin):
         ("Access", {"fields": ["is_active", "is_staff", "is_superuser", "groups"]}),
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
+
+    def save_model(self, request, obj, form, change):
+        # The reporting line goes through the service so history and audit are kept.
+        line_changed = change and "reports_to" in form.changed_data
+        new_manager = obj.reports_to
+        if line_changed:
+            obj.reports_to_id = form.initial.get("reports_to")
+        super().save_model(request, obj, form, change)
+        if line_changed:
+            reporting_line_change(person=obj, manager=new_manager, actor=request.user)
+
     add_fieldsets = [
         (
             None,

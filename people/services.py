@@ -64,6 +64,18 @@ def person_create(
     return person
 
 
+def reporting_line_validate(*, person: User, manager: User | None) -> None:
+    """Raise ValidationError unless `person` may report to `manager`."""
+    if manager is None:
+        return
+    if manager.pk == person.pk:
+        raise ValidationError("A person cannot report to themselves.")
+    if not manager.is_active:
+        raise ValidationError(f"{manager} is deactivated and cannot manage anyone.")
+    if people_below(person=person).filter(pk=manager.pk).exists():
+        raise ValidationError(f"{manager} already reports to {person}; that would make a loop.")
+
+
 @transaction.atomic
 def reporting_line_change(
     *,
