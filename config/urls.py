@@ -15,6 +15,7 @@ admin.site.site_title = "Tandem admin"
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
+    path("", include("coaching.api_urls")),
 ]
 
 urlpatterns = [
@@ -24,6 +25,7 @@ urlpatterns = [
     path("hr/", views.home_hr, name="home_hr"),
     path("programme/", views.home_programme, name="home_programme"),
     path("", include("people.urls")),
+    path("", include("coaching.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),

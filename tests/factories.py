@@ -1,10 +1,15 @@
 """factory-boy factories for every model. Import from here in tests."""
 
+import datetime as _dt
+
 import factory
 from django.contrib.auth.models import Group
+from django.utils import timezone as _tz
 
+from coaching import models as coaching_models
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
+from scorecards.models import RecordedCall
 
 PASSWORD = "correct horse battery staple"
 
@@ -65,3 +70,107 @@ class AuditEventFactory(factory.django.DjangoModelFactory):
 
     actor = factory.SubFactory(UserFactory)
     verb = "test.event"
+
+
+# --- coaching ----------------------------------------------------------------------
+
+
+class FocusAreaFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.FocusArea
+
+    name = factory.Sequence(lambda n: f"Focus area {n}")
+    behaviours = "Asks two open questions before pitching\nConfirms next steps on the call"
+    starts_on = factory.LazyFunction(lambda: _tz.localdate() - _dt.timedelta(days=30))
+    ends_on = factory.LazyFunction(lambda: _tz.localdate() + _dt.timedelta(days=60))
+
+
+class PromptFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.Prompt
+
+    step = "goal"
+    kind = ""
+    text = factory.Sequence(lambda n: f"Question {n}?")
+
+
+class RecordedCallFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = RecordedCall
+
+    person = factory.SubFactory(UserFactory)
+    url = "https://calls.example.com/recordings/123"
+    title = "Discovery call with Northwind"
+    call_date = factory.LazyFunction(lambda: _tz.localdate() - _dt.timedelta(days=2))
+
+
+def one_on_one(coach, coachee, start=None, **kwargs):
+    """A 1:1 made by the real service (so notes and participants exist)."""
+    from coaching.services import one_on_one_create
+
+    start = start or _tz.now() + _dt.timedelta(days=1)
+    return one_on_one_create(coach=coach, coachee=coachee, start=start, **kwargs)
+
+
+class SessionFactory(factory.django.DjangoModelFactory):
+    """A bare session row; prefer `one_on_one(...)` for realistic ones."""
+
+    class Meta:
+        model = coaching_models.CoachingSession
+
+    kind = "one_on_one"
+    scheduled_start = factory.LazyFunction(lambda: _tz.now() + _dt.timedelta(days=1))
+    original_start = factory.SelfAttribute("scheduled_start")
+    duration_minutes = 30
+
+
+class SessionParticipantFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.SessionParticipant
+
+    session = factory.SubFactory(SessionFactory)
+    person = factory.SubFactory(UserFactory)
+    role = "participant"
+
+
+class SharedNotesFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.SharedNotes
+
+    session = factory.SubFactory(SessionFactory)
+
+
+class NotesRevisionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.NotesRevision
+
+    notes = factory.SubFactory(SharedNotesFactory)
+    version = 1
+
+
+class PrivateNoteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.PrivateNote
+
+    session = factory.SubFactory(SessionFactory)
+    author = factory.SubFactory(UserFactory)
+    text = "Private thought"
+
+
+class AgendaItemFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.AgendaItem
+
+    session = factory.SubFactory(SessionFactory)
+    author = factory.SubFactory(UserFactory)
+    text = "Pricing objection on the Acme call"
+
+
+class CommitmentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = coaching_models.Commitment
+
+    owner = factory.SubFactory(UserFactory)
+    text = "Ask two open questions before the demo"
+    evidence = "Two recorded calls show it"
+    due_on = factory.LazyFunction(lambda: _tz.localdate() + _dt.timedelta(days=7))

@@ -1,0 +1,476 @@
+"""The conversations: sessions of five kinds, GROW notes with revisions, agenda items,
+private notes, commitments that carry forward, focus areas and the question bank.
+
+Who may see what is decided in one place per model: `QuerySet.visible_to(user)`."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from people.selectors import people_below
+
+USER = settings.AUTH_USER_MODEL
+TEXT_LIMIT = 10_000  # characters in any one note field
+
+
+class SessionKind(models.TextChoices):
+    ONE_ON_ONE = "one_on_one", "Weekly 1:1"
+    TEAM_CALL_REVIEW = "team_call_review", "Team call review"
+    ROLE_PLAY = "role_play", "Role-play"
+    MANAGER_REVIEW = "manager_review", "Manager review"
+    PEER = "peer", "Peer coaching"
+
+
+DEFAULT_DURATION = {
+    SessionKind.ONE_ON_ONE: 30,
+    SessionKind.TEAM_CALL_REVIEW: 45,
+    SessionKind.ROLE_PLAY: 60,
+    SessionKind.MANAGER_REVIEW: 45,
+    SessionKind.PEER: 30,
+}
+
+
+class SessionStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    HELD = "held", "Held"
+    MISSED = "missed", "Missed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class CancelReason(models.TextChoices):
+    FORECAST_CALL = "forecast_call", "Forecast or pipeline call"
+    CUSTOMER_ESCALATION = "customer_escalation", "Customer escalation"
+    OUT_OF_OFFICE = "out_of_office", "Out of office"
+    SICK = "sick", "Illness"
+    TRAVEL = "travel", "Travel"
+    CLASHING_MEETING = "clashing_meeting", "Clashing meeting"
+    OTHER = "other", "Other"
+
+
+class ParticipantRole(models.TextChoices):
+    COACH = "coach", "Coach"
+    COACHEE = "coachee", "Coachee"
+    HOST = "host", "Host"
+    PRESENTER = "presenter", "Presenter"
+    MANAGER = "manager", "Manager"
+    PARTICIPANT = "participant", "Participant"
+    PEER = "peer", "Peer"
+
+
+# Who runs a session of each kind: they log it held, move it or cancel it.
+RUNNING_ROLES = {ParticipantRole.COACH, ParticipantRole.HOST, ParticipantRole.MANAGER}
+
+
+class FocusAreaQuerySet(models.QuerySet):
+    def active_on(self, day):
+        return self.filter(starts_on__lte=day).filter(Q(ends_on__isnull=True) | Q(ends_on__gte=day))
+
+    def for_person(self, person):
+        """Focus areas that apply to someone: organisation-wide ones and those scoped
+        to a team they are currently on."""
+        from people.models import TeamMembership
+
+        teams = TeamMembership.objects.current().filter(person=person).values("team")
+        return self.filter(Q(teams__isnull=True) | Q(teams__in=teams)).distinct()
+
+
+class FocusArea(models.Model):
+    """The one behaviour that matters most right now (coaching everything means
+    nothing sticks)."""
+
+    name = models.CharField(max_length=120)
+    behaviours = models.TextField(
+        max_length=TEXT_LIMIT,
+        help_text="The observable behaviours that matter most now, one per line.",
+    )
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    teams = models.ManyToManyField(
+        "people.Team",
+        blank=True,
+        related_name="focus_areas",
+        help_text="Leave empty for the whole organisation.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = FocusAreaQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
+                name="focus_area_ends_after_start",
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def behaviour_list(self) -> list[str]:
+        return [line.strip() for line in self.behaviours.splitlines() if line.strip()]
+
+
+class GrowStep(models.TextChoices):
+    GOAL = "goal", "Goal"
+    REALITY = "reality", "Reality"
+    OPTIONS = "options", "Options"
+    WILL = "will", "Will"
+    GENERAL = "general", "General"
+
+
+class Prompt(models.Model):
+    """A question from the bank, shown beside the field it helps with."""
+
+    step = models.CharField(max_length=16, choices=GrowStep.choices)
+    kind = models.CharField(
+        max_length=32,
+        choices=SessionKind.choices,
+        blank=True,
+        help_text="Leave blank for every kind of session.",
+    )
+    text = models.CharField(max_length=300)
+    position = models.PositiveSmallIntegerField(default=0)
+    is_active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["step", "position", "id"]
+        indexes = [models.Index(fields=["kind", "step"], name="prompt_by_kind_step")]
+
+    def __str__(self):
+        return self.text
+
+
+class SessionQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The one visibility rule for sessions: participants, and everyone above a
+        participant in the reporting line — except peer sessions, which stay with
+        the peers. HR and programme admins see counts elsewhere, never sessions."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        participants = SessionParticipant.objects.filter(session=OuterRef("pk"))
+        below = people_below(person=user).values("pk")
+        return self.filter(
+            Exists(participants.filter(person=user))
+            | (Exists(participants.filter(person__in=below)) & ~Q(kind=SessionKind.PEER))
+        )
+
+    def with_people(self):
+        return self.select_related("focus_area", "team", "presented_call").prefetch_related(
+            models.Prefetch(
+                "participants",
+                queryset=SessionParticipant.objects.select_related("person"),
+            )
+        )
+
+
+class CoachingSession(models.Model):
+    kind = models.CharField(max_length=32, choices=SessionKind.choices)
+    status = models.CharField(
+        max_length=16, choices=SessionStatus.choices, default=SessionStatus.SCHEDULED
+    )
+    scheduled_start = models.DateTimeField()
+    original_start = models.DateTimeField(
+        help_text="When it was first planned; moving a session keeps this."
+    )
+    duration_minutes = models.PositiveSmallIntegerField()
+    team = models.ForeignKey(
+        "people.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+    )
+    focus_area = models.ForeignKey(
+        FocusArea, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+    )
+    # Team call review: the call being dissected.
+    presented_call = models.ForeignKey(
+        "scorecards.RecordedCall",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reviews",
+    )
+    # Role-play set-up.
+    scenario = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    drills = models.TextField(blank=True, max_length=TEXT_LIMIT)
+
+    held_at = models.DateTimeField(null=True, blank=True)
+    held_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    held_but_empty = models.BooleanField(
+        default=False,
+        help_text="Logged held with no notes, or notes copied unchanged from the last session.",
+    )
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    cancel_reason = models.CharField(max_length=32, choices=CancelReason.choices, blank=True)
+    cancel_note = models.CharField(max_length=500, blank=True)
+    missed_at = models.DateTimeField(null=True, blank=True)
+
+    created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = SessionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-scheduled_start", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=SessionKind.values), name="session_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=SessionStatus.values), name="session_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=SessionKind.ROLE_PLAY) | Q(focus_area__isnull=False),
+                name="role_play_has_focus_area",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=SessionKind.TEAM_CALL_REVIEW) | Q(team__isnull=False),
+                name="team_call_review_has_team",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=SessionStatus.HELD) | Q(held_at__isnull=False),
+                name="held_session_has_held_at",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=SessionStatus.CANCELLED) | ~Q(cancel_reason=""),
+                name="cancelled_session_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(duration_minutes__gte=5) & Q(duration_minutes__lte=480),
+                name="session_duration_sensible",
+            ),
+        ]
+        indexes = [
+            # Upcoming and recent sessions per kind and status (lists, health metrics).
+            models.Index(fields=["status", "scheduled_start"], name="session_by_status_start"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} · {self.scheduled_start:%Y-%m-%d %H:%M}"
+
+    @property
+    def scheduled_end(self):
+        return self.scheduled_start + timedelta(minutes=self.duration_minutes)
+
+    def people_in(self, *roles) -> list:
+        """Participants in the given roles, from the prefetched list when present."""
+        return [p.person for p in self.participants.all() if p.role in roles]
+
+    @property
+    def coach(self):
+        found = self.people_in(ParticipantRole.COACH)
+        return found[0] if found else None
+
+    @property
+    def coachee(self):
+        found = self.people_in(ParticipantRole.COACHEE)
+        return found[0] if found else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == SessionStatus.SCHEDULED
+
+
+class SessionParticipant(models.Model):
+    session = models.ForeignKey(
+        CoachingSession, on_delete=models.CASCADE, related_name="participants"
+    )
+    person = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="session_roles")
+    role = models.CharField(max_length=16, choices=ParticipantRole.choices)
+    speaking_order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["speaking_order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "person"], name="participant_once"),
+        ]
+        indexes = [
+            # "Sessions of this person" (my sessions, visibility, carry-forward).
+            models.Index(fields=["person", "role"], name="participant_by_person_role"),
+        ]
+
+    def __str__(self):
+        return f"{self.person} ({self.get_role_display()})"
+
+
+class SharedNotes(models.Model):
+    """The notes everyone in the session shares: GROW for 1:1s, free notes for the
+    other kinds. `version` refuses stale saves; every save is kept as a revision."""
+
+    session = models.OneToOneField(CoachingSession, on_delete=models.CASCADE, related_name="notes")
+    goal = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    reality = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    reality_evidence_url = models.URLField(blank=True, max_length=500)
+    options = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    will = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    notes = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    version = models.PositiveIntegerField(default=0)
+    coachee_prepared_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    FIELDS = ("goal", "reality", "reality_evidence_url", "options", "will", "notes")
+    # What counts as "written in this session": the goal carries over on purpose.
+    SESSION_FIELDS = ("reality", "options", "will", "notes")
+
+    def __str__(self):
+        return f"Notes for {self.session}"
+
+    def content(self, fields=FIELDS) -> dict[str, str]:
+        return {name: getattr(self, name) for name in fields}
+
+
+class NotesRevision(models.Model):
+    notes = models.ForeignKey(SharedNotes, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    goal = models.TextField(blank=True)
+    reality = models.TextField(blank=True)
+    reality_evidence_url = models.URLField(blank=True, max_length=500)
+    options = models.TextField(blank=True)
+    will = models.TextField(blank=True)
+    notes_text = models.TextField(blank=True)
+    saved_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    saved_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["notes", "version"], name="notes_revision_once"),
+        ]
+
+    def __str__(self):
+        return f"Revision {self.version} of notes #{self.notes_id}"
+
+
+class PrivateNoteQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Only ever the author: not the coachee, not their managers, not HR or admins."""
+        if not (user and user.is_authenticated):
+            return self.none()
+        return self.filter(author=user)
+
+
+class PrivateNote(models.Model):
+    session = models.ForeignKey(
+        CoachingSession, on_delete=models.CASCADE, related_name="private_notes"
+    )
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="private_notes")
+    text = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = PrivateNoteQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "author"], name="private_note_per_author"),
+        ]
+
+    def __str__(self):
+        return f"Private note #{self.pk}"  # never the text: it may reach logs or the admin
+
+
+class AgendaItem(models.Model):
+    session = models.ForeignKey(CoachingSession, on_delete=models.CASCADE, related_name="agenda")
+    author = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=500)
+    done = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return self.text
+
+
+class CommitmentStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    DONE = "done", "Done"
+    DROPPED = "dropped", "Dropped"
+
+
+class CommitmentQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The owner, whoever wrote it down, and the owner's management chain."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        below = people_below(person=user).values("pk")
+        return self.filter(Q(owner=user) | Q(created_by=user) | Q(owner__in=below))
+
+    def open(self):
+        return self.filter(status=CommitmentStatus.OPEN)
+
+
+class Commitment(models.Model):
+    """The Will step, made concrete. Open commitments follow their owner onto every
+    later session until closed — across reschedules and manager changes."""
+
+    owner = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="commitments")
+    text = models.CharField(max_length=500)
+    evidence = models.CharField(
+        "how we will know", max_length=500, help_text="What will show it happened."
+    )
+    due_on = models.DateField()
+    status = models.CharField(
+        max_length=16, choices=CommitmentStatus.choices, default=CommitmentStatus.OPEN
+    )
+    drop_reason = models.CharField(max_length=500, blank=True)
+    created_in = models.ForeignKey(
+        CoachingSession,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="commitments_made",
+    )
+    created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_in = models.ForeignKey(
+        CoachingSession,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="commitments_closed",
+    )
+    version = models.PositiveIntegerField(default=0)
+
+    objects = CommitmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["due_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=CommitmentStatus.values), name="commitment_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=CommitmentStatus.DROPPED) | ~Q(drop_reason=""),
+                name="dropped_commitment_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(status=CommitmentStatus.OPEN) | Q(closed_at__isnull=False),
+                name="closed_commitment_has_closed_at",
+            ),
+        ]
+        indexes = [
+            # Carry-forward: a person's open commitments, soonest due first.
+            models.Index(
+                fields=["owner", "due_on"],
+                condition=Q(status="open"),
+                name="commitment_open_by_owner",
+            ),
+        ]
+
+    def __str__(self):
+        return self.text
+
+    @property
+    def is_overdue(self) -> bool:
+        return self.status == CommitmentStatus.OPEN and self.due_on < timezone.localdate()

@@ -1,0 +1,40 @@
+"""What a person may *do* in a session they can already see (visibility itself is
+`CoachingSession.objects.visible_to`). Pure functions over the prefetched
+participants, so pages can ask them per button without queries."""
+
+from .models import RUNNING_ROLES, CoachingSession, ParticipantRole, SessionKind, SessionStatus
+
+
+def role_in(session: CoachingSession, user) -> str | None:
+    for participant in session.participants.all():
+        if participant.person_id == user.pk:
+            return participant.role
+    return None
+
+
+def is_participant(session: CoachingSession, user) -> bool:
+    return role_in(session, user) is not None
+
+
+def can_run(session: CoachingSession, user) -> bool:
+    """Log it held, move it, cancel it: whoever runs the session (any peer in a
+    peer session)."""
+    role = role_in(session, user)
+    if session.kind == SessionKind.PEER:
+        return role == ParticipantRole.PEER
+    return role in RUNNING_ROLES
+
+
+def can_edit_notes(session: CoachingSession, user) -> bool:
+    """Shared notes are written by the people in the room, not by managers reading
+    along; a cancelled session has nothing to write up."""
+    return session.status != SessionStatus.CANCELLED and is_participant(session, user)
+
+
+def can_keep_private_note(session: CoachingSession, user) -> bool:
+    return is_participant(session, user)
+
+
+def carries_commitments(session: CoachingSession) -> bool:
+    """Kinds whose agenda shows the coachee's open commitments."""
+    return session.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW)

@@ -1,0 +1,373 @@
+"""Reads with rules. Every session or commitment a person touches comes through
+`access_*` (404 for what they may not see); lists have fixed query counts."""
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from people.models import TeamMembership, User
+from people.selectors import people_below
+
+from . import rules
+from .models import (
+    AgendaItem,
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    FocusArea,
+    GrowStep,
+    ParticipantRole,
+    PrivateNote,
+    Prompt,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+    SharedNotes,
+)
+
+
+def access_session(*, user: User, pk: int) -> CoachingSession:
+    """The session with its people, notes and team — or 404 if `user` may not see it."""
+    return get_object_or_404(
+        CoachingSession.objects.visible_to(user).with_people().select_related("notes"), pk=pk
+    )
+
+
+def access_commitment(*, user: User, pk: int) -> Commitment:
+    return get_object_or_404(Commitment.objects.visible_to(user).select_related("owner"), pk=pk)
+
+
+def access_agenda_item(*, user: User, pk: int) -> AgendaItem:
+    visible = CoachingSession.objects.visible_to(user)
+    item = get_object_or_404(AgendaItem.objects.filter(session__in=visible), pk=pk)
+    # the rules need the session's participants
+    item.session = access_session(user=user, pk=item.session_id)
+    return item
+
+
+def prompts_for(kind: str) -> dict[str, list[Prompt]]:
+    """The question bank for a kind of session, grouped by GROW step (one query)."""
+    grouped: dict[str, list[Prompt]] = {step: [] for step in GrowStep.values}
+    for prompt in Prompt.objects.filter(is_active=True).filter(Q(kind="") | Q(kind=kind)):
+        grouped[prompt.step].append(prompt)
+    return grouped
+
+
+def carried_commitments(*, session: CoachingSession, viewer: User) -> list[Commitment]:
+    """Open commitments of the session's coachee, made before or in other sessions —
+    shown on every session until closed, whoever the coach is now."""
+    coachee = session.coachee
+    if coachee is None or not rules.carries_commitments(session):
+        return []
+    return list(
+        Commitment.objects.visible_to(viewer)
+        .open()
+        .filter(owner=coachee)
+        .exclude(created_in=session)
+        .select_related("created_in")
+        .order_by("due_on", "pk")
+    )
+
+
+@dataclass
+class SessionPage:
+    session: CoachingSession
+    notes: SharedNotes
+    agenda: list[AgendaItem]
+    commitments_made: list[Commitment]
+    carried: list[Commitment]
+    private_note: PrivateNote | None
+    prompts: dict[str, list[Prompt]]
+    viewer_role: str | None
+    can_run: bool
+    can_edit: bool
+    speaking_order: list[SessionParticipant] = field(default_factory=list)
+
+
+def session_page(*, user: User, pk: int) -> SessionPage:
+    """Everything the session page shows, in a fixed number of queries."""
+    session = access_session(user=user, pk=pk)
+    agenda = list(session.agenda.select_related("author"))
+    made = list(
+        Commitment.objects.visible_to(user)
+        .filter(created_in=session)
+        .select_related("owner")
+        .order_by("due_on", "pk")
+    )
+    return SessionPage(
+        session=session,
+        notes=session.notes,
+        agenda=agenda,
+        commitments_made=made,
+        carried=carried_commitments(session=session, viewer=user),
+        private_note=PrivateNote.objects.visible_to(user).filter(session=session).first(),
+        prompts=prompts_for(session.kind),
+        viewer_role=rules.role_in(session, user),
+        can_run=rules.can_run(session, user),
+        can_edit=rules.can_edit_notes(session, user),
+        speaking_order=list(session.participants.all()),
+    )
+
+
+def sessions_of(*, person: User) -> QuerySet[CoachingSession]:
+    """Sessions `person` takes part in, with people loaded."""
+    return CoachingSession.objects.filter(participants__person=person).with_people()
+
+
+def upcoming_sessions(*, person: User, limit: int = 10) -> list[CoachingSession]:
+    now = timezone.now()
+    return list(
+        sessions_of(person=person)
+        .filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=now - timedelta(hours=2))
+        .order_by("scheduled_start")[:limit]
+    )
+
+
+def recent_sessions(*, person: User, limit: int = 20) -> list[CoachingSession]:
+    return list(
+        sessions_of(person=person)
+        .exclude(status=SessionStatus.SCHEDULED, scheduled_start__gte=timezone.now())
+        .order_by("-scheduled_start")[:limit]
+    )
+
+
+def coaching_history(*, viewer: User, person: User) -> list[CoachingSession]:
+    """Every session where `person` was coached or presented, under any manager, that
+    `viewer` may see — so a new manager can read back through the history."""
+    return list(
+        CoachingSession.objects.visible_to(viewer)
+        .filter(
+            participants__person=person,
+            participants__role__in=[
+                ParticipantRole.COACHEE,
+                ParticipantRole.PRESENTER,
+                ParticipantRole.PARTICIPANT,
+            ],
+        )
+        .with_people()
+        .select_related("notes")
+        .order_by("-scheduled_start")[:100]
+    )
+
+
+def current_goal(*, person: User) -> str:
+    notes = (
+        SharedNotes.objects.filter(
+            session__participants__person=person,
+            session__participants__role=ParticipantRole.COACHEE,
+        )
+        .exclude(goal="")
+        .order_by("-session__scheduled_start", "-pk")
+        .values_list("goal", flat=True)
+        .first()
+    )
+    return notes or ""
+
+
+def commitments_of(*, viewer: User, owner: User) -> QuerySet[Commitment]:
+    return (
+        Commitment.objects.visible_to(viewer)
+        .filter(owner=owner)
+        .select_related("created_in", "owner")
+    )
+
+
+def commitments_for_manager(*, manager: User) -> QuerySet[Commitment]:
+    """Open commitments of everyone below `manager`, soonest due first."""
+    return (
+        Commitment.objects.open()
+        .filter(owner__in=people_below(person=manager).values("pk"))
+        .select_related("owner", "created_in")
+        .order_by("due_on", "pk")
+    )
+
+
+# --- My people (manager home) ---------------------------------------------------------
+
+
+def _coachee_sessions(person_ref) -> QuerySet[CoachingSession]:
+    return CoachingSession.objects.filter(
+        kind=SessionKind.ONE_ON_ONE,
+        participants__person=person_ref,
+        participants__role=ParticipantRole.COACHEE,
+    )
+
+
+def people_overview(*, manager: User) -> list[User]:
+    """Direct reports, each annotated with next 1:1 start, last held 1:1, number of
+    open commitments, and current goal; teams prefetched. Four queries, whatever the
+    number of people."""
+    now = timezone.now()
+    person = OuterRef("pk")
+    next_start = (
+        _coachee_sessions(person)
+        .filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=now)
+        .order_by("scheduled_start")
+        .values("scheduled_start")[:1]
+    )
+    next_id = (
+        _coachee_sessions(person)
+        .filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=now)
+        .order_by("scheduled_start")
+        .values("pk")[:1]
+    )
+    last_held = (
+        _coachee_sessions(person)
+        .filter(status=SessionStatus.HELD)
+        .order_by("-held_at")
+        .values("held_at")[:1]
+    )
+    open_count = (
+        Commitment.objects.open()
+        .filter(owner=person)
+        .values("owner")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    overdue_count = (
+        Commitment.objects.open()
+        .filter(owner=person, due_on__lt=timezone.localdate())
+        .values("owner")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    goal = (
+        SharedNotes.objects.filter(
+            session__participants__person=person,
+            session__participants__role=ParticipantRole.COACHEE,
+        )
+        .exclude(goal="")
+        .order_by("-session__scheduled_start", "-pk")
+        .values("goal")[:1]
+    )
+    return list(
+        User.objects.filter(reports_to=manager, is_active=True)
+        .annotate(
+            next_session_start=Subquery(next_start),
+            next_session_id=Subquery(next_id),
+            last_held_at=Subquery(last_held),
+            open_commitments=Coalesce(Subquery(open_count, output_field=IntegerField()), 0),
+            overdue_commitments=Coalesce(Subquery(overdue_count, output_field=IntegerField()), 0),
+            goal=Subquery(goal),
+        )
+        .prefetch_related(
+            Prefetch(
+                "memberships",
+                queryset=TeamMembership.objects.current().select_related("team"),
+                to_attr="current_memberships",
+            ),
+            "led_teams",
+        )
+        .order_by("display_name")
+    )
+
+
+# --- Coaching quality (manager review page, health metrics) ---------------------------
+
+
+@dataclass(frozen=True)
+class CoachingQuality:
+    due: int
+    held: int
+    missed: int
+    cancelled: int
+    held_but_empty: int
+    commitments_made: int
+    commitments_done: int
+    commitments_closed: int
+
+    @property
+    def adherence(self) -> float | None:
+        return self.held / self.due if self.due else None
+
+    @property
+    def held_but_empty_share(self) -> float | None:
+        return self.held_but_empty / self.held if self.held else None
+
+    @property
+    def close_rate(self) -> float | None:
+        """Done ÷ made, over commitments made in the window."""
+        return self.commitments_done / self.commitments_made if self.commitments_made else None
+
+
+def coaching_quality(*, coach: User, since: datetime, until: datetime) -> CoachingQuality:
+    """How a coach's own 1:1s went in a window: two aggregate queries."""
+    sessions = CoachingSession.objects.filter(
+        kind=SessionKind.ONE_ON_ONE,
+        scheduled_start__gte=since,
+        scheduled_start__lt=until,
+        participants__person=coach,
+        participants__role=ParticipantRole.COACH,
+    )
+    counts = sessions.aggregate(
+        # Due: every session whose time has come, cancelled ones included — a
+        # cancelled 1:1 is a 1:1 that did not happen.
+        due=Count("pk", filter=Q(scheduled_start__lt=timezone.now())),
+        held=Count("pk", filter=Q(status=SessionStatus.HELD)),
+        missed=Count("pk", filter=Q(status=SessionStatus.MISSED)),
+        cancelled=Count("pk", filter=Q(status=SessionStatus.CANCELLED)),
+        held_but_empty=Count("pk", filter=Q(status=SessionStatus.HELD, held_but_empty=True)),
+    )
+    commitments = Commitment.objects.filter(created_in__in=sessions.values("pk")).aggregate(
+        made=Count("pk"),
+        done=Count("pk", filter=Q(status=CommitmentStatus.DONE)),
+        closed=Count("pk", filter=~Q(status=CommitmentStatus.OPEN)),
+    )
+    return CoachingQuality(
+        due=counts["due"],
+        held=counts["held"],
+        missed=counts["missed"],
+        cancelled=counts["cancelled"],
+        held_but_empty=counts["held_but_empty"],
+        commitments_made=commitments["made"],
+        commitments_done=commitments["done"],
+        commitments_closed=commitments["closed"],
+    )
+
+
+def commitment_close_rates(*, owners=None, coaches=None, since=None, until=None) -> dict:
+    """Close rate (done ÷ made) per coachee or per coach over commitments made in the
+    window, one grouped query. Returns {person_id: (done, made)}."""
+    qs = Commitment.objects.all()
+    if since is not None:
+        qs = qs.filter(created_at__gte=since)
+    if until is not None:
+        qs = qs.filter(created_at__lt=until)
+    if coaches is not None:
+        coach_role = SessionParticipant.objects.filter(
+            session=OuterRef("created_in"), role=ParticipantRole.COACH
+        )
+        rows = (
+            qs.filter(Exists(coach_role.filter(person__in=coaches)))
+            .annotate(coach_id=Subquery(coach_role.values("person")[:1]))
+            .values("coach_id")
+            .annotate(made=Count("pk"), done=Count("pk", filter=Q(status=CommitmentStatus.DONE)))
+        )
+        return {r["coach_id"]: (r["done"], r["made"]) for r in rows}
+    if owners is not None:
+        qs = qs.filter(owner__in=owners)
+    rows = qs.values("owner_id").annotate(
+        made=Count("pk"), done=Count("pk", filter=Q(status=CommitmentStatus.DONE))
+    )
+    return {r["owner_id"]: (r["done"], r["made"]) for r in rows}
+
+
+def active_focus_areas(*, person: User) -> list[FocusArea]:
+    return list(FocusArea.objects.active_on(timezone.localdate()).for_person(person))
+
+
+def focus_areas_for_choice() -> QuerySet[FocusArea]:
+    return FocusArea.objects.active_on(timezone.localdate())

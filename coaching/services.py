@@ -1,0 +1,667 @@
+"""Every change to sessions, notes, agenda and commitments.
+
+Keyword-only, atomic; refusals raise django's ValidationError (pages show it, the API
+answers 400), a stale edit raises StaleEdit (the API answers 409), and acting on a
+session one cannot see raises Http404 before anything else."""
+
+from datetime import date, datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.http import Http404
+from django.utils import timezone
+
+from people.models import Team, TeamMembership, User
+from people.selectors import people_below
+from scorecards.models import RecordedCall
+
+from . import rules
+from .models import (
+    DEFAULT_DURATION,
+    TEXT_LIMIT,
+    AgendaItem,
+    CancelReason,
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    FocusArea,
+    NotesRevision,
+    ParticipantRole,
+    PrivateNote,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+    SharedNotes,
+)
+
+# How far from now a session may be placed when created or moved: logging a session
+# after the fact is normal, planning it years ahead is a typo.
+PAST_LIMIT = timedelta(days=60)
+FUTURE_LIMIT = timedelta(days=400)
+
+
+class StaleEdit(Exception):  # noqa: N818 - reads better at the call site
+    """Someone saved first. Carries what is saved now, so nothing is lost: the
+    caller shows both texts."""
+
+    def __init__(self, current: dict, version: int):
+        super().__init__("These notes changed since you opened them.")
+        self.current = current
+        self.version = version
+
+
+# --- Creating sessions ---------------------------------------------------------------
+
+
+def _check_start(start: datetime) -> None:
+    if start is None or timezone.is_naive(start):
+        raise ValidationError({"scheduled_start": "Give a date and time with a time zone."})
+    now = timezone.now()
+    if start < now - PAST_LIMIT:
+        raise ValidationError({"scheduled_start": "That is more than 60 days ago."})
+    if start > now + FUTURE_LIMIT:
+        raise ValidationError({"scheduled_start": "That is more than a year ahead."})
+
+
+def _check_duration(kind: str, minutes: int | None) -> int:
+    minutes = minutes or DEFAULT_DURATION[SessionKind(kind)]
+    if not 5 <= minutes <= 480:
+        raise ValidationError({"duration_minutes": "A session lasts 5 to 480 minutes."})
+    return minutes
+
+
+def _check_below(*, manager: User, people: list[User], what: str) -> None:
+    below = set(people_below(person=manager).filter(is_active=True).values_list("pk", flat=True))
+    outside = [p for p in people if p.pk not in below]
+    if outside:
+        names = ", ".join(str(p) for p in outside)
+        raise ValidationError(f"{what} must report to you (directly or further down): {names}.")
+
+
+def _latest_goal(coachee: User) -> str:
+    """The goal carries over from the coachee's most recent session that had one,
+    whoever the coach was — a new manager picks up where the last one left off."""
+    notes = (
+        SharedNotes.objects.filter(
+            session__participants__person=coachee,
+            session__participants__role=ParticipantRole.COACHEE,
+        )
+        .exclude(goal="")
+        .order_by("-session__scheduled_start", "-pk")
+        .first()
+    )
+    return notes.goal if notes else ""
+
+
+@transaction.atomic
+def session_create(
+    *,
+    kind: str,
+    start: datetime,
+    participants: list[tuple[User, str]],
+    created_by: User | None,
+    duration_minutes: int | None = None,
+    team: Team | None = None,
+    focus_area: FocusArea | None = None,
+    presented_call: RecordedCall | None = None,
+    scenario: str = "",
+    drills: str = "",
+) -> CoachingSession:
+    """The one place a session row is made (ad hoc here, from plans in the cadence
+    engine). Kind-specific checks live in the `*_create` services below."""
+    _check_start(start)
+    duration = _check_duration(kind, duration_minutes)
+    people = [person for person, _ in participants]
+    if len({p.pk for p in people}) != len(people):
+        raise ValidationError("Each person can take part only once.")
+    if any(not p.is_active for p in people):
+        raise ValidationError("Deactivated people cannot take part in sessions.")
+    if kind == SessionKind.ROLE_PLAY and focus_area is None:
+        raise ValidationError({"focus_area": "A role-play practises one focus area: pick one."})
+    session = CoachingSession.objects.create(
+        kind=kind,
+        scheduled_start=start,
+        original_start=start,
+        duration_minutes=duration,
+        team=team,
+        focus_area=focus_area,
+        presented_call=presented_call,
+        scenario=scenario.strip(),
+        drills=drills.strip(),
+        created_by=created_by,
+    )
+    SessionParticipant.objects.bulk_create(
+        SessionParticipant(session=session, person=person, role=role, speaking_order=order)
+        for order, (person, role) in enumerate(participants)
+    )
+    coachee = next((p for p, role in participants if role == ParticipantRole.COACHEE), None)
+    SharedNotes.objects.create(session=session, goal=_latest_goal(coachee) if coachee else "")
+    return session
+
+
+def one_on_one_create(
+    *,
+    coach: User,
+    coachee: User,
+    start: datetime,
+    duration_minutes: int | None = None,
+    focus_area: FocusArea | None = None,
+) -> CoachingSession:
+    if coach.pk == coachee.pk:
+        raise ValidationError({"coachee": "A 1:1 needs two people."})
+    _check_below(manager=coach, people=[coachee], what="The coachee")
+    return session_create(
+        kind=SessionKind.ONE_ON_ONE,
+        start=start,
+        duration_minutes=duration_minutes,
+        focus_area=focus_area,
+        participants=[(coach, ParticipantRole.COACH), (coachee, ParticipantRole.COACHEE)],
+        created_by=coach,
+    )
+
+
+def next_host(*, team: Team) -> User | None:
+    """Hosting rotates through the team's current members in name order, starting
+    after whoever hosted the team's most recent review."""
+    members = list(
+        User.objects.filter(
+            memberships__team=team, memberships__left_at__isnull=True, is_active=True
+        ).order_by("display_name", "pk")
+    )
+    if not members:
+        return None
+    last = (
+        SessionParticipant.objects.filter(
+            session__team=team,
+            session__kind=SessionKind.TEAM_CALL_REVIEW,
+            role=ParticipantRole.HOST,
+        )
+        .order_by("-session__scheduled_start", "-pk")
+        .values_list("person_id", flat=True)
+        .first()
+    )
+    ids = [m.pk for m in members]
+    if last in ids:
+        return members[(ids.index(last) + 1) % len(members)]
+    return members[0]
+
+
+@transaction.atomic
+def team_call_review_create(
+    *,
+    actor: User,
+    team: Team,
+    start: datetime,
+    presenter: User,
+    call_url: str,
+    call_title: str,
+    call_date: date,
+    call_timestamps: str = "",
+    host: User | None = None,
+    focus_area: FocusArea | None = None,
+    duration_minutes: int | None = None,
+) -> CoachingSession:
+    """Peers speak first, the manager last: the presenter narrates, each peer says
+    what they would have done differently, then the team lead."""
+    lead = team.lead
+    if lead is None:
+        raise ValidationError({"team": f"{team} has no lead to run its call review."})
+    if actor.pk != lead.pk and not people_below(person=actor).filter(pk=lead.pk).exists():
+        raise Http404  # someone else's team: not theirs to see, let alone plan
+    members = {
+        m.person_id: m.person
+        for m in TeamMembership.objects.current()
+        .filter(team=team, person__is_active=True)
+        .select_related("person")
+    }
+    members.pop(lead.pk, None)
+    if presenter.pk not in members:
+        raise ValidationError({"presenter": f"{presenter} is not on {team}."})
+    host = host or next_host(team=team)
+    if host is not None and host.pk not in members:
+        raise ValidationError({"host": f"{host} is not on {team}."})
+    call = RecordedCall(
+        person=presenter,
+        url=call_url,
+        title=call_title.strip(),
+        call_date=call_date,
+        timestamps=call_timestamps.strip(),
+        created_by=actor,
+    )
+    call.full_clean()
+    call.save()
+    peers = sorted(
+        (m for pk, m in members.items() if pk != presenter.pk),
+        key=lambda m: (m.display_name, m.pk),
+    )
+    participants = [(presenter, ParticipantRole.PRESENTER)]
+    participants += [
+        (peer, ParticipantRole.HOST if host and peer.pk == host.pk else ParticipantRole.PARTICIPANT)
+        for peer in peers
+    ]
+    participants.append((lead, ParticipantRole.MANAGER))
+    if host is not None and host.pk == presenter.pk:
+        raise ValidationError({"host": "The presenter should not also host; pick someone else."})
+    return session_create(
+        kind=SessionKind.TEAM_CALL_REVIEW,
+        start=start,
+        duration_minutes=duration_minutes,
+        team=team,
+        focus_area=focus_area,
+        presented_call=call,
+        participants=participants,
+        created_by=actor,
+    )
+
+
+def role_play_create(
+    *,
+    coach: User,
+    participants: list[User],
+    focus_area: FocusArea,
+    start: datetime,
+    scenario: str,
+    drills: str = "",
+    team: Team | None = None,
+    duration_minutes: int | None = None,
+) -> CoachingSession:
+    if not participants:
+        raise ValidationError({"participants": "Pick at least one person to practise."})
+    if not scenario.strip():
+        raise ValidationError({"scenario": "Describe the scenario you will play."})
+    _check_below(manager=coach, people=participants, what="Everyone practising")
+    return session_create(
+        kind=SessionKind.ROLE_PLAY,
+        start=start,
+        duration_minutes=duration_minutes,
+        team=team,
+        focus_area=focus_area,
+        scenario=scenario,
+        drills=drills,
+        participants=[(coach, ParticipantRole.COACH)]
+        + [(p, ParticipantRole.PARTICIPANT) for p in participants],
+        created_by=coach,
+    )
+
+
+def manager_review_create(
+    *, coach: User, manager: User, start: datetime, duration_minutes: int | None = None
+) -> CoachingSession:
+    """A manager of managers coaches a manager on their coaching."""
+    _check_below(manager=coach, people=[manager], what="The manager you review")
+    if not User.objects.filter(reports_to=manager, is_active=True).exists():
+        raise ValidationError({"coachee": f"{manager} has nobody reporting to them to coach."})
+    return session_create(
+        kind=SessionKind.MANAGER_REVIEW,
+        start=start,
+        duration_minutes=duration_minutes,
+        participants=[(coach, ParticipantRole.COACH), (manager, ParticipantRole.COACHEE)],
+        created_by=coach,
+    )
+
+
+def peer_session_create(
+    *, actor: User, peer: User, start: datetime, duration_minutes: int | None = None
+) -> CoachingSession:
+    if actor.pk == peer.pk:
+        raise ValidationError({"peer": "Peer coaching needs two people."})
+    return session_create(
+        kind=SessionKind.PEER,
+        start=start,
+        duration_minutes=duration_minutes,
+        participants=[(actor, ParticipantRole.PEER), (peer, ParticipantRole.PEER)],
+        created_by=actor,
+    )
+
+
+# --- Running sessions ----------------------------------------------------------------
+
+
+def _lock(session: CoachingSession) -> CoachingSession:
+    """Re-read the session under a row lock, with participants for the rules."""
+    return CoachingSession.objects.select_for_update().get(pk=session.pk)
+
+
+def _require(allowed: bool, message: str) -> None:
+    if not allowed:
+        raise ValidationError(message)
+
+
+@transaction.atomic
+def session_mark_held(
+    *, session: CoachingSession, actor: User, held_at: datetime | None = None
+) -> CoachingSession:
+    session = _lock(session)
+    _require(rules.can_run(session, actor), "Only the person running this session can log it.")
+    _require(
+        session.status in (SessionStatus.SCHEDULED, SessionStatus.MISSED),
+        f"This session is already {session.get_status_display().lower()}.",
+    )
+    held_at = held_at or timezone.now()
+    if held_at > timezone.now() + timedelta(minutes=5):
+        raise ValidationError("A session cannot be logged as held in the future.")
+    session.status = SessionStatus.HELD
+    session.held_at, session.held_by = held_at, actor
+    session.held_but_empty = is_held_but_empty(session)
+    session.save(update_fields=["status", "held_at", "held_by", "held_but_empty"])
+    return session
+
+
+def is_held_but_empty(session: CoachingSession) -> bool:
+    """Coaching theatre: nothing written and nothing committed, or the notes are a
+    copy of the previous session's between the same people."""
+    notes = SharedNotes.objects.get(session=session)
+    written = {f: notes.content()[f].strip() for f in SharedNotes.SESSION_FIELDS}
+    if not any(written.values()):
+        return not Commitment.objects.filter(created_in=session).exists()
+    previous = _previous_notes(session)
+    if previous is None:
+        return False
+    return all(written[f] == getattr(previous, f).strip() for f in SharedNotes.SESSION_FIELDS)
+
+
+def _previous_notes(session: CoachingSession) -> SharedNotes | None:
+    earlier = SharedNotes.objects.filter(
+        session__kind=session.kind,
+        session__status=SessionStatus.HELD,
+        session__scheduled_start__lt=session.scheduled_start,
+    ).exclude(session=session)
+    coachee = session.coachee
+    if coachee is not None:
+        earlier = earlier.filter(
+            session__participants__person=coachee,
+            session__participants__role=ParticipantRole.COACHEE,
+        )
+    elif session.team_id:
+        earlier = earlier.filter(session__team_id=session.team_id)
+    else:
+        coach = session.coach
+        earlier = earlier.filter(session__participants__person=coach) if coach else earlier.none()
+    return earlier.order_by("-session__scheduled_start").first()
+
+
+@transaction.atomic
+def session_cancel(
+    *, session: CoachingSession, actor: User, reason: str, note: str = ""
+) -> CoachingSession:
+    session = _lock(session)
+    _require(rules.can_run(session, actor), "Only the person running this session can cancel it.")
+    _require(
+        session.status == SessionStatus.SCHEDULED, "Only a scheduled session can be cancelled."
+    )
+    if reason not in CancelReason.values:
+        raise ValidationError({"reason": "Pick a reason from the list."})
+    note = note.strip()
+    if reason == CancelReason.OTHER and not note:
+        raise ValidationError({"note": "Say briefly why, when the reason is “Other”."})
+    if len(note) > 500:
+        raise ValidationError({"note": "Keep the note under 500 characters."})
+    session.status = SessionStatus.CANCELLED
+    session.cancelled_at, session.cancelled_by = timezone.now(), actor
+    session.cancel_reason, session.cancel_note = reason, note
+    session.save(
+        update_fields=["status", "cancelled_at", "cancelled_by", "cancel_reason", "cancel_note"]
+    )
+    return session
+
+
+@transaction.atomic
+def session_reschedule(
+    *, session: CoachingSession, actor: User, start: datetime, duration_minutes: int | None = None
+) -> CoachingSession:
+    """Move a scheduled session. The original slot is kept for the on-time rate."""
+    session = _lock(session)
+    _require(rules.can_run(session, actor), "Only the person running this session can move it.")
+    _require(session.status == SessionStatus.SCHEDULED, "Only a scheduled session can be moved.")
+    _check_start(start)
+    session.scheduled_start = start
+    session.duration_minutes = _check_duration(
+        session.kind, duration_minutes or session.duration_minutes
+    )
+    session.save(update_fields=["scheduled_start", "duration_minutes"])
+    return session
+
+
+# --- Notes ---------------------------------------------------------------------------
+
+
+def _check_lengths(values: dict[str, str], limit: int = TEXT_LIMIT) -> None:
+    too_long = {
+        k: f"Keep this under {limit:,} characters." for k, v in values.items() if len(v) > limit
+    }
+    if too_long:
+        raise ValidationError(too_long)
+
+
+@transaction.atomic
+def notes_save(
+    *, session: CoachingSession, actor: User, base_version: int, changes: dict[str, str]
+) -> SharedNotes:
+    """Save shared notes only if nobody saved since `base_version`; otherwise raise
+    StaleEdit with the saved text, so the second writer loses nothing."""
+    _require(rules.can_edit_notes(session, actor), "You can read these notes but not edit them.")
+    unknown = set(changes) - set(SharedNotes.FIELDS)
+    if unknown:
+        raise ValidationError(f"Unknown note fields: {', '.join(sorted(unknown))}.")
+    changes = {k: (v or "").strip() for k, v in changes.items()}
+    _check_lengths(changes)
+    if changes.get("reality_evidence_url"):
+        probe = SharedNotes(reality_evidence_url=changes["reality_evidence_url"])
+        probe.clean_fields(
+            exclude=[f.name for f in SharedNotes._meta.fields if f.name != "reality_evidence_url"]
+        )
+    extra = {}
+    if (
+        rules.role_in(session, actor) == ParticipantRole.COACHEE
+        and session.status == SessionStatus.SCHEDULED
+    ):
+        extra["coachee_prepared_at"] = timezone.now()
+    updated = SharedNotes.objects.filter(session=session, version=base_version).update(
+        **changes, **extra, version=F("version") + 1, updated_at=timezone.now(), updated_by=actor
+    )
+    notes = SharedNotes.objects.get(session=session)
+    if not updated:
+        raise StaleEdit(current=notes.content(), version=notes.version)
+    NotesRevision.objects.create(
+        notes=notes,
+        version=notes.version,
+        goal=notes.goal,
+        reality=notes.reality,
+        reality_evidence_url=notes.reality_evidence_url,
+        options=notes.options,
+        will=notes.will,
+        notes_text=notes.notes,
+        saved_by=actor,
+    )
+    if session.status == SessionStatus.HELD:
+        # Writing up after the session can lift (or set) the "held but empty" flag.
+        CoachingSession.objects.filter(pk=session.pk).update(
+            held_but_empty=is_held_but_empty(session)
+        )
+    return notes
+
+
+@transaction.atomic
+def private_note_save(
+    *, session: CoachingSession, author: User, text: str, base_version: int
+) -> PrivateNote:
+    _require(
+        rules.can_keep_private_note(session, author), "Only people in the session keep notes here."
+    )
+    text = (text or "").strip()
+    _check_lengths({"text": text})
+    note, _ = PrivateNote.objects.get_or_create(session=session, author=author)
+    updated = PrivateNote.objects.filter(pk=note.pk, version=base_version).update(
+        text=text, version=F("version") + 1, updated_at=timezone.now()
+    )
+    note.refresh_from_db()
+    if not updated:
+        raise StaleEdit(current={"text": note.text}, version=note.version)
+    return note
+
+
+# --- Agenda --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def agenda_item_add(*, session: CoachingSession, actor: User, text: str) -> AgendaItem:
+    _require(rules.can_edit_notes(session, actor), "Only people in the session add to its agenda.")
+    text = (text or "").strip()
+    if not text:
+        raise ValidationError({"text": "Write what you want to talk about."})
+    if len(text) > 500:
+        raise ValidationError({"text": "Keep an agenda item under 500 characters."})
+    return AgendaItem.objects.create(session=session, author=actor, text=text)
+
+
+@transaction.atomic
+def agenda_item_set_done(*, item: AgendaItem, actor: User, done: bool) -> AgendaItem:
+    _require(
+        rules.can_edit_notes(item.session, actor), "Only people in the session tick items off."
+    )
+    item.done = bool(done)
+    item.save(update_fields=["done"])
+    return item
+
+
+@transaction.atomic
+def agenda_item_delete(*, item: AgendaItem, actor: User) -> None:
+    _require(item.author_id == actor.pk, "Only whoever added an item can remove it.")
+    item.delete()
+
+
+# --- Commitments ---------------------------------------------------------------------
+
+
+def _check_due(due_on: date, person: User) -> None:
+    if due_on is None:
+        raise ValidationError({"due_on": "Give a due date."})
+    today = timezone.localdate(timezone=person.tzinfo)
+    if due_on < today:
+        raise ValidationError({"due_on": "The due date is in the past."})
+    if due_on > today + timedelta(days=366):
+        raise ValidationError({"due_on": "Pick a due date within a year."})
+
+
+def _check_commitment_text(text: str, evidence: str) -> tuple[str, str]:
+    text, evidence = (text or "").strip(), (evidence or "").strip()
+    errors = {}
+    if not text:
+        errors["text"] = "Say what will be done."
+    if not evidence:
+        errors["evidence"] = "Say how you will both know it happened."
+    errors.update(
+        {
+            k: "Keep this under 500 characters."
+            for k, v in (("text", text), ("evidence", evidence))
+            if len(v) > 500
+        }
+    )
+    if errors:
+        raise ValidationError(errors)
+    return text, evidence
+
+
+@transaction.atomic
+def commitment_create(
+    *,
+    session: CoachingSession,
+    actor: User,
+    text: str,
+    evidence: str,
+    due_on: date,
+    owner: User | None = None,
+) -> Commitment:
+    """Record the Will step. The owner is the coachee unless said otherwise, and
+    must be in the session."""
+    _require(
+        rules.can_edit_notes(session, actor), "Only people in the session make commitments in it."
+    )
+    owner = owner or session.coachee or actor
+    if not rules.is_participant(session, owner):
+        raise ValidationError({"owner": f"{owner} is not in this session."})
+    text, evidence = _check_commitment_text(text, evidence)
+    _check_due(due_on, actor)
+    commitment = Commitment.objects.create(
+        owner=owner,
+        text=text,
+        evidence=evidence,
+        due_on=due_on,
+        created_in=session,
+        created_by=actor,
+    )
+    if session.status == SessionStatus.HELD and session.held_but_empty:
+        CoachingSession.objects.filter(pk=session.pk).update(
+            held_but_empty=is_held_but_empty(session)
+        )
+    return commitment
+
+
+def _check_may_change(commitment: Commitment, actor: User) -> None:
+    if not Commitment.objects.visible_to(actor).filter(pk=commitment.pk).exists():
+        raise Http404
+
+
+@transaction.atomic
+def commitment_close(
+    *,
+    commitment: Commitment,
+    actor: User,
+    status: str,
+    reason: str = "",
+    session: CoachingSession | None = None,
+) -> Commitment:
+    """Done, or dropped with a reason. Closing stops the carry-forward."""
+    _check_may_change(commitment, actor)
+    commitment = Commitment.objects.select_for_update().get(pk=commitment.pk)
+    if commitment.status != CommitmentStatus.OPEN:
+        raise ValidationError("This commitment is already closed.")
+    if status not in (CommitmentStatus.DONE, CommitmentStatus.DROPPED):
+        raise ValidationError({"status": "Close a commitment as done or dropped."})
+    reason = (reason or "").strip()
+    if status == CommitmentStatus.DROPPED and not reason:
+        raise ValidationError({"reason": "Say why it is being dropped."})
+    if len(reason) > 500:
+        raise ValidationError({"reason": "Keep the reason under 500 characters."})
+    Commitment.objects.filter(pk=commitment.pk).update(
+        status=status,
+        drop_reason=reason if status == CommitmentStatus.DROPPED else "",
+        closed_at=timezone.now(),
+        closed_in=session,
+        version=F("version") + 1,
+    )
+    commitment.refresh_from_db()
+    return commitment
+
+
+@transaction.atomic
+def commitment_update(
+    *,
+    commitment: Commitment,
+    actor: User,
+    base_version: int,
+    text: str,
+    evidence: str,
+    due_on: date,
+) -> Commitment:
+    _check_may_change(commitment, actor)
+    if commitment.status != CommitmentStatus.OPEN:
+        raise ValidationError("A closed commitment cannot be edited.")
+    text, evidence = _check_commitment_text(text, evidence)
+    if due_on != commitment.due_on:
+        _check_due(due_on, actor)
+    updated = Commitment.objects.filter(pk=commitment.pk, version=base_version).update(
+        text=text, evidence=evidence, due_on=due_on, version=F("version") + 1
+    )
+    commitment.refresh_from_db()
+    if not updated:
+        raise StaleEdit(
+            current={
+                "text": commitment.text,
+                "evidence": commitment.evidence,
+                "due_on": commitment.due_on.isoformat(),
+            },
+            version=commitment.version,
+        )
+    return commitment

@@ -1,0 +1,1 @@
+urlpatterns: list = []  # pages arrive in the next commit
