@@ -277,6 +277,11 @@ class CoachingSession(models.Model):
     def is_open(self) -> bool:
         return self.status == SessionStatus.SCHEDULED
 
+    @property
+    def uses_grow(self) -> bool:
+        """1:1s and manager reviews follow Goal, Reality, Options, Will."""
+        return self.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW)
+
 
 class SessionParticipant(models.Model):
     session = models.ForeignKey(

@@ -95,6 +95,8 @@ class SessionPage:
     can_run: bool
     can_edit: bool
     speaking_order: list[SessionParticipant] = field(default_factory=list)
+    # Manager review: how the reviewed manager's own 1:1s went in the last 8 weeks.
+    coachee_quality: "CoachingQuality | None" = None
 
 
 def session_page(*, user: User, pk: int) -> SessionPage:
@@ -119,6 +121,15 @@ def session_page(*, user: User, pk: int) -> SessionPage:
         can_run=rules.can_run(session, user),
         can_edit=rules.can_edit_notes(session, user),
         speaking_order=list(session.participants.all()),
+        coachee_quality=(
+            coaching_quality(
+                coach=session.coachee,
+                since=session.scheduled_start - timedelta(weeks=8),
+                until=session.scheduled_start,
+            )
+            if session.kind == SessionKind.MANAGER_REVIEW and session.coachee
+            else None
+        ),
     )
 
 
@@ -224,11 +235,12 @@ def people_overview(*, manager: User) -> list[User]:
         .order_by("scheduled_start")
         .values("pk")[:1]
     )
+    # When the last held 1:1 took place (not when someone got round to logging it).
     last_held = (
         _coachee_sessions(person)
         .filter(status=SessionStatus.HELD)
-        .order_by("-held_at")
-        .values("held_at")[:1]
+        .order_by("-scheduled_start")
+        .values("scheduled_start")[:1]
     )
     open_count = (
         Commitment.objects.open()

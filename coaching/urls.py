@@ -1,1 +1,22 @@
-urlpatterns: list = []  # pages arrive in the next commit
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("sessions/", views.session_list, name="session_list"),
+    path("sessions/new/", views.session_new, name="session_new"),
+    path("sessions/<int:pk>/", views.session_detail, name="session_detail"),
+    path("sessions/<int:pk>/prepare/", views.session_prepare, name="session_prepare"),
+    path("sessions/<int:pk>/notes/", views.notes_save, name="session_notes_save"),
+    path("sessions/<int:pk>/private-note/", views.private_note_save, name="private_note_save"),
+    path("sessions/<int:pk>/agenda/", views.agenda_add, name="agenda_add"),
+    path("sessions/<int:pk>/commitments/", views.commitment_add, name="commitment_add"),
+    path("sessions/<int:pk>/held/", views.session_held, name="session_held"),
+    path("sessions/<int:pk>/cancel/", views.session_cancel, name="session_cancel"),
+    path("sessions/<int:pk>/reschedule/", views.session_reschedule, name="session_reschedule"),
+    path("agenda/<int:pk>/toggle/", views.agenda_toggle, name="agenda_toggle"),
+    path("agenda/<int:pk>/delete/", views.agenda_delete, name="agenda_delete"),
+    path("commitments/", views.commitment_list, name="commitment_list"),
+    path("commitments/<int:pk>/close/", views.commitment_close, name="commitment_close"),
+    path("people/<int:pk>/", views.person_detail, name="person_detail"),
+]

@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("people.urls")),
     path("", include("coaching.urls")),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include((api_v1, "api"), namespace="api")),

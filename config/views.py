@@ -7,18 +7,15 @@ from django.contrib.auth.decorators import login_not_required
 from django.db.models import Count, Q
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from coaching import selectors as coaching
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
-from people.selectors import (
-    current_teams,
-    direct_reports,
-    management_chain,
-    people_below,
-)
+from people.selectors import current_teams, management_chain, people_below
 
 from .health import check_broker, check_database
 
@@ -49,13 +46,20 @@ def home_rep(request):
             "manager": chain[0] if chain else None,
             "skip_level": chain[1] if len(chain) > 1 else None,
             "teams": current_teams(person=user),
+            "goal": coaching.current_goal(person=user),
+            "upcoming": coaching.upcoming_sessions(person=user, limit=5),
+            "commitments": list(
+                coaching.commitments_of(viewer=user, owner=user).filter(status="open")
+            ),
+            "recent": coaching.recent_sessions(person=user, limit=5),
+            "focus_areas": coaching.active_focus_areas(person=user),
         },
     )
 
 
 @role_required(Role.MANAGER)
 def home_manager(request):
-    reports = list(direct_reports(manager=request.user))
+    reports = coaching.people_overview(manager=request.user)
     below = people_below(person=request.user).filter(is_active=True)
     return render(
         request,
@@ -91,6 +95,12 @@ def home_programme(request):
             "team_count": Team.objects.count(),
         },
     )
+
+
+@login_not_required
+@require_GET
+def favicon(request):
+    return redirect(static("img/favicon.svg"), permanent=True)
 
 
 @login_not_required

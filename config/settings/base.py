@@ -58,6 +58,7 @@ MIDDLEWARE = [
     # Every page needs sign-in unless marked @login_not_required (allauth marks its
     # public views; DRF marks API views and answers 401 itself).
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "people.middleware.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -271,3 +272,6 @@ LOGGING = {
 # Email is unique case-insensitively (a functional unique constraint on Lower(email)),
 # which the auth check cannot see.
 SILENCED_SYSTEM_CHECKS = ["auth.W004"]
+
+# Links typed without a scheme are read as https (the Django 6 default).
+FORMS_URLFIELD_ASSUME_HTTPS = True

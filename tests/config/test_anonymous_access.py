@@ -13,6 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 # DRF authenticates them itself (and answers 401).
 PUBLIC_PAGES = {
     "healthz",
+    "favicon",
     "account_login",
     "account_logout",
     "account_inactive",

@@ -1,0 +1,212 @@
+"""Forms parse and validate input; the services decide. Person and team choices are
+limited to what the signed-in person may pick, so a forged id is just "not a valid
+choice"."""
+
+from django import forms
+from django.utils import timezone
+
+from people.models import Team, User
+from people.selectors import people_below
+
+from .models import TEXT_LIMIT, CancelReason, CommitmentStatus, FocusArea, SessionKind
+
+
+class LocalDateTimeInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%dT%H:%M", **kwargs)
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+def _below(user):
+    return people_below(person=user).filter(is_active=True).order_by("display_name")
+
+
+class SessionStartForm(forms.Form):
+    """Fields every kind shares. The time is read in the viewer's own time zone."""
+
+    scheduled_start = forms.DateTimeField(
+        label="When", widget=LocalDateTimeInput(), help_text="In your time zone."
+    )
+    duration_minutes = forms.IntegerField(
+        label="Minutes",
+        min_value=5,
+        max_value=480,
+        required=False,
+        help_text="Leave empty for the usual length.",
+    )
+
+
+class OneOnOneForm(SessionStartForm):
+    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="With")
+    focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none(), required=False)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["coachee"].queryset = _below(user)
+        self.fields["focus_area"].queryset = FocusArea.objects.active_on(timezone.localdate())
+
+
+class TeamCallReviewForm(SessionStartForm):
+    team = forms.ModelChoiceField(queryset=Team.objects.none())
+    presenter = forms.ModelChoiceField(queryset=User.objects.none())
+    call_url = forms.URLField(label="Recording link", max_length=500)
+    call_title = forms.CharField(label="Call title", max_length=200)
+    call_date = forms.DateField(label="Call date", widget=DateInput())
+    call_timestamps = forms.CharField(
+        label="Moments to look at",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One per line, e.g. “04:10 first pricing question”.",
+    )
+    focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none(), required=False)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        leads = list(_below(user).values_list("pk", flat=True)) + [user.pk]
+        self.fields["team"].queryset = Team.objects.filter(lead__in=leads)
+        self.fields["presenter"].queryset = _below(user)
+        self.fields["focus_area"].queryset = FocusArea.objects.active_on(timezone.localdate())
+
+
+class RolePlayForm(SessionStartForm):
+    participants = forms.ModelMultipleChoiceField(
+        queryset=User.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none())
+    scenario = forms.CharField(
+        max_length=TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Who the buyer is, what they want, where the conversation starts.",
+    )
+    drills = forms.CharField(
+        max_length=TEXT_LIMIT,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Short repetitions, e.g. “three rounds of the pricing pushback”.",
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["participants"].queryset = _below(user)
+        self.fields["focus_area"].queryset = FocusArea.objects.active_on(timezone.localdate())
+
+
+class ManagerReviewForm(SessionStartForm):
+    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="Manager")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["coachee"].queryset = (
+            _below(user).filter(direct_reports__isnull=False).distinct()
+        )
+
+
+class PeerSessionForm(SessionStartForm):
+    peer = forms.ModelChoiceField(queryset=User.objects.none())
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["peer"].queryset = (
+            User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("display_name")
+        )
+
+
+FORM_FOR_KIND = {
+    SessionKind.ONE_ON_ONE: OneOnOneForm,
+    SessionKind.TEAM_CALL_REVIEW: TeamCallReviewForm,
+    SessionKind.ROLE_PLAY: RolePlayForm,
+    SessionKind.MANAGER_REVIEW: ManagerReviewForm,
+    SessionKind.PEER: PeerSessionForm,
+}
+
+
+class NotesForm(forms.Form):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    goal = forms.CharField(
+        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    reality = forms.CharField(
+        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 4})
+    )
+    reality_evidence_url = forms.URLField(
+        required=False,
+        max_length=500,
+        label="Evidence link",
+        help_text="A recorded call or document the Reality refers to.",
+    )
+    options = forms.CharField(
+        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    will = forms.CharField(
+        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    notes = forms.CharField(
+        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 6})
+    )
+
+    def changes(self) -> dict[str, str]:
+        """Only the fields the page actually sent (a prepare form sends two)."""
+        return {
+            name: self.cleaned_data[name]
+            for name in self.fields
+            if name != "version" and name in self.data
+        }
+
+
+class PrivateNoteForm(forms.Form):
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    text = forms.CharField(
+        required=False,
+        max_length=TEXT_LIMIT,
+        label="Your private notes",
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+
+class AgendaItemForm(forms.Form):
+    text = forms.CharField(max_length=500, label="Add to the agenda")
+
+
+class CommitmentForm(forms.Form):
+    text = forms.CharField(max_length=500, label="What will be done")
+    evidence = forms.CharField(max_length=500, label="How we will know")
+    due_on = forms.DateField(label="By", widget=DateInput())
+    owner = forms.ModelChoiceField(queryset=User.objects.none(), required=False, label="Who")
+
+    def __init__(self, *args, session=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if session is not None:
+            ids = [p.person_id for p in session.participants.all()]
+            self.fields["owner"].queryset = User.objects.filter(pk__in=ids)
+            self.fields["owner"].empty_label = None
+            coachee = session.coachee
+            if coachee is not None:
+                self.fields["owner"].initial = coachee.pk
+
+
+class CommitmentCloseForm(forms.Form):
+    status = forms.ChoiceField(
+        choices=[(CommitmentStatus.DONE, "Done"), (CommitmentStatus.DROPPED, "Dropped")]
+    )
+    reason = forms.CharField(max_length=500, required=False)
+    session = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class CancelForm(forms.Form):
+    reason = forms.ChoiceField(choices=CancelReason.choices, widget=forms.RadioSelect)
+    note = forms.CharField(
+        max_length=500,
+        required=False,
+        label="Anything to add",
+        help_text="Needed when the reason is “Other”.",
+    )
+
+
+class RescheduleForm(SessionStartForm):
+    pass

@@ -1,0 +1,496 @@
+"""Coaching pages. Each view parses input, calls one service or selector, renders.
+Forms post normally and also through htmx (which swaps in the returned fragment);
+refusals come back as 400, stale saves as 409 with both texts."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from people.access import request_roles
+from people.roles import Role
+from people.selectors import access_person
+
+from . import selectors, services
+from .forms import (
+    FORM_FOR_KIND,
+    AgendaItemForm,
+    CancelForm,
+    CommitmentCloseForm,
+    CommitmentForm,
+    NotesForm,
+    PrivateNoteForm,
+    RescheduleForm,
+)
+from .models import CommitmentStatus, SessionKind
+
+
+def _form_errors(form, exc: ValidationError):
+    """Put a service's refusal on the form: per field where the form has it."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def _back_to_session(request, session_id, anchor=""):
+    return redirect(reverse("session_detail", args=[session_id]) + anchor)
+
+
+# --- Lists -------------------------------------------------------------------------
+
+
+@require_GET
+def session_list(request):
+    return render(
+        request,
+        "coaching/session_list.html",
+        {
+            "upcoming": selectors.upcoming_sessions(person=request.user, limit=20),
+            "recent": selectors.recent_sessions(person=request.user, limit=30),
+        },
+    )
+
+
+def _render_commitments(request, status=200, error=None):
+    mine = selectors.commitments_of(viewer=request.user, owner=request.user).order_by(
+        "status", "due_on"
+    )
+    team = None
+    if Role.MANAGER in request_roles(request):
+        team = list(selectors.commitments_for_manager(manager=request.user)[:200])
+    return render(
+        request,
+        "coaching/commitment_list.html",
+        {"mine": list(mine), "team": team, "close_form": CommitmentCloseForm(), "error": error},
+        status=status,
+    )
+
+
+@require_GET
+def commitment_list(request):
+    return _render_commitments(request)
+
+
+@require_GET
+def person_detail(request, pk):
+    """A coachee's page for the people above them: goal, open commitments, and the
+    coaching history under every manager they had."""
+    if pk == request.user.pk:
+        return redirect("home_rep")
+    person = access_person(user=request.user, pk=pk)
+    return render(
+        request,
+        "coaching/person_detail.html",
+        {
+            "person": person,
+            "goal": selectors.current_goal(person=person),
+            "commitments": list(
+                selectors.commitments_of(viewer=request.user, owner=person).order_by(
+                    "status", "due_on"
+                )
+            ),
+            "history": selectors.coaching_history(viewer=request.user, person=person),
+        },
+    )
+
+
+# --- Starting a session ------------------------------------------------------------
+
+
+def _kinds_for(request) -> list[SessionKind]:
+    kinds = [SessionKind.PEER]
+    roles = request_roles(request)
+    if Role.MANAGER in roles:
+        kinds = [
+            SessionKind.ONE_ON_ONE,
+            SessionKind.TEAM_CALL_REVIEW,
+            SessionKind.ROLE_PLAY,
+        ] + kinds
+    if Role.MANAGER_OF_MANAGERS in roles:
+        kinds.insert(3, SessionKind.MANAGER_REVIEW)
+    return kinds
+
+
+def _create(kind, user, data):
+    if kind == SessionKind.ONE_ON_ONE:
+        return services.one_on_one_create(
+            coach=user,
+            coachee=data["coachee"],
+            start=data["scheduled_start"],
+            duration_minutes=data["duration_minutes"],
+            focus_area=data["focus_area"],
+        )
+    if kind == SessionKind.TEAM_CALL_REVIEW:
+        return services.team_call_review_create(
+            actor=user,
+            team=data["team"],
+            start=data["scheduled_start"],
+            presenter=data["presenter"],
+            call_url=data["call_url"],
+            call_title=data["call_title"],
+            call_date=data["call_date"],
+            call_timestamps=data["call_timestamps"],
+            focus_area=data["focus_area"],
+            duration_minutes=data["duration_minutes"],
+        )
+    if kind == SessionKind.ROLE_PLAY:
+        return services.role_play_create(
+            coach=user,
+            participants=list(data["participants"]),
+            focus_area=data["focus_area"],
+            start=data["scheduled_start"],
+            scenario=data["scenario"],
+            drills=data["drills"],
+            duration_minutes=data["duration_minutes"],
+        )
+    if kind == SessionKind.MANAGER_REVIEW:
+        return services.manager_review_create(
+            coach=user,
+            manager=data["coachee"],
+            start=data["scheduled_start"],
+            duration_minutes=data["duration_minutes"],
+        )
+    return services.peer_session_create(
+        actor=user,
+        peer=data["peer"],
+        start=data["scheduled_start"],
+        duration_minutes=data["duration_minutes"],
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def session_new(request):
+    kinds = _kinds_for(request)
+    kind = request.GET.get("kind") or kinds[0]
+    if kind not in kinds:
+        raise Http404
+    form_class = FORM_FOR_KIND[SessionKind(kind)]
+    initial = {}
+    if request.GET.get("with"):
+        initial["coachee"] = request.GET["with"]
+    form = form_class(request.POST or None, user=request.user, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            session = _create(kind, request.user, form.cleaned_data)
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, f"{session.get_kind_display()} planned.")
+            return redirect("session_detail", session.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "coaching/session_new.html",
+        {"form": form, "kind": SessionKind(kind), "kinds": kinds},
+        status=status,
+    )
+
+
+# --- The session page --------------------------------------------------------------
+
+
+def _page_context(request, pk, **extra):
+    page = selectors.session_page(user=request.user, pk=pk)
+    context = {
+        "page": page,
+        "session": page.session,
+        "notes_form": extra.pop("notes_form", None)
+        or NotesForm(initial={**page.notes.content(), "version": page.notes.version}),
+        "private_form": extra.pop("private_form", None)
+        or PrivateNoteForm(
+            initial={
+                "text": page.private_note.text if page.private_note else "",
+                "version": page.private_note.version if page.private_note else 0,
+            }
+        ),
+        "agenda_form": AgendaItemForm(),
+        "commitment_form": extra.pop("commitment_form", None)
+        or CommitmentForm(session=page.session),
+        "close_form": CommitmentCloseForm(),
+    }
+    context.update(extra)
+    return context
+
+
+@require_GET
+def session_detail(request, pk):
+    return render(request, "coaching/session_detail.html", _page_context(request, pk))
+
+
+@require_GET
+def session_prepare(request, pk):
+    """The coachee's preparation: their goal and their own view of Reality first."""
+    context = _page_context(request, pk)
+    if context["page"].viewer_role != "coachee":
+        return redirect("session_detail", pk)
+    return render(request, "coaching/session_prepare.html", context)
+
+
+@require_POST
+def notes_save(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    form = NotesForm(request.POST)
+    template = "coaching/_notes.html"
+    status, conflict = 200, None
+    if form.is_valid():
+        try:
+            services.notes_save(
+                session=session,
+                actor=request.user,
+                base_version=form.cleaned_data["version"],
+                changes=form.changes(),
+            )
+        except services.StaleEdit as stale:
+            # Show what is saved now next to what this person typed: nothing is lost.
+            status = 409
+            conflict = {
+                name: {"saved": stale.current[name], "yours": form.cleaned_data[name]}
+                for name in form.changes()
+                if form.cleaned_data[name].strip() != stale.current[name].strip()
+            }
+            form = NotesForm(initial={**stale.current, "version": stale.version})
+        except ValidationError as exc:
+            _form_errors(form, exc)
+            status = 400
+        else:
+            if not request.htmx:
+                messages.success(request, "Notes saved.")
+                return _back_to_session(request, pk, "#notes")
+            form = None
+    else:
+        status = 400
+    context = _page_context(request, pk, **({"notes_form": form} if form is not None else {}))
+    context.update(conflict=conflict, saved=status == 200)
+    if request.htmx:
+        return render(request, template, context, status=status)
+    return render(request, "coaching/session_detail.html", context, status=status)
+
+
+@require_POST
+def private_note_save(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    form = PrivateNoteForm(request.POST)
+    status, conflict = 200, None
+    if form.is_valid():
+        try:
+            services.private_note_save(
+                session=session,
+                author=request.user,
+                text=form.cleaned_data["text"],
+                base_version=form.cleaned_data["version"],
+            )
+        except services.StaleEdit as stale:
+            status = 409
+            conflict = {
+                "text": {"saved": stale.current["text"], "yours": form.cleaned_data["text"]}
+            }
+            form = PrivateNoteForm(
+                initial={"text": stale.current["text"], "version": stale.version}
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+            status = 400
+        else:
+            if not request.htmx:
+                return _back_to_session(request, pk, "#private")
+            form = None
+    else:
+        status = 400
+    context = _page_context(request, pk, **({"private_form": form} if form is not None else {}))
+    context.update(private_conflict=conflict, private_saved=status == 200)
+    template = "coaching/_private_note.html" if request.htmx else "coaching/session_detail.html"
+    return render(request, template, context, status=status)
+
+
+def _fragment_or_page(request, pk, template, status=200, **extra):
+    context = _page_context(request, pk, **extra)
+    if request.htmx:
+        return render(request, template, context, status=status)
+    if status == 200:
+        return _back_to_session(request, pk)
+    return render(request, "coaching/session_detail.html", context, status=status)
+
+
+@require_POST
+def agenda_add(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    form = AgendaItemForm(request.POST)
+    status, error = 200, None
+    if form.is_valid():
+        try:
+            services.agenda_item_add(
+                session=session, actor=request.user, text=form.cleaned_data["text"]
+            )
+        except ValidationError as exc:
+            status, error = 400, exc.messages
+    else:
+        status, error = 400, [e for errs in form.errors.values() for e in errs]
+    return _fragment_or_page(request, pk, "coaching/_agenda.html", status, agenda_error=error)
+
+
+@require_POST
+def agenda_toggle(request, pk):
+    item = selectors.access_agenda_item(user=request.user, pk=pk)
+    try:
+        services.agenda_item_set_done(item=item, actor=request.user, done=not item.done)
+    except ValidationError as exc:
+        return _fragment_or_page(
+            request, item.session_id, "coaching/_agenda.html", 400, agenda_error=exc.messages
+        )
+    return _fragment_or_page(request, item.session_id, "coaching/_agenda.html")
+
+
+@require_POST
+def agenda_delete(request, pk):
+    item = selectors.access_agenda_item(user=request.user, pk=pk)
+    session_id = item.session_id
+    try:
+        services.agenda_item_delete(item=item, actor=request.user)
+    except ValidationError as exc:
+        return _fragment_or_page(
+            request, session_id, "coaching/_agenda.html", 400, agenda_error=exc.messages
+        )
+    return _fragment_or_page(request, session_id, "coaching/_agenda.html")
+
+
+@require_POST
+def commitment_add(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    form = CommitmentForm(request.POST, session=session)
+    status = 200
+    if form.is_valid():
+        try:
+            services.commitment_create(
+                session=session,
+                actor=request.user,
+                text=form.cleaned_data["text"],
+                evidence=form.cleaned_data["evidence"],
+                due_on=form.cleaned_data["due_on"],
+                owner=form.cleaned_data["owner"],
+            )
+            form = None
+        except ValidationError as exc:
+            _form_errors(form, exc)
+            status = 400
+    else:
+        status = 400
+    extra = {"commitment_form": form} if form is not None else {}
+    return _fragment_or_page(request, pk, "coaching/_commitments.html", status, **extra)
+
+
+@require_POST
+def commitment_close(request, pk):
+    commitment = selectors.access_commitment(user=request.user, pk=pk)
+    form = CommitmentCloseForm(request.POST)
+    session = None
+    if form.is_valid() and form.cleaned_data["session"]:
+        session = selectors.access_session(user=request.user, pk=form.cleaned_data["session"])
+    error = None
+    if form.is_valid():
+        try:
+            services.commitment_close(
+                commitment=commitment,
+                actor=request.user,
+                status=form.cleaned_data["status"],
+                reason=form.cleaned_data["reason"],
+                session=session,
+            )
+        except ValidationError as exc:
+            error = exc.messages
+    else:
+        error = [e for errs in form.errors.values() for e in errs]
+    if session is not None:
+        return _fragment_or_page(
+            request,
+            session.pk,
+            "coaching/_commitments.html",
+            400 if error else 200,
+            commitment_error=error,
+        )
+    if error:
+        return _render_commitments(request, status=400, error=error)
+    label = "done" if form.cleaned_data["status"] == CommitmentStatus.DONE else "dropped"
+    messages.success(request, f"Marked {label}: {commitment.text}")
+    return redirect("commitment_list")
+
+
+# --- Running the session -------------------------------------------------------------
+
+
+@require_POST
+def session_held(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    try:
+        session = services.session_mark_held(session=session, actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return _back_to_session(request, pk)
+    if session.held_but_empty:
+        messages.warning(
+            request,
+            "Logged as held — but nothing is written down yet. Add at least the Will step: "
+            "what will be tried, and how you will both know.",
+        )
+    else:
+        messages.success(request, "Logged as held.")
+    return _back_to_session(request, pk)
+
+
+@require_http_methods(["GET", "POST"])
+def session_cancel(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    form = CancelForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.session_cancel(
+                session=session,
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+                note=form.cleaned_data["note"],
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, "Session cancelled. The reason counts in the cadence health.")
+            return _back_to_session(request, pk)
+    return render(
+        request,
+        "coaching/session_cancel.html",
+        {"session": session, "form": form},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def session_reschedule(request, pk):
+    session = selectors.access_session(user=request.user, pk=pk)
+    form = RescheduleForm(
+        request.POST or None,
+        initial={
+            "scheduled_start": session.scheduled_start,
+            "duration_minutes": session.duration_minutes,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.session_reschedule(
+                session=session,
+                actor=request.user,
+                start=form.cleaned_data["scheduled_start"],
+                duration_minutes=form.cleaned_data["duration_minutes"],
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, "Session moved.")
+            return _back_to_session(request, pk)
+    return render(
+        request,
+        "coaching/session_reschedule.html",
+        {"session": session, "form": form},
+        status=400 if request.method == "POST" else 200,
+    )

@@ -1,0 +1,151 @@
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from coaching.models import CoachingSession, Commitment, SharedNotes
+from people.services import team_create, team_member_add
+from tests.factories import UserFactory, one_on_one
+
+
+@pytest.mark.django_db
+def test_a_stale_notes_save_gets_409_with_both_texts_and_nothing_is_lost(client, org):
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.rep)
+    assert (
+        client.post(
+            f"/sessions/{session.pk}/notes/",
+            {"version": 0, "reality": "Rep's view"},
+            HTTP_HX_REQUEST="true",
+        ).status_code
+        == 200
+    )
+    client.force_login(org.manager)
+    response = client.post(
+        f"/sessions/{session.pk}/notes/",
+        {"version": 0, "reality": "Coach's view"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "Rep&#x27;s view" in body and "Coach&#x27;s view" in body
+    assert SharedNotes.objects.get(session=session).reality == "Rep's view"
+
+
+@pytest.mark.django_db
+def test_too_long_notes_are_refused_with_a_message_and_nothing_saved(client, org):
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.manager)
+    response = client.post(f"/sessions/{session.pk}/notes/", {"version": 0, "will": "x" * 10_001})
+    assert response.status_code == 400
+    assert "at most 10000 characters" in response.content.decode()
+    assert SharedNotes.objects.get(session=session).version == 0
+
+
+@pytest.mark.django_db
+def test_a_commitment_due_in_the_past_is_refused(client, org):
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.manager)
+    yesterday = (timezone.localdate() - timedelta(days=2)).isoformat()
+    response = client.post(
+        f"/sessions/{session.pk}/commitments/",
+        {
+            "text": "Call the CFO",
+            "evidence": "Calendar invite",
+            "due_on": yesterday,
+            "owner": org.rep.pk,
+        },
+    )
+    assert response.status_code == 400
+    assert "The due date is in the past." in response.content.decode()
+    assert not Commitment.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_manager_cannot_start_a_1_on_1_with_someone_outside_their_team(client, org):
+    client.force_login(org.manager)
+    response = client.post(
+        "/sessions/new/?kind=one_on_one",
+        {"coachee": org.other_rep.pk, "scheduled_start": "2026-12-01T10:00"},
+    )
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not CoachingSession.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_rep_cannot_open_the_managers_kinds_of_session(client, org):
+    client.force_login(org.rep)
+    assert client.get("/sessions/new/?kind=one_on_one").status_code == 404
+    assert client.get("/sessions/new/?kind=peer").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_manager_plans_logs_and_the_page_nudges_when_nothing_was_written(client, org):
+    client.force_login(org.manager)
+    start = timezone.localtime(timezone.now(), org.manager.tzinfo) - timedelta(hours=1)
+    response = client.post(
+        "/sessions/new/?kind=one_on_one",
+        {"coachee": org.rep.pk, "scheduled_start": start.strftime("%Y-%m-%dT%H:%M")},
+    )
+    session = CoachingSession.objects.get()
+    assert response["Location"] == f"/sessions/{session.pk}/"
+    held = client.post(f"/sessions/{session.pk}/held/", follow=True)
+    assert "nothing is written down yet" in held.content.decode()
+    session.refresh_from_db()
+    assert session.status == "held" and session.held_but_empty
+
+
+@pytest.mark.django_db
+def test_cancelling_needs_a_reason_and_records_it(client, org):
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.manager)
+    assert client.post(f"/sessions/{session.pk}/cancel/", {"reason": "other"}).status_code == 400
+    client.post(f"/sessions/{session.pk}/cancel/", {"reason": "forecast_call"})
+    session.refresh_from_db()
+    assert (session.status, session.cancel_reason) == ("cancelled", "forecast_call")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("reports", [3, 30])
+def test_my_people_costs_the_same_queries_for_3_or_30_people(client, reports):
+    manager = UserFactory()
+    team = team_create(name="Team", lead=manager)
+    for i in range(reports):
+        rep = UserFactory(manager=manager)
+        team_member_add(team=team, person=rep)
+        session = one_on_one(manager, rep, start=timezone.now() - timedelta(days=2 + i % 3))
+        one_on_one(manager, rep)
+        Commitment.objects.create(
+            owner=rep,
+            text="t",
+            evidence="e",
+            created_in=session,
+            due_on=timezone.localdate() + timedelta(days=3),
+        )
+    client.force_login(manager)
+    client.get("/team/")
+    # session, user, roles, people + annotations, their memberships+teams, teams they
+    # lead, people-below count, teams I lead
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/team/")
+    assert response.status_code == 200
+    assert len(queries) == 8, [q["sql"] for q in queries]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sessions", [3, 15])
+def test_the_session_page_costs_the_same_queries_however_long_the_history(client, org, sessions):
+    for i in range(sessions):
+        one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(days=i + 1))
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.manager)
+    client.get(f"/sessions/{session.pk}/")
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/sessions/{session.pk}/").status_code == 200
+    count = len(queries)
+    assert count <= 14, [q["sql"] for q in queries]
+    pytest.session_page_queries = getattr(pytest, "session_page_queries", set()) | {count}
+    assert len(pytest.session_page_queries) == 1
