@@ -11,5 +11,6 @@ class PeopleConfig(AppConfig):
         from . import signals  # noqa: F401
         from .groups import ensure_role_groups_after_migrate
 
-        # After every app migrated, so all permissions exist.
-        post_migrate.connect(ensure_role_groups_after_migrate, sender=self)
+        # For every app's post_migrate (idempotent), so permissions of apps listed
+        # after this one exist by the time the last one runs.
+        post_migrate.connect(ensure_role_groups_after_migrate, dispatch_uid="people-role-groups")

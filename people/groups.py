@@ -27,6 +27,14 @@ ROLE_PERMISSIONS: dict[Role, list[str]] = {
         "django_celery_beat.view_crontabschedule",
         "django_celery_beat.add_crontabschedule",
         "django_celery_beat.change_crontabschedule",
+        "coaching.view_focusarea",
+        "coaching.add_focusarea",
+        "coaching.change_focusarea",
+        "coaching.delete_focusarea",
+        "coaching.view_prompt",
+        "coaching.add_prompt",
+        "coaching.change_prompt",
+        "coaching.delete_prompt",
     ],
 }
 

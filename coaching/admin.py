@@ -1,0 +1,33 @@
+"""Programme configuration in the admin: focus areas and the question bank.
+
+Sessions, notes, private notes and commitments are deliberately NOT registered:
+programme admins see counts on dashboards, never anyone's words."""
+
+from django.contrib import admin
+
+from .models import FocusArea, Prompt
+
+
+@admin.register(FocusArea)
+class FocusAreaAdmin(admin.ModelAdmin):
+    list_display = ["name", "starts_on", "ends_on", "scope"]
+    list_filter = ["starts_on"]
+    search_fields = ["name", "behaviours"]
+    filter_horizontal = ["teams"]
+    fields = ["name", "behaviours", "starts_on", "ends_on", "teams"]
+
+    @admin.display(description="Scope")
+    def scope(self, obj):
+        names = [t.name for t in obj.teams.all()]
+        return ", ".join(names) if names else "Whole organisation"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("teams")
+
+
+@admin.register(Prompt)
+class PromptAdmin(admin.ModelAdmin):
+    list_display = ["text", "step", "kind", "position", "is_active"]
+    list_editable = ["position", "is_active"]
+    list_filter = ["step", "kind", "is_active"]
+    search_fields = ["text"]
