@@ -54,7 +54,7 @@ class OneOnOneForm(SessionStartForm):
 class TeamCallReviewForm(SessionStartForm):
     team = forms.ModelChoiceField(queryset=Team.objects.none())
     presenter = forms.ModelChoiceField(queryset=User.objects.none())
-    call_url = forms.URLField(label="Recording link", max_length=500)
+    call_url = forms.URLField(label="Recording link", max_length=500, assume_scheme="https")
     call_title = forms.CharField(label="Call title", max_length=200)
     call_date = forms.DateField(label="Call date", widget=DateInput())
     call_timestamps = forms.CharField(
@@ -135,6 +135,7 @@ class NotesForm(forms.Form):
         required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 4})
     )
     reality_evidence_url = forms.URLField(
+        assume_scheme="https",
         required=False,
         max_length=500,
         label="Evidence link",

@@ -272,6 +272,3 @@ LOGGING = {
 # Email is unique case-insensitively (a functional unique constraint on Lower(email)),
 # which the auth check cannot see.
 SILENCED_SYSTEM_CHECKS = ["auth.W004"]
-
-# Links typed without a scheme are read as https (the Django 6 default).
-FORMS_URLFIELD_ASSUME_HTTPS = True
