@@ -2,6 +2,15 @@
 
 from rest_framework.routers import SimpleRouter
 
-router = SimpleRouter()
+from . import api
+
+# path() routes with `<int:pk>`, so ids are checked by the resolver and every route
+# reads like the project's other URL patterns.
+router = SimpleRouter(use_regex_path=False)
+router.register("sessions", api.SessionViewSet, basename="session")
+router.register("agenda-items", api.AgendaItemViewSet, basename="agenda-item")
+router.register("commitments", api.CommitmentViewSet, basename="commitment")
+router.register("focus-areas", api.FocusAreaViewSet, basename="focus-area")
+router.register("prompts", api.PromptViewSet, basename="prompt")
 
 urlpatterns = router.urls

@@ -45,8 +45,8 @@ class StaleEdit(Exception):  # noqa: N818 - reads better at the call site
     """Someone saved first. Carries what is saved now, so nothing is lost: the
     caller shows both texts."""
 
-    def __init__(self, current: dict, version: int):
-        super().__init__("These notes changed since you opened them.")
+    def __init__(self, current: dict, version: int, message: str = ""):
+        super().__init__(message or "These notes changed since you opened them.")
         self.current = current
         self.version = version
 
@@ -73,10 +73,9 @@ def _check_duration(kind: str, minutes: int | None) -> int:
 
 def _check_below(*, manager: User, people: list[User], what: str) -> None:
     below = set(people_below(person=manager).filter(is_active=True).values_list("pk", flat=True))
-    outside = [p for p in people if p.pk not in below]
-    if outside:
-        names = ", ".join(str(p) for p in outside)
-        raise ValidationError(f"{what} must report to you (directly or further down): {names}.")
+    # No names in the message: the ids may be of people the caller cannot see.
+    if any(p.pk not in below for p in people):
+        raise ValidationError(f"{what} must report to you (directly or further down).")
 
 
 def _latest_goal(coachee: User) -> str:
@@ -117,6 +116,7 @@ def session_create(
         raise ValidationError("Each person can take part only once.")
     if any(not p.is_active for p in people):
         raise ValidationError("Deactivated people cannot take part in sessions.")
+    _check_lengths({"scenario": scenario, "drills": drills})
     if kind == SessionKind.ROLE_PLAY and focus_area is None:
         raise ValidationError({"focus_area": "A role-play practises one focus area: pick one."})
     session = CoachingSession.objects.create(
@@ -161,13 +161,22 @@ def one_on_one_create(
     )
 
 
-def next_host(*, team: Team) -> User | None:
+def _leads_or_above(*, actor: User, team: Team) -> bool:
+    if team.lead_id is None:
+        return False
+    return team.lead_id == actor.pk or people_below(person=actor).filter(pk=team.lead_id).exists()
+
+
+def next_host(*, team: Team, presenter: User | None = None) -> User | None:
     """Hosting rotates through the team's current members in name order, starting
-    after whoever hosted the team's most recent review."""
+    after whoever hosted the team's most recent review, skipping the presenter (who
+    narrates) and the lead (who speaks last)."""
     members = list(
         User.objects.filter(
             memberships__team=team, memberships__left_at__isnull=True, is_active=True
-        ).order_by("display_name", "pk")
+        )
+        .exclude(pk__in=[p.pk for p in (presenter, team.lead) if p is not None])
+        .order_by("display_name", "pk")
     )
     if not members:
         return None
@@ -205,10 +214,10 @@ def team_call_review_create(
     """Peers speak first, the manager last: the presenter narrates, each peer says
     what they would have done differently, then the team lead."""
     lead = team.lead
+    if not _leads_or_above(actor=actor, team=team):
+        raise Http404  # someone else's team: not theirs to see, let alone plan
     if lead is None:
         raise ValidationError({"team": f"{team} has no lead to run its call review."})
-    if actor.pk != lead.pk and not people_below(person=actor).filter(pk=lead.pk).exists():
-        raise Http404  # someone else's team: not theirs to see, let alone plan
     members = {
         m.person_id: m.person
         for m in TeamMembership.objects.current()
@@ -218,7 +227,9 @@ def team_call_review_create(
     members.pop(lead.pk, None)
     if presenter.pk not in members:
         raise ValidationError({"presenter": f"{presenter} is not on {team}."})
-    host = host or next_host(team=team)
+    if host is not None and host.pk == presenter.pk:
+        raise ValidationError({"host": "The presenter should not also host; pick someone else."})
+    host = host or next_host(team=team, presenter=presenter)
     if host is not None and host.pk not in members:
         raise ValidationError({"host": f"{host} is not on {team}."})
     call = RecordedCall(
@@ -241,8 +252,6 @@ def team_call_review_create(
         for peer in peers
     ]
     participants.append((lead, ParticipantRole.MANAGER))
-    if host is not None and host.pk == presenter.pk:
-        raise ValidationError({"host": "The presenter should not also host; pick someone else."})
     return session_create(
         kind=SessionKind.TEAM_CALL_REVIEW,
         start=start,
@@ -271,6 +280,8 @@ def role_play_create(
     if not scenario.strip():
         raise ValidationError({"scenario": "Describe the scenario you will play."})
     _check_below(manager=coach, people=participants, what="Everyone practising")
+    if team is not None and not _leads_or_above(actor=coach, team=team):
+        raise ValidationError({"team": "Pick a team you or someone below you leads."})
     return session_create(
         kind=SessionKind.ROLE_PLAY,
         start=start,
@@ -580,7 +591,7 @@ def commitment_create(
     )
     owner = owner or session.coachee or actor
     if not rules.is_participant(session, owner):
-        raise ValidationError({"owner": f"{owner} is not in this session."})
+        raise ValidationError({"owner": "Whoever owns a commitment must be in the session."})
     text, evidence = _check_commitment_text(text, evidence)
     _check_due(due_on, actor)
     commitment = Commitment.objects.create(
@@ -617,6 +628,8 @@ def commitment_close(
     commitment = Commitment.objects.select_for_update().get(pk=commitment.pk)
     if commitment.status != CommitmentStatus.OPEN:
         raise ValidationError("This commitment is already closed.")
+    if session is not None and not rules.is_participant(session, commitment.owner):
+        raise ValidationError({"session": "Close it in a session its owner takes part in."})
     if status not in (CommitmentStatus.DONE, CommitmentStatus.DROPPED):
         raise ValidationError({"status": "Close a commitment as done or dropped."})
     reason = (reason or "").strip()
@@ -663,5 +676,6 @@ def commitment_update(
                 "due_on": commitment.due_on.isoformat(),
             },
             version=commitment.version,
+            message="This commitment changed since you opened it.",
         )
     return commitment

@@ -44,7 +44,7 @@ def test_saving_as_the_coachee_before_the_session_marks_them_prepared(org):
     assert notes.coachee_prepared_at is not None
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 def test_concurrent_saves_on_two_connections_never_both_win(org):
     """Real PostgreSQL: two threads save from version 0 at once; exactly one wins."""

@@ -46,8 +46,8 @@ def walk(resolver=None, prefix=""):
 def concrete_path(route: str) -> str:
     """A requestable path for a pattern: converters and groups become "1"."""
     route = route.replace("^", "").replace("$", "").replace("\\Z", "")
+    route = re.sub(r"\(\?P<[^>]+>[^)]*\)", "1", route)  # regex groups first
     route = re.sub(r"<[^>]+>", "1", route)
-    route = re.sub(r"\(\?P<[^>]+>[^)]*\)", "1", route)
     return "/" + route
 
 

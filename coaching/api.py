@@ -1,0 +1,1293 @@
+"""The coaching API under /api/v1/: sessions (with their shared notes, the requester's
+private note and the held / cancel / reschedule actions), agenda items, commitments,
+focus areas and prompts.
+
+Views validate, call one service or selector and respond. Who may *see* what is
+`visible_to`; who may *do* what is `coaching.rules`, enforced by the services. The
+status codes are the same everywhere:
+
+- not visible to the requester → 404 (never 403: existence is not revealed);
+- visible, but `coaching.rules` say the requester may not do this (a manager reading
+  along tries to edit the notes, a coachee tries to cancel) → 403 with the service's
+  message;
+- bad input or a refused change → 400 with the message a page would show (also
+  for removing someone else's agenda item: that rule lives only in the service);
+- a stale `version` → 409 with what is saved now and its version, so nothing is lost.
+"""
+
+from contextlib import contextmanager
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import ProtectedError, Q
+from django.http import Http404
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.response import Response
+
+from people.access import request_roles
+from people.api import PersonRefSerializer, TeamRefSerializer
+from people.models import Team, User
+from people.roles import Role
+from scorecards.models import RecordedCall
+
+from . import rules, selectors, services
+from .models import (
+    TEXT_LIMIT,
+    AgendaItem,
+    CancelReason,
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    FocusArea,
+    GrowStep,
+    ParticipantRole,
+    PrivateNote,
+    Prompt,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+    SharedNotes,
+)
+
+# Ids in paths are `<int:pk>` (the router uses path(), not regexes): anything else is a
+# plain 404 from the resolver, and the view always gets an int.
+ID_CONVERTER = "int"
+
+
+# --- Plumbing ------------------------------------------------------------------------
+
+
+@contextmanager
+def forbidden_unless(allowed: bool):
+    """Services refuse with django's ValidationError (a 400). When `coaching.rules`
+    say the requester may not do this at all, the refusal is a 403 instead, with the
+    service's own message."""
+    try:
+        yield
+    except DjangoValidationError as refusal:
+        if allowed:
+            raise
+        raise PermissionDenied(" ".join(refusal.messages)) from refusal
+
+
+def stale_response(stale: services.StaleEdit, detail: str | None = None) -> Response:
+    return Response(
+        {"detail": detail or str(stale), "current": stale.current, "version": stale.version},
+        status=status.HTTP_409_CONFLICT,
+    )
+
+
+def validated(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.data, context={"request": request})
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def refuse_unknown_fields(serializer: serializers.Serializer) -> None:
+    """A misspelt field, or one of another kind of session, is a 400 rather than
+    silently ignored."""
+    unknown = sorted(set(getattr(serializer, "initial_data", {})) - set(serializer.fields))
+    if unknown:
+        raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+
+
+# Input serializers refuse keys they do not know. (A comment, not a docstring:
+# drf-spectacular would show a docstring as every subclass's description.)
+class StrictSerializer(serializers.Serializer):
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        refuse_unknown_fields(self)
+        return attrs
+
+
+class Conflict(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This conflicts with what is saved."
+    default_code = "conflict"
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+# The project's exception handler answers a service refusal without a field as a list
+# of messages, and field errors as an object of field → messages.
+VALIDATION_ERROR = OpenApiResponse(
+    response={
+        "oneOf": [
+            {"type": "object", "additionalProperties": {}},
+            {"type": "array", "items": {"type": "string"}},
+        ]
+    },
+    description="Bad input or a refused change: an object of field → messages, or a "
+    "list of messages. Nothing was saved.",
+)
+NOT_FOUND = OpenApiResponse(DetailSerializer, description="No such object visible to you.")
+FORBIDDEN = OpenApiResponse(
+    DetailSerializer,
+    description="You can see this but may not do it (for example a manager reading "
+    "along, or someone not running the session). Carries the reason.",
+)
+ADMINS_ONLY = OpenApiResponse(DetailSerializer, description="Only programme admins may write.")
+
+
+def inline_enum(values, *, nullable: bool = False) -> dict:
+    """An enum schema kept inline. drf-spectacular names every enum component after
+    its field and warns when one set of choices gets two names (`role` on a
+    participant, `viewer_role` on a session); inside allOf the enum is left alone."""
+    schema = {"allOf": [{"type": "string", "enum": list(values)}]}
+    if nullable:
+        schema["nullable"] = True
+    return schema
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """ISO 8601 with a time zone. A naive time is refused: read as UTC it would put
+    a session hours off for anyone not in UTC."""
+
+    default_error_messages = {
+        "naive": "Give a date and time with a time zone, e.g. 2026-05-04T09:30:00+02:00."
+    }
+
+    def enforce_timezone(self, value):
+        if timezone.is_naive(value):
+            self.fail("naive")
+        return super().enforce_timezone(value)
+
+
+class PersonField(serializers.PrimaryKeyRelatedField):
+    """An active person, by id. An unknown or deactivated id is a clear 400."""
+
+    default_error_messages = {
+        "does_not_exist": "No active person with id {pk_value}.",
+        "incorrect_type": "Give a person's id (a number), not {data_type}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("queryset", User.objects.filter(is_active=True))
+        super().__init__(**kwargs)
+
+
+class VisibleSessionField(serializers.PrimaryKeyRelatedField):
+    """A session the requester can see (with its people, for the rules). Any other id
+    — unknown or someone else's — is the same 400, so ids cannot be probed."""
+
+    default_error_messages = {
+        "does_not_exist": "Unknown session.",
+        "incorrect_type": "Give a session id (a number), not {data_type}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("queryset", CoachingSession.objects.none())  # for the schema
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        return CoachingSession.objects.visible_to(self.context["request"].user).with_people()
+
+
+class CurrentFocusAreaField(serializers.PrimaryKeyRelatedField):
+    default_error_messages = {
+        "does_not_exist": "No current focus area with id {pk_value}.",
+        "incorrect_type": "Give a focus area id (a number), not {data_type}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("queryset", FocusArea.objects.none())  # for the schema
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        return selectors.focus_areas_for_choice()
+
+
+# A team call review is planned by the team's lead or someone above them; any other
+# team — unknown or not theirs — gets this one message.
+NOT_YOUR_TEAM = "Pick a team that you, or someone who reports to you, leads."
+
+
+class TeamField(serializers.PrimaryKeyRelatedField):
+    default_error_messages = {
+        "does_not_exist": "No team with id {pk_value}.",
+        "incorrect_type": "Give a team id (a number), not {data_type}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("queryset", Team.objects.all())
+        super().__init__(**kwargs)
+
+
+class ReviewTeamField(TeamField):
+    default_error_messages = {"does_not_exist": NOT_YOUR_TEAM}
+
+
+def query_params(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return {k: v for k, v in serializer.validated_data.items() if v not in (None, "")}
+
+
+# --- Sessions: representation --------------------------------------------------------
+
+
+class FocusAreaRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = FocusArea
+        fields = ["id", "name"]
+
+
+class PresentedCallSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RecordedCall
+        fields = ["url", "title", "call_date", "timestamps"]
+
+
+class ParticipantSerializer(serializers.ModelSerializer):
+    person = PersonRefSerializer()
+
+    class Meta:
+        model = SessionParticipant
+        fields = ["person", "role", "speaking_order"]
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    """A session as the requester sees it. Never carries private notes; the shared
+    notes are at `sessions/{id}/notes/`."""
+
+    team = TeamRefSerializer(read_only=True, allow_null=True)
+    focus_area = FocusAreaRefSerializer(read_only=True, allow_null=True)
+    participants = ParticipantSerializer(many=True, read_only=True)
+    presented_call = PresentedCallSerializer(read_only=True, allow_null=True)
+    viewer_role = serializers.SerializerMethodField(
+        help_text="The requester's role in the session; null for a manager reading along."
+    )
+    can_run = serializers.SerializerMethodField(help_text="May log it held, move it or cancel it.")
+    can_edit = serializers.SerializerMethodField(help_text="May edit the shared notes.")
+
+    class Meta:
+        model = CoachingSession
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "scheduled_start",
+            "original_start",
+            "duration_minutes",
+            "team",
+            "focus_area",
+            "participants",
+            "presented_call",
+            "scenario",
+            "drills",
+            "held_at",
+            "held_but_empty",
+            "cancel_reason",
+            "cancel_note",
+            "viewer_role",
+            "can_run",
+            "can_edit",
+        ]
+        read_only_fields = fields
+
+    @property
+    def _viewer(self):
+        return self.context["request"].user
+
+    @extend_schema_field(inline_enum(ParticipantRole.values, nullable=True))
+    def get_viewer_role(self, session) -> str | None:
+        return rules.role_in(session, self._viewer)
+
+    def get_can_run(self, session) -> bool:
+        return rules.can_run(session, self._viewer)
+
+    def get_can_edit(self, session) -> bool:
+        return rules.can_edit_notes(session, self._viewer)
+
+
+class SessionFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=SessionStatus.choices, required=False)
+    kind = serializers.ChoiceField(choices=SessionKind.choices, required=False)
+    person = serializers.IntegerField(required=False, min_value=1)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # `from` is a keyword in Python, so these two are added by name.
+        fields["from"] = AwareDateTimeField(required=False)
+        fields["to"] = AwareDateTimeField(required=False)
+        return fields
+
+
+# --- Sessions: creating --------------------------------------------------------------
+
+
+class SessionCreateBase(StrictSerializer):
+    kind = serializers.ChoiceField(choices=SessionKind.choices)
+    scheduled_start = AwareDateTimeField(
+        help_text="ISO 8601 with a time zone; within 60 days back and a year ahead."
+    )
+    duration_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=5,
+        max_value=480,
+        help_text="Defaults to the kind's usual length.",
+    )
+
+    def create_session(self, actor: User) -> CoachingSession:  # pragma: no cover
+        raise NotImplementedError
+
+
+class OneOnOneCreateSerializer(SessionCreateBase):
+    """A weekly 1:1: you coach someone who reports to you (directly or further down)."""
+
+    coachee = PersonField()
+    focus_area = CurrentFocusAreaField(required=False, allow_null=True)
+
+    def create_session(self, actor):
+        data = self.validated_data
+        return services.one_on_one_create(
+            coach=actor,
+            coachee=data["coachee"],
+            start=data["scheduled_start"],
+            duration_minutes=data.get("duration_minutes"),
+            focus_area=data.get("focus_area"),
+        )
+
+
+class TeamCallReviewCreateSerializer(SessionCreateBase):
+    """A team dissects one member's recorded call; the host rotates if not given."""
+
+    team = ReviewTeamField(help_text="A team you lead, or one led by someone below you.")
+    presenter = PersonField()
+    host = PersonField(required=False, allow_null=True)
+    call_url = serializers.URLField(max_length=500)
+    call_title = serializers.CharField(max_length=200)
+    call_date = serializers.DateField()
+    call_timestamps = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, default=""
+    )
+    focus_area = CurrentFocusAreaField(required=False, allow_null=True)
+
+    def create_session(self, actor):
+        data = self.validated_data
+        try:
+            return services.team_call_review_create(
+                actor=actor,
+                team=data["team"],
+                start=data["scheduled_start"],
+                presenter=data["presenter"],
+                call_url=data["call_url"],
+                call_title=data["call_title"],
+                call_date=data["call_date"],
+                call_timestamps=data["call_timestamps"],
+                host=data.get("host"),
+                focus_area=data.get("focus_area"),
+                duration_minutes=data.get("duration_minutes"),
+            )
+        except Http404:
+            # The service hides other people's teams; here that is a bad team id.
+            raise DjangoValidationError({"team": NOT_YOUR_TEAM}) from None
+
+
+class RolePlayCreateSerializer(SessionCreateBase):
+    """Practice of one focus area with people who report to you."""
+
+    participants = PersonField(many=True, allow_empty=False)
+    focus_area = CurrentFocusAreaField(
+        error_messages={
+            "required": "A role-play practises one focus area: pick one.",
+            "null": "A role-play practises one focus area: pick one.",
+        }
+    )
+    scenario = serializers.CharField(max_length=TEXT_LIMIT)
+    drills = serializers.CharField(
+        max_length=TEXT_LIMIT, required=False, allow_blank=True, default=""
+    )
+    team = TeamField(required=False, allow_null=True)
+
+    def create_session(self, actor):
+        data = self.validated_data
+        return services.role_play_create(
+            coach=actor,
+            participants=data["participants"],
+            focus_area=data["focus_area"],
+            start=data["scheduled_start"],
+            scenario=data["scenario"],
+            drills=data["drills"],
+            team=data.get("team"),
+            duration_minutes=data.get("duration_minutes"),
+        )
+
+
+class ManagerReviewCreateSerializer(SessionCreateBase):
+    """A manager of managers coaches a manager below them on their coaching."""
+
+    manager = PersonField()
+
+    def create_session(self, actor):
+        data = self.validated_data
+        return services.manager_review_create(
+            coach=actor,
+            manager=data["manager"],
+            start=data["scheduled_start"],
+            duration_minutes=data.get("duration_minutes"),
+        )
+
+
+class PeerSessionCreateSerializer(SessionCreateBase):
+    """Peer coaching between you and one colleague."""
+
+    peer = PersonField()
+
+    def create_session(self, actor):
+        data = self.validated_data
+        return services.peer_session_create(
+            actor=actor,
+            peer=data["peer"],
+            start=data["scheduled_start"],
+            duration_minutes=data.get("duration_minutes"),
+        )
+
+
+SESSION_CREATE_SERIALIZERS = {
+    SessionKind.ONE_ON_ONE: OneOnOneCreateSerializer,
+    SessionKind.TEAM_CALL_REVIEW: TeamCallReviewCreateSerializer,
+    SessionKind.ROLE_PLAY: RolePlayCreateSerializer,
+    SessionKind.MANAGER_REVIEW: ManagerReviewCreateSerializer,
+    SessionKind.PEER: PeerSessionCreateSerializer,
+}
+
+
+class SessionKindSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=SessionKind.choices)
+
+
+# --- Sessions: actions ---------------------------------------------------------------
+
+
+class SessionHeldSerializer(StrictSerializer):
+    held_at = AwareDateTimeField(
+        required=False, allow_null=True, help_text="When it took place; defaults to now."
+    )
+
+
+# The same choices as a session's `cancel_reason`, so the schema points at that enum
+# rather than naming the same set twice.
+@extend_schema_field({"$ref": "#/components/schemas/CancelReasonEnum"})
+class CancelReasonField(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=CancelReason.choices, **kwargs)
+
+
+class SessionCancelSerializer(StrictSerializer):
+    reason = CancelReasonField()
+    note = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Required when the reason is “other”.",
+    )
+
+
+class SessionRescheduleSerializer(StrictSerializer):
+    scheduled_start = AwareDateTimeField()
+    duration_minutes = serializers.IntegerField(
+        required=False, allow_null=True, min_value=5, max_value=480
+    )
+
+
+# --- Notes ---------------------------------------------------------------------------
+
+
+class NotesContentSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SharedNotes
+        fields = list(SharedNotes.FIELDS)
+        read_only_fields = fields
+
+
+class NotesSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SharedNotes
+        fields = [*SharedNotes.FIELDS, "version", "updated_at", "coachee_prepared_at"]
+        read_only_fields = fields
+
+
+def _note_text(**kwargs):
+    return serializers.CharField(
+        required=False, allow_blank=True, max_length=TEXT_LIMIT, trim_whitespace=False, **kwargs
+    )
+
+
+class NotesUpdateSerializer(StrictSerializer):
+    version = serializers.IntegerField(
+        min_value=0, help_text="The version you started from (from GET)."
+    )
+    goal = _note_text()
+    reality = _note_text()
+    reality_evidence_url = serializers.URLField(required=False, allow_blank=True, max_length=500)
+    options = _note_text()
+    will = _note_text()
+    notes = _note_text()
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if not set(attrs) & set(SharedNotes.FIELDS):
+            raise serializers.ValidationError(
+                f"Send at least one of: {', '.join(SharedNotes.FIELDS)}."
+            )
+        return attrs
+
+
+class StaleNotesSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = NotesContentSerializer(help_text="The notes as saved now.")
+    version = serializers.IntegerField(help_text="Their version: resend from this one.")
+
+
+class PrivateNoteSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField()
+
+
+class PrivateNoteUpdateSerializer(StrictSerializer):
+    text = serializers.CharField(allow_blank=True, max_length=TEXT_LIMIT, trim_whitespace=False)
+    version = serializers.IntegerField(min_value=0)
+
+
+class PrivateNoteTextSerializer(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True)
+
+
+class StalePrivateNoteSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = PrivateNoteTextSerializer()
+    version = serializers.IntegerField()
+
+
+# --- Sessions: views -----------------------------------------------------------------
+
+SESSION_CREATE_REQUEST = PolymorphicProxySerializer(
+    component_name="SessionCreate",
+    serializers={kind.value: cls for kind, cls in SESSION_CREATE_SERIALIZERS.items()},
+    resource_type_field_name="kind",
+)
+SESSION_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="sessions_list",
+        summary="Sessions visible to you, latest first",
+        parameters=[
+            OpenApiParameter("status", enum=SessionStatus.values),
+            OpenApiParameter("kind", enum=SessionKind.values),
+            OpenApiParameter(
+                "person", OpenApiTypes.INT, description="Sessions this person takes part in."
+            ),
+            OpenApiParameter(
+                "from", OpenApiTypes.DATETIME, description="Scheduled to start at or after."
+            ),
+            OpenApiParameter(
+                "to", OpenApiTypes.DATETIME, description="Scheduled to start at or before."
+            ),
+        ],
+        responses={200: SessionSerializer(many=True), 400: VALIDATION_ERROR},
+    ),
+    retrieve=extend_schema(
+        operation_id="sessions_retrieve",
+        parameters=[SESSION_ID],
+        responses={200: SessionSerializer, 404: NOT_FOUND},
+    ),
+)
+class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Coaching sessions. Visible: participants and everyone above a participant in
+    the reporting line (peer sessions stay with the peers). Never edited through PUT,
+    PATCH or DELETE: sessions change through their actions."""
+
+    serializer_class = SessionSerializer
+    lookup_value_converter = ID_CONVERTER
+
+    def get_queryset(self):
+        return (
+            CoachingSession.objects.visible_to(self.request.user)
+            .with_people()
+            .order_by("-scheduled_start", "-id")
+        )
+
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        params = query_params(SessionFilterSerializer, self.request)
+        if "status" in params:
+            queryset = queryset.filter(status=params["status"])
+        if "kind" in params:
+            queryset = queryset.filter(kind=params["kind"])
+        if "person" in params:
+            queryset = queryset.filter(participants__person_id=params["person"])
+        if "from" in params:
+            queryset = queryset.filter(scheduled_start__gte=params["from"])
+        if "to" in params:
+            queryset = queryset.filter(scheduled_start__lte=params["to"])
+        return queryset
+
+    def _session(self, pk) -> CoachingSession:
+        return selectors.access_session(user=self.request.user, pk=pk)
+
+    def _respond(self, pk, status_code=status.HTTP_200_OK) -> Response:
+        session = self._session(pk)
+        return Response(self.get_serializer(session).data, status=status_code)
+
+    @extend_schema(
+        operation_id="sessions_create",
+        summary="Plan a session; you are its coach, host or first peer",
+        request=SESSION_CREATE_REQUEST,
+        responses={201: SessionSerializer, 400: VALIDATION_ERROR},
+    )
+    def create(self, request):
+        kind = validated(SessionKindSerializer, request)["kind"]
+        serializer = SESSION_CREATE_SERIALIZERS[kind](
+            data=request.data, context=self.get_serializer_context()
+        )
+        serializer.is_valid(raise_exception=True)
+        session = serializer.create_session(request.user)
+        return self._respond(session.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="sessions_held",
+        summary="Log the session held",
+        parameters=[SESSION_ID],
+        request=SessionHeldSerializer,
+        responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def held(self, request, pk=None):
+        session = self._session(pk)
+        data = validated(SessionHeldSerializer, request)
+        with forbidden_unless(rules.can_run(session, request.user)):
+            services.session_mark_held(
+                session=session, actor=request.user, held_at=data.get("held_at")
+            )
+        return self._respond(pk)
+
+    @extend_schema(
+        operation_id="sessions_cancel",
+        summary="Cancel a scheduled session, with a reason",
+        parameters=[SESSION_ID],
+        request=SessionCancelSerializer,
+        responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        session = self._session(pk)
+        data = validated(SessionCancelSerializer, request)
+        with forbidden_unless(rules.can_run(session, request.user)):
+            services.session_cancel(
+                session=session, actor=request.user, reason=data["reason"], note=data["note"]
+            )
+        return self._respond(pk)
+
+    @extend_schema(
+        operation_id="sessions_reschedule",
+        summary="Move a scheduled session (its original slot is kept)",
+        parameters=[SESSION_ID],
+        request=SessionRescheduleSerializer,
+        responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def reschedule(self, request, pk=None):
+        session = self._session(pk)
+        data = validated(SessionRescheduleSerializer, request)
+        with forbidden_unless(rules.can_run(session, request.user)):
+            services.session_reschedule(
+                session=session,
+                actor=request.user,
+                start=data["scheduled_start"],
+                duration_minutes=data.get("duration_minutes"),
+            )
+        return self._respond(pk)
+
+    @extend_schema(
+        methods=["GET"],
+        operation_id="sessions_notes_retrieve",
+        summary="The session's shared notes",
+        parameters=[SESSION_ID],
+        responses={200: NotesSerializer, 404: NOT_FOUND},
+    )
+    @extend_schema(
+        methods=["PUT"],
+        operation_id="sessions_notes_update",
+        summary="Save shared notes from the version you read",
+        description="Send `version` and any of the note fields; fields not sent are "
+        "kept. If someone saved since your version, nothing is saved and the answer is "
+        "409 with the saved text and its version. People who can read but not write "
+        "the notes (managers above the coach) get 403.",
+        parameters=[SESSION_ID],
+        request=NotesUpdateSerializer,
+        responses={
+            200: NotesSerializer,
+            400: VALIDATION_ERROR,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: OpenApiResponse(StaleNotesSerializer, description="Someone saved first."),
+        },
+    )
+    @action(detail=True, methods=["get", "put"])
+    def notes(self, request, pk=None):
+        session = self._session(pk)
+        if request.method == "GET":
+            return Response(NotesSerializer(session.notes).data)
+        data = validated(NotesUpdateSerializer, request)
+        version = data.pop("version")
+        try:
+            with forbidden_unless(rules.can_edit_notes(session, request.user)):
+                notes = services.notes_save(
+                    session=session, actor=request.user, base_version=version, changes=data
+                )
+        except services.StaleEdit as stale:
+            return stale_response(stale)
+        return Response(NotesSerializer(notes).data)
+
+    @extend_schema(
+        methods=["GET"],
+        operation_id="sessions_private_note_retrieve",
+        summary="Your own private note on the session",
+        description="Only ever the requester's own note; empty with version 0 until "
+        "first saved. Only people in the session keep one (403 for others who can see "
+        "the session).",
+        parameters=[SESSION_ID],
+        responses={200: PrivateNoteSerializer, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    @extend_schema(
+        methods=["PUT"],
+        operation_id="sessions_private_note_update",
+        summary="Save your own private note from the version you read",
+        parameters=[SESSION_ID],
+        request=PrivateNoteUpdateSerializer,
+        responses={
+            200: PrivateNoteSerializer,
+            400: VALIDATION_ERROR,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+            409: OpenApiResponse(StalePrivateNoteSerializer, description="Saved elsewhere first."),
+        },
+    )
+    @action(detail=True, methods=["get", "put"], url_path="private-note")
+    def private_note(self, request, pk=None):
+        session = self._session(pk)
+        if request.method == "GET":
+            if not rules.can_keep_private_note(session, request.user):
+                raise PermissionDenied("Only people in the session keep notes here.")
+            note = PrivateNote.objects.visible_to(request.user).filter(session=session).first()
+            note = note or PrivateNote(text="", version=0)  # nothing written yet
+            return Response(PrivateNoteSerializer(note).data)
+        data = validated(PrivateNoteUpdateSerializer, request)
+        try:
+            with forbidden_unless(rules.can_keep_private_note(session, request.user)):
+                note = services.private_note_save(
+                    session=session,
+                    author=request.user,
+                    text=data["text"],
+                    base_version=data["version"],
+                )
+        except services.StaleEdit as stale:
+            return stale_response(stale)
+        return Response(PrivateNoteSerializer(note).data)
+
+
+# --- Agenda items --------------------------------------------------------------------
+
+
+class AgendaItemSerializer(serializers.ModelSerializer):
+    author = PersonRefSerializer(read_only=True)
+
+    class Meta:
+        model = AgendaItem
+        fields = ["id", "session", "author", "text", "done", "created_at"]
+        read_only_fields = fields
+
+
+class AgendaItemCreateSerializer(StrictSerializer):
+    session = VisibleSessionField()
+    text = serializers.CharField(max_length=500)
+
+
+class AgendaItemDoneSerializer(StrictSerializer):
+    done = serializers.BooleanField()
+
+
+class AgendaFilterSerializer(serializers.Serializer):
+    session = serializers.IntegerField(required=False, min_value=1)
+
+
+AGENDA_ITEM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="agenda_items_list",
+        parameters=[OpenApiParameter("session", OpenApiTypes.INT)],
+        responses={200: AgendaItemSerializer(many=True), 400: VALIDATION_ERROR},
+    ),
+    retrieve=extend_schema(
+        operation_id="agenda_items_retrieve",
+        parameters=[AGENDA_ITEM_ID],
+        responses={200: AgendaItemSerializer, 404: NOT_FOUND},
+    ),
+)
+class AgendaItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """What people want to talk about, on sessions visible to the requester. People
+    in the session add and tick off items; only whoever added an item removes it."""
+
+    serializer_class = AgendaItemSerializer
+    lookup_value_converter = ID_CONVERTER
+
+    def get_queryset(self):
+        visible = CoachingSession.objects.visible_to(self.request.user)
+        return (
+            AgendaItem.objects.filter(session__in=visible)
+            .select_related("author")
+            .order_by("created_at", "id")
+        )
+
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        params = query_params(AgendaFilterSerializer, self.request)
+        if "session" in params:
+            queryset = queryset.filter(session_id=params["session"])
+        return queryset
+
+    @extend_schema(
+        operation_id="agenda_items_create",
+        request=AgendaItemCreateSerializer,
+        responses={201: AgendaItemSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN},
+    )
+    def create(self, request):
+        data = validated(AgendaItemCreateSerializer, request)
+        session = data["session"]
+        with forbidden_unless(rules.can_edit_notes(session, request.user)):
+            item = services.agenda_item_add(session=session, actor=request.user, text=data["text"])
+        return Response(AgendaItemSerializer(item).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="agenda_items_set_done",
+        summary="Tick an item off (or on again)",
+        parameters=[AGENDA_ITEM_ID],
+        request=AgendaItemDoneSerializer,
+        responses={
+            200: AgendaItemSerializer,
+            400: VALIDATION_ERROR,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    def partial_update(self, request, pk=None):
+        item = selectors.access_agenda_item(user=request.user, pk=pk)
+        data = validated(AgendaItemDoneSerializer, request)
+        with forbidden_unless(rules.can_edit_notes(item.session, request.user)):
+            item = services.agenda_item_set_done(item=item, actor=request.user, done=data["done"])
+        return Response(AgendaItemSerializer(item).data)
+
+    @extend_schema(
+        operation_id="agenda_items_destroy",
+        summary="Remove an item you added",
+        description="Only whoever added an item can remove it; anyone else who can see "
+        "it gets 400 with that message (the rule lives in the service alone).",
+        parameters=[AGENDA_ITEM_ID],
+        responses={204: None, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    def destroy(self, request, pk=None):
+        item = selectors.access_agenda_item(user=request.user, pk=pk)
+        services.agenda_item_delete(item=item, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- Commitments ---------------------------------------------------------------------
+
+
+class CommitmentSerializer(serializers.ModelSerializer):
+    owner = PersonRefSerializer(read_only=True)
+    is_overdue = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Commitment
+        fields = [
+            "id",
+            "owner",
+            "text",
+            "evidence",
+            "due_on",
+            "status",
+            "drop_reason",
+            "is_overdue",
+            "created_in",
+            "created_by",
+            "created_at",
+            "closed_at",
+            "closed_in",
+            "version",
+        ]
+        read_only_fields = fields
+
+
+class CommitmentCreateSerializer(StrictSerializer):
+    session = VisibleSessionField(help_text="The session it is made in.")
+    text = serializers.CharField(max_length=500)
+    evidence = serializers.CharField(max_length=500, help_text="How you will both know.")
+    due_on = serializers.DateField()
+    owner = PersonField(
+        required=False,
+        allow_null=True,
+        help_text="Someone in the session; defaults to the coachee (or you).",
+    )
+
+
+class CommitmentUpdateSerializer(StrictSerializer):
+    version = serializers.IntegerField(min_value=0)
+    text = serializers.CharField(max_length=500, required=False)
+    evidence = serializers.CharField(max_length=500, required=False)
+    due_on = serializers.DateField(required=False)
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if not set(attrs) - {"version"}:
+            raise serializers.ValidationError("Send at least one of: text, evidence, due_on.")
+        return attrs
+
+
+class CommitmentCloseSerializer(StrictSerializer):
+    status = serializers.ChoiceField(
+        choices=[
+            (CommitmentStatus.DONE.value, CommitmentStatus.DONE.label),
+            (CommitmentStatus.DROPPED.value, CommitmentStatus.DROPPED.label),
+        ]
+    )
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Required when dropped.",
+    )
+    session = VisibleSessionField(
+        required=False, allow_null=True, help_text="The session it was closed in."
+    )
+
+
+class CommitmentContentSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    evidence = serializers.CharField()
+    due_on = serializers.DateField()
+
+
+class StaleCommitmentSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = CommitmentContentSerializer()
+    version = serializers.IntegerField()
+
+
+class CommitmentFilterSerializer(serializers.Serializer):
+    owner = serializers.IntegerField(required=False, min_value=1)
+    status = serializers.ChoiceField(choices=CommitmentStatus.choices, required=False)
+
+
+COMMITMENT_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="commitments_list",
+        parameters=[
+            OpenApiParameter("owner", OpenApiTypes.INT),
+            OpenApiParameter("status", enum=CommitmentStatus.values),
+        ],
+        responses={200: CommitmentSerializer(many=True), 400: VALIDATION_ERROR},
+    ),
+    retrieve=extend_schema(
+        operation_id="commitments_retrieve",
+        parameters=[COMMITMENT_ID],
+        responses={200: CommitmentSerializer, 404: NOT_FOUND},
+    ),
+)
+class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The Will step made concrete. Visible to the owner, whoever wrote it down, and
+    the owner's management chain; soonest due first."""
+
+    serializer_class = CommitmentSerializer
+    lookup_value_converter = ID_CONVERTER
+
+    def get_queryset(self):
+        return (
+            Commitment.objects.visible_to(self.request.user)
+            .select_related("owner")
+            .order_by("due_on", "id")
+        )
+
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        params = query_params(CommitmentFilterSerializer, self.request)
+        if "owner" in params:
+            queryset = queryset.filter(owner_id=params["owner"])
+        if "status" in params:
+            queryset = queryset.filter(status=params["status"])
+        return queryset
+
+    @extend_schema(
+        operation_id="commitments_create",
+        request=CommitmentCreateSerializer,
+        responses={201: CommitmentSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN},
+    )
+    def create(self, request):
+        data = validated(CommitmentCreateSerializer, request)
+        session = data["session"]
+        with forbidden_unless(rules.can_edit_notes(session, request.user)):
+            commitment = services.commitment_create(
+                session=session,
+                actor=request.user,
+                text=data["text"],
+                evidence=data["evidence"],
+                due_on=data["due_on"],
+                owner=data.get("owner"),
+            )
+        return Response(CommitmentSerializer(commitment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="commitments_update",
+        summary="Edit an open commitment from the version you read",
+        description="Send `version` and any of text, evidence, due_on. A stale version "
+        "is refused with 409 and what is saved now.",
+        parameters=[COMMITMENT_ID],
+        request=CommitmentUpdateSerializer,
+        responses={
+            200: CommitmentSerializer,
+            400: VALIDATION_ERROR,
+            404: NOT_FOUND,
+            409: OpenApiResponse(StaleCommitmentSerializer, description="Someone saved first."),
+        },
+    )
+    def partial_update(self, request, pk=None):
+        commitment = self.get_object()
+        data = validated(CommitmentUpdateSerializer, request)
+        try:
+            commitment = services.commitment_update(
+                commitment=commitment,
+                actor=request.user,
+                base_version=data["version"],
+                text=data.get("text", commitment.text),
+                evidence=data.get("evidence", commitment.evidence),
+                due_on=data.get("due_on", commitment.due_on),
+            )
+        except services.StaleEdit as stale:
+            # The service's message speaks of notes; say what changed here.
+            return stale_response(stale, "This commitment changed since you opened it.")
+        return Response(CommitmentSerializer(commitment).data)
+
+    @extend_schema(
+        operation_id="commitments_close",
+        summary="Close a commitment as done, or drop it with a reason",
+        parameters=[COMMITMENT_ID],
+        request=CommitmentCloseSerializer,
+        responses={200: CommitmentSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        commitment = self.get_object()
+        data = validated(CommitmentCloseSerializer, request)
+        commitment = services.commitment_close(
+            commitment=commitment,
+            actor=request.user,
+            status=data["status"],
+            reason=data["reason"],
+            session=data.get("session"),
+        )
+        return Response(CommitmentSerializer(commitment).data)
+
+
+# --- Programme configuration: focus areas and prompts ---------------------------------
+
+
+class ReadOrProgrammeAdmin(BasePermission):
+    """Everyone signed in reads; programme admins write. Other people get 403 on
+    writes: what they tried to change is not hidden from them, only not theirs."""
+
+    message = "Only programme admins can change this."
+
+    def has_permission(self, request, view):
+        if not (request.user and request.user.is_authenticated):
+            return False
+        return request.method in SAFE_METHODS or Role.PROGRAMME_ADMIN in request_roles(request)
+
+
+class ShowAllSerializer(serializers.Serializer):
+    all = serializers.BooleanField(required=False, default=False)
+
+
+SHOW_ALL = OpenApiParameter(
+    "all", OpenApiTypes.BOOL, description="Include ended or inactive ones (`?all=1`)."
+)
+
+
+def config_schema(prefix, serializer, *, list_parameters, destroy_conflict=None) -> dict:
+    """Schemas of a programme-configuration resource: read by all, written by admins."""
+    writes = {400: VALIDATION_ERROR, 403: ADMINS_ONLY}
+    destroy = {204: None, 403: ADMINS_ONLY, 404: NOT_FOUND}
+    if destroy_conflict is not None:
+        destroy[409] = destroy_conflict
+    return {
+        "list": extend_schema(
+            operation_id=f"{prefix}_list",
+            parameters=list_parameters,
+            responses={200: serializer(many=True), 400: VALIDATION_ERROR},
+        ),
+        "retrieve": extend_schema(
+            operation_id=f"{prefix}_retrieve", responses={200: serializer, 404: NOT_FOUND}
+        ),
+        "create": extend_schema(
+            operation_id=f"{prefix}_create", responses={201: serializer, **writes}
+        ),
+        "update": extend_schema(
+            operation_id=f"{prefix}_update",
+            responses={200: serializer, **writes, 404: NOT_FOUND},
+        ),
+        "partial_update": extend_schema(
+            operation_id=f"{prefix}_partial_update",
+            responses={200: serializer, **writes, 404: NOT_FOUND},
+        ),
+        "destroy": extend_schema(operation_id=f"{prefix}_destroy", responses=destroy),
+    }
+
+
+class FocusAreaSerializer(serializers.ModelSerializer):
+    teams = serializers.PrimaryKeyRelatedField(
+        many=True,
+        queryset=Team.objects.all(),
+        required=False,
+        help_text="Team ids; empty for the whole organisation.",
+    )
+    behaviour_list = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+    class Meta:
+        model = FocusArea
+        fields = [
+            "id",
+            "name",
+            "behaviours",
+            "behaviour_list",
+            "starts_on",
+            "ends_on",
+            "teams",
+            "created_at",
+        ]
+        read_only_fields = ["id", "created_at"]
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        refuse_unknown_fields(self)
+        starts = attrs.get("starts_on", getattr(self.instance, "starts_on", None))
+        ends = attrs.get("ends_on", getattr(self.instance, "ends_on", None))
+        if starts and ends and ends < starts:
+            raise serializers.ValidationError({"ends_on": "A focus area ends after it starts."})
+        return attrs
+
+
+@extend_schema_view(
+    **config_schema(
+        "focus_areas",
+        FocusAreaSerializer,
+        list_parameters=[SHOW_ALL],
+        destroy_conflict=OpenApiResponse(
+            DetailSerializer, description="Sessions use it: set an end date instead."
+        ),
+    )
+)
+class FocusAreaViewSet(viewsets.ModelViewSet):
+    """The behaviours that matter most now. Current ones by default."""
+
+    serializer_class = FocusAreaSerializer
+    permission_classes = [ReadOrProgrammeAdmin]
+    lookup_value_converter = ID_CONVERTER
+
+    def get_queryset(self):
+        return FocusArea.objects.prefetch_related("teams").order_by("-starts_on", "name", "id")
+
+    def filter_queryset(self, queryset):
+        if self.action == "list" and not query_params(ShowAllSerializer, self.request).get("all"):
+            queryset = queryset.active_on(timezone.localdate())
+        return queryset
+
+    def perform_destroy(self, instance):
+        try:
+            instance.delete()
+        except ProtectedError:
+            raise Conflict(
+                "Sessions use this focus area, so it cannot be deleted. Set an end date instead."
+            ) from None
+
+
+class PromptSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Prompt
+        fields = ["id", "step", "kind", "text", "position", "is_active"]
+        read_only_fields = ["id"]
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        refuse_unknown_fields(self)
+        return attrs
+
+
+class PromptFilterSerializer(ShowAllSerializer):
+    kind = serializers.ChoiceField(choices=SessionKind.choices, required=False)
+    step = serializers.ChoiceField(choices=GrowStep.choices, required=False)
+
+
+@extend_schema_view(
+    **config_schema(
+        "prompts",
+        PromptSerializer,
+        list_parameters=[
+            OpenApiParameter(
+                "kind",
+                enum=SessionKind.values,
+                description="Prompts shown in sessions of this kind (those for every "
+                "kind included).",
+            ),
+            OpenApiParameter("step", enum=GrowStep.values),
+            SHOW_ALL,
+        ],
+    )
+)
+class PromptViewSet(viewsets.ModelViewSet):
+    """The question bank shown beside each GROW step. Active prompts by default."""
+
+    serializer_class = PromptSerializer
+    permission_classes = [ReadOrProgrammeAdmin]
+    lookup_value_converter = ID_CONVERTER
+
+    def get_queryset(self):
+        return Prompt.objects.order_by("step", "position", "id")
+
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        params = query_params(PromptFilterSerializer, self.request)
+        if not params.get("all"):
+            queryset = queryset.filter(is_active=True)
+        if "kind" in params:
+            queryset = queryset.filter(Q(kind="") | Q(kind=params["kind"]))
+        if "step" in params:
+            queryset = queryset.filter(step=params["step"])
+        return queryset
