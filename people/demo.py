@@ -5,6 +5,7 @@ changed when different, and every demo password is (re)set so the printed logins
 
 from dataclasses import dataclass
 
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
 from .models import Team, User
@@ -99,13 +100,15 @@ def demo_people() -> list[DemoPerson]:
 def seed_people() -> list[tuple[DemoPerson, User]]:
     """Create or refresh the demo organisation; returns every person with their row."""
     rows: dict[str, User] = {}
+    # One hash for everyone: the demo shares one password, and hashing is deliberately slow.
+    password_hash = make_password(DEMO_PASSWORD)
     for spec in demo_people():  # managers come before their reports in this list
         person = User.objects.filter(email__iexact=demo_email(spec.key)).first()
         if person is None:
             person = person_create(
                 email=demo_email(spec.key), display_name=spec.name, time_zone=spec.time_zone
             )
-        person.set_password(DEMO_PASSWORD)
+        person.password = password_hash
         person.display_name, person.time_zone, person.is_active = spec.name, spec.time_zone, True
         person.save()
         manager = rows[spec.manager] if spec.manager else None

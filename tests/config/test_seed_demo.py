@@ -1,9 +1,34 @@
+import io
+from datetime import timedelta
+from itertools import pairwise
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.core.management import call_command
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
 
+from coaching.models import (
+    AgendaItem,
+    CancelReason,
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    FocusArea,
+    NotesRevision,
+    ParticipantRole,
+    PrivateNote,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+    SharedNotes,
+)
+from coaching.selectors import coaching_quality
 from people.models import ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
+from scorecards.models import RecordedCall
 
 
 @pytest.mark.django_db
@@ -47,3 +72,229 @@ def test_running_it_again_changes_nothing():
         Team.objects.count(),
         TeamMembership.objects.count(),
     )
+
+
+# --- Coaching history ------------------------------------------------------------------
+
+COACHING_ROWS = (
+    CoachingSession,
+    SessionParticipant,
+    SharedNotes,
+    NotesRevision,
+    PrivateNote,
+    AgendaItem,
+    Commitment,
+    FocusArea,
+    RecordedCall,
+)
+
+
+def _person(key):
+    return User.objects.get(email=f"{key}@example.com")
+
+
+def _adherence(key, *, days_ago_from, days_ago_to):
+    now = timezone.now()
+    quality = coaching_quality(
+        coach=_person(key),
+        since=now - timedelta(days=days_ago_from),
+        until=now - timedelta(days=days_ago_to),
+    )
+    return quality.adherence
+
+
+@pytest.mark.django_db
+def test_running_it_again_adds_no_coaching_history(capsys):
+    call_command("seed_demo")
+    first = capsys.readouterr().out
+    counts = {model.__name__: model.objects.count() for model in COACHING_ROWS}
+    assert counts["CoachingSession"] > 300
+    call_command("seed_demo")
+    second = capsys.readouterr().out
+    assert counts == {model.__name__: model.objects.count() for model in COACHING_ROWS}
+    assert "Coaching history written" in first
+    assert "Coaching history already present" in second
+    assert "sessions: " in second
+
+
+@pytest.fixture(scope="class")
+def seeded_once(django_db_setup, django_db_blocker):
+    """One seeded organisation for every test in a class, rolled back afterwards."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("seed_demo", stdout=io.StringIO())
+        yield
+        transaction.set_rollback(True)
+
+
+@pytest.mark.usefixtures("seeded_once")
+class TestCoachingHistory:
+    @pytest.mark.django_db
+    def test_there_are_sessions_of_every_kind_and_every_status(self):
+        pairs = set(CoachingSession.objects.values_list("kind", "status").distinct())
+        assert {kind for kind, _ in pairs} == set(SessionKind.values)
+        assert {status for _, status in pairs} == set(SessionStatus.values)
+        for kind in SessionKind.values:
+            assert (kind, SessionStatus.HELD) in pairs, kind
+        reasons = set(CoachingSession.objects.values_list("cancel_reason", flat=True))
+        assert CancelReason.FORECAST_CALL in reasons
+        assert CoachingSession.objects.filter(held_but_empty=True).exists()
+        assert CoachingSession.objects.exclude(original_start=F("scheduled_start")).exists()
+
+    @pytest.mark.django_db
+    def test_the_history_is_twelve_weeks_long_and_only_the_future_is_scheduled(self):
+        now = timezone.now()
+        sessions = CoachingSession.objects.all()
+        oldest = sessions.order_by("scheduled_start").first().scheduled_start
+        assert now - timedelta(weeks=13) < oldest < now - timedelta(weeks=11)
+        assert not sessions.filter(
+            status=SessionStatus.SCHEDULED, scheduled_start__lt=now - timedelta(hours=1)
+        ).exists()
+        assert (
+            not sessions.exclude(status=SessionStatus.SCHEDULED)
+            .filter(scheduled_start__gt=now)
+            .exists()
+        )
+        assert not sessions.filter(held_at__lt=F("scheduled_start")).exists()
+        assert not sessions.filter(cancelled_at__gt=F("scheduled_start")).exists()
+        missed = sessions.filter(status=SessionStatus.MISSED)
+        assert missed.exists() and not missed.filter(missed_at__isnull=True).exists()
+        for model, stamp in [
+            (CoachingSession, "created_at"),
+            (Commitment, "created_at"),
+            (Commitment, "closed_at"),
+            (SharedNotes, "updated_at"),
+            (NotesRevision, "saved_at"),
+            (PrivateNote, "updated_at"),
+            (AgendaItem, "created_at"),
+        ]:
+            assert not model.objects.filter(**{f"{stamp}__gt": now}).exists(), (model, stamp)
+
+    @pytest.mark.django_db
+    def test_one_on_ones_are_weekly_at_working_hours_in_the_managers_time_zone(self):
+        rep = _person("jonas.weber")
+        ones = CoachingSession.objects.filter(
+            kind=SessionKind.ONE_ON_ONE, participants__person=rep
+        ).order_by("original_start")
+        assert ones.count() == 13  # twelve weeks of history and next week's
+        assert ones.last().status == SessionStatus.SCHEDULED
+        berlin = ZoneInfo("Europe/Berlin")
+        for session in ones:
+            local = session.original_start.astimezone(berlin)
+            assert local.weekday() < 5 and 8 <= local.hour < 18, local
+        for manager in ("sofia.alvarez", "marcus.chen", "lena.fischer"):
+            upcoming = CoachingSession.objects.filter(
+                kind=SessionKind.ONE_ON_ONE,
+                status=SessionStatus.SCHEDULED,
+                participants__person=_person(manager),
+            )
+            assert upcoming.count() == 8
+        prepared = SharedNotes.objects.filter(
+            session__status=SessionStatus.SCHEDULED,
+            session__kind=SessionKind.ONE_ON_ONE,
+            coachee_prepared_at__isnull=False,
+        )
+        assert prepared.exclude(reality="").count() >= 10
+        assert AgendaItem.objects.filter(session__status=SessionStatus.SCHEDULED).exists()
+
+    @pytest.mark.django_db
+    def test_commitments_are_in_every_state_and_some_are_overdue(self):
+        statuses = set(Commitment.objects.values_list("status", flat=True))
+        assert statuses == set(CommitmentStatus.values)
+        today = timezone.localdate()
+        assert Commitment.objects.open().filter(due_on__lt=today).exists()
+        assert Commitment.objects.open().filter(due_on__gte=today).exists()
+        assert not Commitment.objects.filter(
+            status=CommitmentStatus.DROPPED, drop_reason=""
+        ).exists()
+        assert (
+            not Commitment.objects.exclude(status=CommitmentStatus.OPEN)
+            .filter(closed_at__isnull=True)
+            .exists()
+        )
+        assert not Commitment.objects.filter(evidence="").exists()
+        for commitment in Commitment.objects.select_related("created_in"):
+            assert commitment.due_on > commitment.created_in.scheduled_start.date()
+
+    @pytest.mark.django_db
+    def test_marcus_is_slipping_sofia_is_healthy_and_lena_is_recovering(self):
+        sofia = _adherence("sofia.alvarez", days_ago_from=28, days_ago_to=0)
+        marcus = _adherence("marcus.chen", days_ago_from=28, days_ago_to=0)
+        assert marcus < sofia
+        assert sofia >= 0.9 and marcus <= 0.6
+        forecast = CoachingSession.objects.filter(
+            cancel_reason=CancelReason.FORECAST_CALL,
+            scheduled_start__gte=timezone.now() - timedelta(days=28),
+            participants__person=_person("marcus.chen"),
+        )
+        assert forecast.count() >= 8
+        lena_rough = _adherence("lena.fischer", days_ago_from=56, days_ago_to=28)
+        lena_now = _adherence("lena.fischer", days_ago_from=28, days_ago_to=0)
+        assert lena_rough < 0.7 < lena_now
+
+    @pytest.mark.django_db
+    def test_private_notes_are_written_by_a_coach_of_the_session(self):
+        notes = PrivateNote.objects.all()
+        assert notes.count() >= 10
+        coach = SessionParticipant.objects.filter(
+            session=OuterRef("session"), person=OuterRef("author"), role=ParticipantRole.COACH
+        )
+        assert not notes.exclude(Exists(coach)).exists()
+        assert not notes.filter(text="").exists()
+
+    @pytest.mark.django_db
+    def test_most_held_one_on_ones_have_their_grow_notes_written(self):
+        held = SharedNotes.objects.filter(
+            session__kind=SessionKind.ONE_ON_ONE, session__status=SessionStatus.HELD
+        )
+        written = held.exclude(goal="").exclude(reality="").exclude(options="").exclude(will="")
+        assert written.count() >= 0.9 * held.count()
+        assert held.values("goal").distinct().count() >= 12
+        assert held.values("reality").distinct().count() >= 0.9 * held.count()
+        # Goals carry from week to week and change once or twice a quarter.
+        goals = list(
+            held.filter(session__participants__person=_person("aisha.bello"))
+            .order_by("session__scheduled_start")
+            .values_list("goal", flat=True)
+        )
+        changes = sum(1 for a, b in pairwise(goals) if a != b)
+        assert 1 <= changes <= 2
+        for kind in (
+            SessionKind.TEAM_CALL_REVIEW,
+            SessionKind.ROLE_PLAY,
+            SessionKind.MANAGER_REVIEW,
+        ):
+            others = SharedNotes.objects.filter(
+                session__kind=kind, session__status=SessionStatus.HELD
+            )
+            assert others.exists() and not others.filter(notes="").exists(), kind
+
+    @pytest.mark.django_db
+    def test_team_call_reviews_present_a_recorded_call_and_role_plays_practise_a_focus_area(self):
+        reviews = CoachingSession.objects.filter(kind=SessionKind.TEAM_CALL_REVIEW)
+        for review in reviews.select_related("presented_call"):
+            call = review.presented_call
+            assert call.url.startswith("https://calls.example.com/")
+            assert " — " in call.title and call.timestamps
+            assert review.participants.filter(role=ParticipantRole.HOST).count() == 1
+        plays = CoachingSession.objects.filter(kind=SessionKind.ROLE_PLAY)
+        assert plays.count() == 6
+        assert not plays.filter(Q(scenario="") | Q(drills="")).exists()
+        active = FocusArea.objects.active_on(timezone.localdate())
+        assert set(active.values_list("name", flat=True)) == {
+            "Discovery: ask before you pitch",
+            "Multi-threading: reach the economic buyer",
+        }
+        assert FocusArea.objects.filter(
+            name="Objection handling", ends_on__lt=timezone.localdate()
+        ).exists()
+        assert list(
+            FocusArea.objects.get(name__startswith="Multi-threading").teams.values_list(
+                "name", flat=True
+            )
+        ) == ["EMEA Growth"]
+        reviews_by_daniel = CoachingSession.objects.filter(
+            kind=SessionKind.MANAGER_REVIEW,
+            status=SessionStatus.HELD,
+            created_by=_person("daniel.mensah"),
+        )
+        assert reviews_by_daniel.count() == 9

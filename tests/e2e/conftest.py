@@ -4,15 +4,23 @@ Run them with `pytest tests/e2e` (or `-m e2e`; `-m "not e2e"` leaves them out). 
 test here is marked `e2e` by the hook below. Tests touch the ORM and the live server
 thread must see their rows, so test modules use `django_db(transaction=True)`."""
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from people.demo import ADMIN, DEMO_PASSWORD, HEAD, HR, REPS, TEAMS, demo_email, demo_people
+from people.demo import (
+    ADMIN,
+    DEMO_PASSWORD,
+    HEAD,
+    HR,
+    REPS,
+    TEAMS,
+    demo_email,
+    demo_people,
+    seed_people,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -65,7 +73,9 @@ class DemoOrg:
 @pytest.fixture
 def demo_org(transactional_db) -> DemoOrg:
     """The demo organisation, built by the same command a demo install runs."""
-    call_command("seed_demo", stdout=io.StringIO())
+    # The people only: journeys build the sessions they need (the coaching history
+    # of the full demo takes seconds to write, and no journey depends on it).
+    seed_people()
     manager = TEAMS["Enterprise East"]
     first_rep_name = REPS["Enterprise East"][0][0]
     rep = next(p for p in demo_people() if p.manager == manager.key and p.name == first_rep_name)

@@ -1,10 +1,11 @@
 from django.core.management.base import BaseCommand
 
+from coaching.demo import seed_coaching
 from people.demo import DEMO_PASSWORD, seed_people
 
 
 class Command(BaseCommand):
-    help = "Build (or refresh) the demo organisation. Safe to run again."
+    help = "Build (or refresh) the demo organisation and its coaching history. Safe to run again."
 
     def handle(self, *args, **options):
         people = seed_people()
@@ -13,3 +14,11 @@ class Command(BaseCommand):
         width = max(len(user.email) for _, user in people)
         for spec, user in people:
             self.stdout.write(f"  {user.email:<{width}}  {DEMO_PASSWORD}  {spec.role}")
+
+        coaching = seed_coaching({spec.key: user for spec, user in people})
+        if coaching.created:
+            self.stdout.write(self.style.SUCCESS("Coaching history written: twelve weeks."))
+        else:
+            self.stdout.write("Coaching history already present — left as it is.")
+        for line in coaching.lines():
+            self.stdout.write(line)
