@@ -67,8 +67,8 @@ def prompts_for(kind: str) -> dict[str, list[Prompt]]:
 
 
 def carried_commitments(*, session: CoachingSession, viewer: User) -> list[Commitment]:
-    """Open commitments of the session's coachee, made before or in other sessions —
-    shown on every session until closed, whoever the coach is now."""
+    """Open commitments of the session's coachee made before this session — shown on
+    every session until closed, whoever the coach is now."""
     coachee = session.coachee
     if coachee is None or not rules.carries_commitments(session):
         return []
@@ -76,6 +76,10 @@ def carried_commitments(*, session: CoachingSession, viewer: User) -> list[Commi
         Commitment.objects.visible_to(viewer)
         .open()
         .filter(owner=coachee)
+        .filter(
+            Q(created_in__scheduled_start__lt=session.scheduled_start)
+            | Q(created_in__isnull=True, created_at__lt=session.scheduled_end)
+        )
         .exclude(created_in=session)
         .select_related("created_in")
         .order_by("due_on", "pk")

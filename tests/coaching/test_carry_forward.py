@@ -6,6 +6,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from coaching.models import Commitment
 from coaching.selectors import carried_commitments, session_page
 from coaching.services import commitment_close, commitment_create, session_reschedule
 from people.services import reporting_line_change
@@ -56,8 +57,19 @@ def test_the_new_manager_sees_it_after_a_reporting_line_change_and_the_old_one_d
     assert page.carried == [commitment]
     # what the rep promises the new manager stays out of the old manager's view
     later = promise(with_new, org.other_manager, text="Call the CFO first")
-    assert later not in carried_commitments(session=first, viewer=org.manager)
-    assert later in carried_commitments(session=first, viewer=org.other_manager)
+    assert not Commitment.objects.visible_to(org.manager).filter(pk=later.pk).exists()
+    assert Commitment.objects.visible_to(org.other_manager).filter(pk=later.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_past_session_shows_only_what_was_open_before_it(org):
+    first = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(days=14))
+    before = promise(first, org.manager, text="Before")
+    second = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(days=7))
+    after = promise(second, org.manager, text="After")
+    assert carried_commitments(session=second, viewer=org.manager) == [before]
+    third = one_on_one(org.manager, org.rep)
+    assert carried_commitments(session=third, viewer=org.manager) == [before, after]
 
 
 @pytest.mark.django_db
