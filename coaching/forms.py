@@ -151,6 +151,15 @@ class NotesForm(forms.Form):
         required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 6})
     )
 
+    HINTED = ("goal", "reality", "options", "will", "notes")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "notes_%s")
+        super().__init__(*args, **kwargs)
+        # The GROW hints beside each box describe it to screen readers too.
+        for name in self.HINTED:
+            self.fields[name].widget.attrs["aria-describedby"] = f"{self.auto_id % name}_helptext"
+
     def changes(self) -> dict[str, str]:
         """Only the fields the page actually sent (a prepare form sends two)."""
         return {
@@ -161,6 +170,10 @@ class NotesForm(forms.Form):
 
 
 class PrivateNoteForm(forms.Form):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "private_%s")
+        super().__init__(*args, **kwargs)
+
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     text = forms.CharField(
         required=False,
@@ -171,6 +184,10 @@ class PrivateNoteForm(forms.Form):
 
 
 class AgendaItemForm(forms.Form):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "agenda_%s")
+        super().__init__(*args, **kwargs)
+
     text = forms.CharField(max_length=500, label="Add to the agenda")
 
 
@@ -181,6 +198,7 @@ class CommitmentForm(forms.Form):
     owner = forms.ModelChoiceField(queryset=User.objects.none(), required=False, label="Who")
 
     def __init__(self, *args, session=None, **kwargs):
+        kwargs.setdefault("auto_id", "commitment_%s")
         super().__init__(*args, **kwargs)
         if session is not None:
             ids = [p.person_id for p in session.participants.all()]

@@ -248,7 +248,11 @@ def notes_save(request, pk):
             # Show what is saved now next to what this person typed: nothing is lost.
             status = 409
             conflict = {
-                name: {"saved": stale.current[name], "yours": form.cleaned_data[name]}
+                name: {
+                    "label": form[name].label,
+                    "saved": stale.current[name],
+                    "yours": form.cleaned_data[name],
+                }
                 for name in form.changes()
                 if form.cleaned_data[name].strip() != stale.current[name].strip()
             }

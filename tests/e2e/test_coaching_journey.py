@@ -1,0 +1,250 @@
+"""A weekly 1:1 end to end in the browser: the manager writes GROW notes, records a
+commitment, keeps a private note and logs the session as held; the rep then sees
+what is shared (and not the private note); another manager gets a 404; and two
+people saving the same notes at once lose nothing.
+
+Runs on the demo organisation. seed_demo may or may not also write weeks of coaching
+history, so nothing here counts rows or relies on lists being empty."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
+from coaching.services import session_reschedule
+from people.models import User
+from tests.e2e.conftest import sign_in
+from tests.factories import one_on_one
+
+# Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SOFIA = "sofia.alvarez@example.com"  # manager, Enterprise East
+AISHA = "aisha.bello@example.com"  # rep in Sofia's team
+MARCUS = "marcus.chen@example.com"  # another first-line manager
+
+GROW = {
+    "Goal": "Run discovery without pitching in the first ten minutes",
+    "Reality": (
+        "On Tuesday's Northwind call the demo started at minute four; the buyer never "
+        "said what made this quarter urgent. The Fabrikam call went better: three open "
+        "questions before any slides."
+    ),
+    "Options": (
+        "Open with the buyer's agenda; write the questions down before the call; "
+        "ask Jonas to flag the first pitch in a role-play."
+    ),
+    "Will": "Ask two open questions before any demo on every discovery call this week.",
+}
+COMMITMENT = "Ask two open questions before any demo"
+EVIDENCE = "Two recorded calls show it"
+AGENDA_ITEM = "Pricing objection on the Northwind call"
+PRIVATE_NOTE = "Aisha sounded flat about quota - ask gently about workload, not in the team call."
+CONFLICT_BANNER = "Someone saved these notes while you were writing."
+
+
+def upcoming_one_on_one(coach: User, coachee: User) -> CoachingSession:
+    """A 1:1 an hour from now that is the coachee's next one. Demo history (when
+    seeded) plans each rep's next weekly 1:1 too; should that slot fall within the
+    hour, move it a day on so "Next 1:1" points at ours either way."""
+    start = timezone.now() + dt.timedelta(hours=1)
+    earlier = (
+        CoachingSession.objects.filter(
+            kind=SessionKind.ONE_ON_ONE,
+            status=SessionStatus.SCHEDULED,
+            participants__person=coachee,
+            participants__role=ParticipantRole.COACHEE,
+            scheduled_start__gte=timezone.now() - dt.timedelta(minutes=5),
+            scheduled_start__lte=start + dt.timedelta(minutes=5),
+        )
+        .with_people()
+        .distinct()
+    )
+    for other in earlier:
+        session_reschedule(
+            session=other, actor=other.coach, start=other.scheduled_start + dt.timedelta(days=1)
+        )
+    return one_on_one(coach, coachee, start=start)
+
+
+def sign_out(page: Page) -> None:
+    with page.expect_navigation():
+        page.get_by_role("navigation", name="Account").get_by_role(
+            "button", name="Sign out"
+        ).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
+
+
+def notes_region(page: Page) -> Locator:
+    return page.get_by_role("region", name="Shared notes")
+
+
+def grow_field(page: Page, label: str) -> Locator:
+    # exact: the prompt lists beside each field are labelled "Questions for <label>".
+    return notes_region(page).get_by_label(label, exact=True)
+
+
+def test_one_on_one_journey(page: Page, live_server, demo_org):
+    sofia = User.objects.get(email=SOFIA)
+    aisha = User.objects.get(email=AISHA)
+    session = upcoming_one_on_one(sofia, aisha)
+    session_path = f"/sessions/{session.pk}/"
+    session_url = f"{live_server.url}{session_path}"
+    due_on = timezone.localdate(timezone=sofia.tzinfo) + dt.timedelta(days=7)
+
+    # --- 1. Sofia runs the 1:1 ---------------------------------------------------------
+    sign_in(page, live_server, SOFIA, demo_org.password)
+    expect(page).to_have_url(f"{live_server.url}/team/")
+    people = page.get_by_role("region", name="My people")
+    aisha_row = people.get_by_role("row").filter(
+        has=page.get_by_role("rowheader", name="Aisha Bello")
+    )
+    next_link = aisha_row.get_by_role("cell").first.get_by_role("link")  # the "Next 1:1" column
+    expect(next_link).to_have_attribute("href", session_path)
+    next_link.click()
+    expect(page).to_have_url(session_url)
+    page.wait_for_load_state()  # htmx is a deferred script: let it wire up the forms
+    expect(page.get_by_role("heading", level=1)).to_have_text("Aisha Bello")
+    expect(page.get_by_text("Scheduled", exact=True)).to_be_visible()
+
+    # GROW notes, saved through htmx: the section is swapped, the page stays.
+    page.evaluate("window.__sameDocument = true")
+    for label, text in GROW.items():
+        grow_field(page, label).fill(text)
+    notes_region(page).get_by_role("button", name="Save notes").click()
+    expect(notes_region(page).get_by_role("status")).to_have_text("Saved.")
+    expect(page).to_have_url(session_url)
+    assert page.evaluate("window.__sameDocument") is True, "Save notes reloaded the whole page"
+    for label, text in GROW.items():
+        expect(grow_field(page, label)).to_have_value(text)
+
+    # The Will step as a commitment; owner defaults to the coachee.
+    commitments = page.get_by_role("region", name="Commitments", exact=True)
+    expect(commitments.get_by_label("Who", exact=True)).to_have_value(str(aisha.pk))
+    commitments.get_by_label("What will be done").fill(COMMITMENT)
+    commitments.get_by_label("How we will know").fill(EVIDENCE)
+    commitments.get_by_label("By", exact=True).fill(due_on.isoformat())
+    commitments.get_by_role("button", name="Add commitment").click()
+    made_here = commitments.get_by_role("heading", name="Made in this session").locator(
+        "xpath=following-sibling::*[1]"
+    )
+    made = made_here.get_by_role("listitem").filter(has_text=COMMITMENT)
+    expect(made).to_contain_text(EVIDENCE)
+    expect(made).to_contain_text(f"due {due_on.day} {due_on:%b}")
+    expect(commitments.get_by_label("What will be done")).to_have_value("")
+
+    agenda = page.get_by_role("region", name="Agenda")
+    agenda.get_by_label("Add to the agenda").fill(AGENDA_ITEM)
+    agenda.get_by_role("button", name="Add", exact=True).click()
+    expect(agenda.get_by_role("listitem").filter(has_text=AGENDA_ITEM)).to_have_count(1)
+    expect(agenda.get_by_label("Add to the agenda")).to_have_value("")
+
+    private = page.get_by_role("region", name="Private notes")
+    private.get_by_label("Your private notes").fill(PRIVATE_NOTE)
+    private.get_by_role("button", name="Save private notes").click()
+    expect(private.get_by_role("status")).to_have_text("Saved.")
+    expect(page).to_have_url(session_url)
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log as held").click()
+    expect(page).to_have_url(session_url)
+    expect(page.get_by_role("status").filter(has_text="Logged as held.")).to_be_visible()
+    expect(page.get_by_text("Held", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Log as held")).to_have_count(0)
+    # All of it survived the full reload.
+    for label, text in GROW.items():
+        expect(grow_field(page, label)).to_have_value(text)
+    expect(
+        page.get_by_role("region", name="Private notes").get_by_label("Your private notes")
+    ).to_have_value(PRIVATE_NOTE)
+
+    # --- 2. Aisha sees what is shared, and not Sofia's private note -------------------
+    sign_out(page)
+    sign_in(page, live_server, AISHA, demo_org.password, go=False)
+    expect(page).to_have_url(f"{live_server.url}/me/")
+    open_commitments = page.get_by_role("region", name="My open commitments")
+    expect(open_commitments.get_by_role("listitem").filter(has_text=COMMITMENT)).to_contain_text(
+        EVIDENCE
+    )
+    recent = page.get_by_role("region", name="Recent sessions")
+    recent.get_by_role("link", name="Weekly 1:1").and_(
+        page.locator(f'[href="{session_path}"]')
+    ).click()
+    expect(page).to_have_url(session_url)
+    expect(page.get_by_role("heading", level=1)).to_have_text("With Sofia Alvarez")
+    for label, text in GROW.items():
+        expect(grow_field(page, label)).to_have_value(text)
+    expect(page.get_by_role("region", name="Agenda")).to_contain_text(AGENDA_ITEM)
+    expect(
+        page.get_by_role("region", name="Private notes").get_by_label("Your private notes")
+    ).to_have_value("")
+    assert PRIVATE_NOTE not in page.content()
+
+    # --- 3. Another manager cannot even tell the session exists -----------------------
+    sign_out(page)
+    sign_in(page, live_server, MARCUS, demo_org.password, go=False)
+    response = page.goto(session_url)
+    assert response is not None and response.status == 404
+    assert GROW["Goal"] not in page.content()
+
+
+def test_saving_over_someone_elses_notes_shows_both_texts(
+    page: Page, browser: Browser, live_server, demo_org
+):
+    sofia = User.objects.get(email=SOFIA)
+    aisha = User.objects.get(email=AISHA)
+    session = upcoming_one_on_one(sofia, aisha)
+    session_url = f"{live_server.url}/sessions/{session.pk}/"
+    aishas_reality = "I rushed the Northwind demo because I was nervous about the silence."
+    sofias_reality = "Northwind: demo at minute four, no question about why now."
+
+    aisha_context = browser.new_context()
+    try:
+        aisha_page = aisha_context.new_page()
+        for who, p in ((SOFIA, page), (AISHA, aisha_page)):
+            sign_in(p, live_server, who, demo_org.password)
+            p.goto(session_url)
+            expect(grow_field(p, "Reality")).to_be_editable()
+
+        # Aisha saves first ...
+        grow_field(aisha_page, "Reality").fill(aishas_reality)
+        notes_region(aisha_page).get_by_role("button", name="Save notes").click()
+        expect(notes_region(aisha_page).get_by_role("status")).to_have_text("Saved.")
+    finally:
+        aisha_context.close()
+
+    # ... then Sofia saves from the page she opened before that.
+    grow_field(page, "Reality").fill(sofias_reality)
+    notes_region(page).get_by_role("button", name="Save notes").click()
+
+    conflict = notes_region(page).get_by_role("alert")
+    expect(conflict).to_contain_text(CONFLICT_BANNER)
+    expect(page).to_have_url(session_url)
+    saved = conflict.get_by_text("Saved", exact=True).locator("xpath=..")
+    yours = conflict.get_by_text("Yours (not saved)", exact=True).locator("xpath=..")
+    expect(saved).to_contain_text(aishas_reality)
+    expect(yours).to_contain_text(sofias_reality)
+    expect(yours).to_be_visible()
+    # The form now holds what is saved; nothing was overwritten.
+    expect(grow_field(page, "Reality")).to_have_value(aishas_reality)
+    expect(notes_region(page).get_by_role("status")).to_have_count(0)
+    session.notes.refresh_from_db()
+    assert session.notes.reality == aishas_reality
+
+
+def test_session_page_labels_name_their_own_fields(page: Page, live_server, org, password):
+    session = one_on_one(org.manager, org.rep, start=timezone.now() + dt.timedelta(hours=1))
+    sign_in(page, live_server, org.manager.email, password)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    for region, label in (("Agenda", "Add to the agenda"), ("Private notes", "Your private notes")):
+        expect(
+            page.get_by_role("region", name=region).get_by_role("textbox", name=label)
+        ).to_have_count(1, timeout=2_000)
+    duplicates = page.evaluate(
+        """() => { const seen = {}; for (const el of document.querySelectorAll('[id]'))
+                 seen[el.id] = (seen[el.id] || 0) + 1;
+               return Object.keys(seen).filter(id => seen[id] > 1); }"""
+    )
+    assert duplicates == []
