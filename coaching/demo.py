@@ -872,6 +872,7 @@ class _Builder:
     def backdate_session(self, session, start, *, original=None, created_at=None, **fields):
         CoachingSession.objects.filter(pk=session.pk).update(
             scheduled_start=start,
+            scheduled_end=start + timedelta(minutes=session.duration_minutes),
             original_start=original or start,
             created_at=self.capped(created_at or start - timedelta(days=7)),
             **fields,

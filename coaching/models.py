@@ -3,8 +3,6 @@ private notes, commitments that carry forward, focus areas and the question bank
 
 Who may see what is decided in one place per model: `QuerySet.visible_to(user)`."""
 
-from datetime import timedelta
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, F, OuterRef, Q
@@ -178,6 +176,9 @@ class CoachingSession(models.Model):
         help_text="When it was first planned; moving a session keeps this."
     )
     duration_minutes = models.PositiveSmallIntegerField()
+    # start + duration, kept by the services: the missed-session sweep's "look again
+    # after" column (with the partial index below).
+    scheduled_end = models.DateTimeField()
     team = models.ForeignKey(
         "people.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
     )
@@ -250,14 +251,16 @@ class CoachingSession(models.Model):
         indexes = [
             # Upcoming and recent sessions per kind and status (lists, health metrics).
             models.Index(fields=["status", "scheduled_start"], name="session_by_status_start"),
+            # The missed-session sweep: scheduled sessions whose end has passed.
+            models.Index(
+                fields=["scheduled_end"],
+                condition=Q(status="scheduled"),
+                name="session_sweep_scheduled_end",
+            ),
         ]
 
     def __str__(self):
         return f"{self.get_kind_display()} · {self.scheduled_start:%Y-%m-%d %H:%M}"
-
-    @property
-    def scheduled_end(self):
-        return self.scheduled_start + timedelta(minutes=self.duration_minutes)
 
     def people_in(self, *roles) -> list:
         """Participants in the given roles, from the prefetched list when present."""

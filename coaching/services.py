@@ -124,6 +124,7 @@ def session_create(
         scheduled_start=start,
         original_start=start,
         duration_minutes=duration,
+        scheduled_end=start + timedelta(minutes=duration),
         team=team,
         focus_area=focus_area,
         presented_call=presented_call,

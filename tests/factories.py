@@ -122,6 +122,9 @@ class SessionFactory(factory.django.DjangoModelFactory):
     scheduled_start = factory.LazyFunction(lambda: _tz.now() + _dt.timedelta(days=1))
     original_start = factory.SelfAttribute("scheduled_start")
     duration_minutes = 30
+    scheduled_end = factory.LazyAttribute(
+        lambda o: o.scheduled_start + _dt.timedelta(minutes=o.duration_minutes)
+    )
 
 
 class SessionParticipantFactory(factory.django.DjangoModelFactory):
