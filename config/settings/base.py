@@ -272,3 +272,16 @@ LOGGING = {
 # Email is unique case-insensitively (a functional unique constraint on Lower(email)),
 # which the auth check cannot see.
 SILENCED_SYSTEM_CHECKS = ["auth.W004"]
+
+# --- Cadence engine ---------------------------------------------------------------
+# How long after a session's end it counts as missed if nobody logged it.
+CADENCE_MISSED_GRACE_HOURS = env.int("CADENCE_MISSED_GRACE_HOURS", default=24)
+# After this many consecutive misses of one plan, the coach's manager is told.
+CADENCE_ESCALATE_AFTER = env.int("CADENCE_ESCALATE_AFTER", default=2)
+# How far ahead occurrences are materialised.
+CADENCE_HORIZON_WEEKS = env.int("CADENCE_HORIZON_WEEKS", default=6)
+# How long before a session the "upcoming" reminder goes out.
+CADENCE_REMINDER_HOURS = env.int("CADENCE_REMINDER_HOURS", default=24)
+# A notification claimed this long ago but not marked sent is handed back (the worker
+# died): at-least-once delivery, see docs/cadence.md.
+CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)

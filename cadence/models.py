@@ -1,0 +1,409 @@
+"""The protected rhythm: policies say what a team runs, plans say who meets whom and
+when (local wall time + IANA zone + a rule), occurrences tie each planned slot to the
+coaching session materialised for it, and the notification outbox tells people.
+
+The database is the schedule: beat tasks look at these tables; Celery messages carry
+ids only and never an ETA for reminders days ahead."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from coaching.models import CoachingSession, SessionKind
+from people.models import Team, validate_time_zone
+
+USER = settings.AUTH_USER_MODEL
+
+
+class Recurrence(models.TextChoices):
+    WEEKLY = "weekly", "Every n weeks on a weekday"
+    MONTHLY_NTH = "monthly_nth", "Monthly on the n-th weekday"
+    MONTHLY_LAST = "monthly_last", "Monthly on the last weekday"
+
+
+class Weekday(models.IntegerChoices):
+    MONDAY = 0, "Monday"
+    TUESDAY = 1, "Tuesday"
+    WEDNESDAY = 2, "Wednesday"
+    THURSDAY = 3, "Thursday"
+    FRIDAY = 4, "Friday"
+    SATURDAY = 5, "Saturday"
+    SUNDAY = 6, "Sunday"
+
+
+PLANNED_KINDS = [
+    (SessionKind.ONE_ON_ONE.value, SessionKind.ONE_ON_ONE.label),
+    (SessionKind.TEAM_CALL_REVIEW.value, SessionKind.TEAM_CALL_REVIEW.label),
+    (SessionKind.ROLE_PLAY.value, SessionKind.ROLE_PLAY.label),
+    (SessionKind.MANAGER_REVIEW.value, SessionKind.MANAGER_REVIEW.label),
+    (SessionKind.PEER.value, SessionKind.PEER.label),
+]
+
+
+class RuleFields(models.Model):
+    """When something recurs, in local wall time: shared by policy items and plans."""
+
+    recurrence = models.CharField(max_length=16, choices=Recurrence.choices, default=Recurrence.WEEKLY)
+    weekday = models.PositiveSmallIntegerField(choices=Weekday.choices, default=Weekday.TUESDAY)
+    interval_weeks = models.PositiveSmallIntegerField(
+        default=1, help_text="Weekly rules: every how many weeks (1–8)."
+    )
+    week_of_month = models.PositiveSmallIntegerField(
+        default=1, help_text="Monthly n-th weekday rules: which one (1–4)."
+    )
+    local_time = models.TimeField(help_text="Wall-clock time in the plan's time zone.")
+    duration_minutes = models.PositiveSmallIntegerField(default=30)
+
+    class Meta:
+        abstract = True
+        constraints = []
+
+    @classmethod
+    def rule_constraints(cls, prefix: str) -> list:
+        return [
+            models.CheckConstraint(
+                condition=Q(interval_weeks__gte=1) & Q(interval_weeks__lte=8),
+                name=f"{prefix}_interval_1_to_8",
+            ),
+            models.CheckConstraint(
+                condition=Q(week_of_month__gte=1) & Q(week_of_month__lte=4),
+                name=f"{prefix}_week_of_month_1_to_4",
+            ),
+            models.CheckConstraint(condition=Q(weekday__lte=6), name=f"{prefix}_weekday_valid"),
+            models.CheckConstraint(
+                condition=Q(duration_minutes__gte=5) & Q(duration_minutes__lte=480),
+                name=f"{prefix}_duration_sensible",
+            ),
+            models.CheckConstraint(
+                condition=Q(recurrence__in=Recurrence.values), name=f"{prefix}_recurrence_valid"
+            ),
+        ]
+
+
+class CadencePolicy(models.Model):
+    """What a team runs, e.g. "weekly 1:1 per rep, weekly call review, monthly
+    role-play, monthly manager review". Programme admins write these."""
+
+    name = models.CharField(max_length=120, unique=True)
+    description = models.TextField(blank=True, max_length=2000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "cadence policies"
+
+    def __str__(self):
+        return self.name
+
+
+class PolicyItem(RuleFields):
+    policy = models.ForeignKey(CadencePolicy, on_delete=models.CASCADE, related_name="items")
+    kind = models.CharField(max_length=32, choices=PLANNED_KINDS[:4])
+
+    class Meta:
+        ordering = ["policy", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["policy", "kind"], name="policy_item_kind_once"),
+            *RuleFields.rule_constraints("policy_item"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} ({self.get_recurrence_display()})"
+
+
+class PolicyAssignment(models.Model):
+    """A policy applied to a team. Ending it ends the plans it made."""
+
+    policy = models.ForeignKey(CadencePolicy, on_delete=models.PROTECT, related_name="assignments")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="policy_assignments")
+    applied_at = models.DateTimeField(default=timezone.now)
+    applied_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-applied_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team"], condition=Q(ended_at__isnull=True), name="one_policy_per_team"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.policy} → {self.team}"
+
+
+class EndReason(models.TextChoices):
+    LEFT_TEAM = "left_team", "Left the team"
+    NEW_MANAGER = "new_manager", "New manager"
+    REPLACED = "replaced", "Replaced by another plan"
+    POLICY_ENDED = "policy_ended", "Team policy ended"
+    ROLE_CHANGE = "role_change", "Role changed"
+    LEAVE = "leave", "Long leave"
+    OTHER = "other", "Other"
+
+
+class PlanQuerySet(models.QuerySet):
+    def live(self):
+        return self.filter(ended_at__isnull=True)
+
+    def visible_to(self, user):
+        """The coach, the coachee, and everyone above the coach."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        from people.selectors import people_below
+
+        below = people_below(person=user).values("pk")
+        return self.filter(Q(coach=user) | Q(coachee=user) | Q(coach__in=below))
+
+
+class CadencePlan(RuleFields):
+    """Who meets whom, what kind of session, when. Never deleted: ending one asks for a
+    reason, which the health metrics show."""
+
+    kind = models.CharField(max_length=32, choices=PLANNED_KINDS)
+    coach = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="plans_run")
+    coachee = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.PROTECT, related_name="plans_received"
+    )
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="plans")
+    assignment = models.ForeignKey(
+        PolicyAssignment, null=True, blank=True, on_delete=models.SET_NULL, related_name="plans"
+    )
+    time_zone = models.CharField(max_length=64, validators=[validate_time_zone])
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.ForeignKey(USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    end_reason = models.CharField(max_length=32, choices=EndReason.choices, blank=True)
+    end_note = models.CharField(max_length=500, blank=True)
+    # Occurrences exist up to here; the generator extends it to now + horizon.
+    generated_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = PlanQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["kind", "id"]
+        constraints = [
+            *RuleFields.rule_constraints("plan"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k for k, _ in PLANNED_KINDS]), name="plan_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
+                name="plan_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | ~Q(end_reason=""),
+                name="ended_plan_has_reason",
+            ),
+            # One live plan per pair and kind, one per team and kind: applying a policy
+            # twice, or two admins at once, cannot double anyone's calendar.
+            models.UniqueConstraint(
+                fields=["kind", "coach", "coachee"],
+                condition=Q(ended_at__isnull=True, coachee__isnull=False),
+                name="one_live_plan_per_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "team"],
+                condition=Q(ended_at__isnull=True, team__isnull=False, coachee__isnull=True),
+                name="one_live_plan_per_team",
+            ),
+        ]
+        indexes = [
+            # The generator: live, unpaused plans whose horizon is behind.
+            models.Index(
+                fields=["generated_until"],
+                condition=Q(ended_at__isnull=True, paused=False),
+                name="plan_generation_due",
+            ),
+        ]
+
+    def __str__(self):
+        who = self.coachee or self.team
+        return f"{self.get_kind_display()} · {self.coach} · {who}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.ended_at is None
+
+
+class Occurrence(models.Model):
+    """One planned slot of a plan and the session made for it. `slot_start` is the
+    original slot (UTC) and never changes: moving the session keeps it, so the
+    generator never recreates a moved slot and the on-time rate stays honest."""
+
+    plan = models.ForeignKey(CadencePlan, on_delete=models.PROTECT, related_name="occurrences")
+    slot_start = models.DateTimeField()
+    session = models.OneToOneField(
+        CoachingSession, on_delete=models.CASCADE, related_name="occurrence"
+    )
+
+    class Meta:
+        ordering = ["plan", "slot_start"]
+        constraints = [
+            models.UniqueConstraint(fields=["plan", "slot_start"], name="occurrence_once_per_slot"),
+        ]
+
+    def __str__(self):
+        return f"{self.plan} @ {self.slot_start:%Y-%m-%d %H:%M}"
+
+
+class NotificationKind(models.TextChoices):
+    UPCOMING = "upcoming", "Session tomorrow"
+    MISSED = "missed", "Session missed"
+    ESCALATION = "escalation", "Sessions keep being missed"
+    DIGEST = "digest", "Weekly digest"
+    TEAM_REMINDER = "team_reminder", "Team call review reminder"
+    TEAM_DIGEST = "team_digest", "Weekly team digest"
+
+
+class NotificationStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    SENDING = "sending", "Sending"
+    SENT = "sent", "Sent"
+    FAILED = "failed", "Failed"
+    SKIPPED = "skipped", "In-app only"
+
+
+class NotificationQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """A person's own notifications; team-channel messages are the admins' to see
+        in the admin site."""
+        if not (user and user.is_authenticated):
+            return self.none()
+        return self.filter(recipient=user)
+
+
+class Notification(models.Model):
+    """The outbox. Unique per (session, kind, recipient), per (kind, recipient, period)
+    for digests, and per team likewise, so a sweep or beat that runs twice records
+    nothing twice. Rows hold references, never rendered private words: the message
+    is rendered when it is sent, from what the recipient may see then."""
+
+    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    recipient = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    session = models.ForeignKey(
+        CoachingSession, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    plan = models.ForeignKey(
+        CadencePlan, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
+    status = models.CharField(
+        max_length=16, choices=NotificationStatus.choices, default=NotificationStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = NotificationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(recipient__isnull=False) | Q(team__isnull=False),
+                name="notification_has_an_audience",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "kind", "recipient"],
+                condition=Q(session__isnull=False, recipient__isnull=False),
+                name="notification_once_per_session_kind_recipient",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "kind", "team"],
+                condition=Q(session__isnull=False, team__isnull=False),
+                name="notification_once_per_session_kind_team",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "recipient", "period"],
+                condition=Q(session__isnull=True, recipient__isnull=False) & ~Q(period=""),
+                name="notification_once_per_period_recipient",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "team", "period"],
+                condition=Q(session__isnull=True, team__isnull=False) & ~Q(period=""),
+                name="notification_once_per_period_team",
+            ),
+        ]
+        indexes = [
+            # The sender's claim: pending rows whose time has come.
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(status="pending"),
+                name="notification_send_due",
+            ),
+            # The reaper: claims that have been "sending" too long.
+            models.Index(
+                fields=["claimed_at"], condition=Q(status="sending"), name="notification_stale_claims"
+            ),
+            # A person's in-app list, newest first.
+            models.Index(fields=["recipient", "-created_at"], name="notification_inbox"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} → {self.recipient or self.team}"
+
+
+class NotificationPreference(models.Model):
+    """Which kinds reach a person by email (the in-app list always has everything),
+    and quiet hours in their own time zone."""
+
+    person = models.OneToOneField(USER, on_delete=models.CASCADE, related_name="notification_preference")
+    email_upcoming = models.BooleanField("email me the day before a session", default=True)
+    email_missed = models.BooleanField("email me when a session I run is missed", default=True)
+    email_escalation = models.BooleanField("email me when my people's sessions keep being missed", default=True)
+    email_digest = models.BooleanField("email me a weekly digest", default=True)
+    quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")
+    quiet_until = models.TimeField(null=True, blank=True, help_text="…until this time (your time zone).")
+
+    def __str__(self):
+        return f"Preferences of {self.person}"
+
+    def wants_email(self, kind: str) -> bool:
+        return getattr(self, f"email_{kind}", True)
+
+
+class TeamChannel(models.Model):
+    """A Slack- or Teams-compatible incoming webhook for team-level messages (never
+    private content). Failures are kept here for the admin to see."""
+
+    class Format(models.TextChoices):
+        SLACK = "slack", "Slack (or compatible)"
+        TEAMS = "teams", "Microsoft Teams"
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="channel")
+    webhook_url = models.URLField(max_length=500)
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SLACK)
+    is_active = models.BooleanField(default=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    last_failure_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+
+    def __str__(self):
+        return f"Channel of {self.team}"
+
+
+class CalendarFeed(models.Model):
+    """A private iCalendar address. The token is the secret; revoking deletes the row,
+    and a new one gets a new token."""
+
+    person = models.OneToOneField(USER, on_delete=models.CASCADE, related_name="calendar_feed")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"Calendar of {self.person}"  # never the token
