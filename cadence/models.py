@@ -44,7 +44,9 @@ PLANNED_KINDS = [
 class RuleFields(models.Model):
     """When something recurs, in local wall time: shared by policy items and plans."""
 
-    recurrence = models.CharField(max_length=16, choices=Recurrence.choices, default=Recurrence.WEEKLY)
+    recurrence = models.CharField(
+        max_length=16, choices=Recurrence.choices, default=Recurrence.WEEKLY
+    )
     weekday = models.PositiveSmallIntegerField(choices=Weekday.choices, default=Weekday.TUESDAY)
     interval_weeks = models.PositiveSmallIntegerField(
         default=1, help_text="Weekly rules: every how many weeks (1–8)."
@@ -166,7 +168,9 @@ class CadencePlan(RuleFields):
     coachee = models.ForeignKey(
         USER, null=True, blank=True, on_delete=models.PROTECT, related_name="plans_received"
     )
-    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.PROTECT, related_name="plans")
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="plans"
+    )
     assignment = models.ForeignKey(
         PolicyAssignment, null=True, blank=True, on_delete=models.SET_NULL, related_name="plans"
     )
@@ -175,7 +179,9 @@ class CadencePlan(RuleFields):
     ends_on = models.DateField(null=True, blank=True)
     paused = models.BooleanField(default=False)
     ended_at = models.DateTimeField(null=True, blank=True)
-    ended_by = models.ForeignKey(USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    ended_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     end_reason = models.CharField(max_length=32, choices=EndReason.choices, blank=True)
     end_note = models.CharField(max_length=500, blank=True)
     # Occurrences exist up to here; the generator extends it to now + horizon.
@@ -292,7 +298,11 @@ class Notification(models.Model):
         Team, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
     session = models.ForeignKey(
-        CoachingSession, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+        CoachingSession,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
     )
     plan = models.ForeignKey(
         CadencePlan, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
@@ -348,7 +358,9 @@ class Notification(models.Model):
             ),
             # The reaper: claims that have been "sending" too long.
             models.Index(
-                fields=["claimed_at"], condition=Q(status="sending"), name="notification_stale_claims"
+                fields=["claimed_at"],
+                condition=Q(status="sending"),
+                name="notification_stale_claims",
             ),
             # A person's in-app list, newest first.
             models.Index(fields=["recipient", "-created_at"], name="notification_inbox"),
@@ -362,13 +374,19 @@ class NotificationPreference(models.Model):
     """Which kinds reach a person by email (the in-app list always has everything),
     and quiet hours in their own time zone."""
 
-    person = models.OneToOneField(USER, on_delete=models.CASCADE, related_name="notification_preference")
+    person = models.OneToOneField(
+        USER, on_delete=models.CASCADE, related_name="notification_preference"
+    )
     email_upcoming = models.BooleanField("email me the day before a session", default=True)
     email_missed = models.BooleanField("email me when a session I run is missed", default=True)
-    email_escalation = models.BooleanField("email me when my people's sessions keep being missed", default=True)
+    email_escalation = models.BooleanField(
+        "email me when my people's sessions keep being missed", default=True
+    )
     email_digest = models.BooleanField("email me a weekly digest", default=True)
     quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")
-    quiet_until = models.TimeField(null=True, blank=True, help_text="…until this time (your time zone).")
+    quiet_until = models.TimeField(
+        null=True, blank=True, help_text="…until this time (your time zone)."
+    )
 
     def __str__(self):
         return f"Preferences of {self.person}"

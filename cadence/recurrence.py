@@ -44,7 +44,9 @@ class Rule:
 
 def to_utc(day: date, at: time, zone: ZoneInfo) -> datetime:
     """Local wall time → UTC, by the rule in the module docstring (fold=0)."""
-    return datetime.combine(day, at.replace(fold=0, tzinfo=None)).replace(tzinfo=zone).astimezone(UTC)
+    return (
+        datetime.combine(day, at.replace(fold=0, tzinfo=None)).replace(tzinfo=zone).astimezone(UTC)
+    )
 
 
 def local_days(rule: Rule, first: date, last: date) -> Iterator[date]:

@@ -24,6 +24,42 @@ PERIODIC_TASKS = [
         crontab={"minute": "17", "hour": "3"},
         description="Deletes expired rows from the session table every night.",
     ),
+    PeriodicTaskSpec(
+        name="Materialise planned sessions",
+        task="cadence.generate_occurrences",
+        crontab={"minute": "5"},
+        description="Creates the sessions of every live plan for the weeks ahead (hourly).",
+    ),
+    PeriodicTaskSpec(
+        name="Sweep missed sessions",
+        task="cadence.sweep_missed",
+        crontab={"minute": "*/15"},
+        description="Marks sessions missed after their end plus the grace period.",
+    ),
+    PeriodicTaskSpec(
+        name="Queue session reminders",
+        task="cadence.queue_reminders",
+        crontab={"minute": "*/15"},
+        description="Records the day-before reminders for upcoming sessions.",
+    ),
+    PeriodicTaskSpec(
+        name="Queue weekly digests",
+        task="cadence.queue_digests",
+        crontab={"minute": "0", "hour": "6", "day_of_week": "1"},
+        description="Records each manager's and team channel's weekly digest (Mondays).",
+    ),
+    PeriodicTaskSpec(
+        name="Send notifications",
+        task="cadence.send_notifications",
+        crontab={"minute": "*"},
+        description="Drains the notification outbox (email and team webhooks).",
+    ),
+    PeriodicTaskSpec(
+        name="Hand back stale notification claims",
+        task="cadence.reap_stale_claims",
+        crontab={"minute": "*/5"},
+        description="Returns notifications claimed by a worker that died to the queue.",
+    ),
 ]
 
 

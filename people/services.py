@@ -150,21 +150,28 @@ def team_member_add(*, team: Team, person: User, actor: User | None = None) -> T
         return membership
     membership = TeamMembership.objects.create(team=team, person=person)
     audit_record(actor=actor, verb="team.member_added", target=team, data={"person_id": person.pk})
+    _membership_changed(membership)
     return membership
 
 
 @transaction.atomic
 def team_member_remove(*, team: Team, person: User, actor: User | None = None) -> None:
     """Ends the membership; the row stays as history."""
-    ended = (
-        TeamMembership.objects.current()
-        .filter(team=team, person=person)
-        .update(left_at=timezone.now())
+    membership = TeamMembership.objects.current().filter(team=team, person=person).first()
+    if membership is None:
+        return
+    membership.left_at = timezone.now()
+    membership.save(update_fields=["left_at"])
+    audit_record(
+        actor=actor, verb="team.member_removed", target=team, data={"person_id": person.pk}
     )
-    if ended:
-        audit_record(
-            actor=actor, verb="team.member_removed", target=team, data={"person_id": person.pk}
-        )
+    _membership_changed(membership)
+
+
+def _membership_changed(membership: TeamMembership) -> None:
+    from .signals import team_membership_changed
+
+    team_membership_changed.send(sender=TeamMembership, membership=membership)
 
 
 @transaction.atomic

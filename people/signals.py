@@ -2,9 +2,13 @@
 
 from allauth.mfa.signals import authenticator_added, authenticator_removed
 from django.contrib.auth.signals import user_logged_in, user_login_failed
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from .services import audit_record
+
+# Sent with `membership=` when someone joins or leaves a team, so apps to the right
+# (the cadence engine) can follow without people importing them.
+team_membership_changed = Signal()
 
 
 def _ip(request):

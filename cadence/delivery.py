@@ -1,0 +1,205 @@
+"""Rendering and sending one notification: email for people, an incoming webhook for
+team channels. Messages are rendered at send time from what the recipient may see
+then; team channels only ever get names, times and counts — never anyone's words."""
+
+import json
+import urllib.request
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from coaching.models import Commitment, ParticipantRole, SessionStatus
+
+from .models import Notification, NotificationKind, NotificationPreference, TeamChannel
+
+SENT, SKIPPED = "sent", "skipped"
+WEBHOOK_TIMEOUT = 10
+
+
+class Defer(Exception):  # noqa: N818 - a signal, not an error
+    """Not now (quiet hours): try again at `until`."""
+
+    def __init__(self, until: datetime):
+        super().__init__(f"deferred until {until.isoformat()}")
+        self.until = until
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def deliver(row: Notification, *, now: datetime) -> str:
+    if row.team_id is not None:
+        return _post_to_team(row)
+    person = row.recipient
+    if not person.is_active:
+        return SKIPPED
+    preference = _preference(person)
+    if preference is not None and not preference.wants_email(row.kind):
+        return SKIPPED  # it stays in the in-app list
+    until = quiet_until(preference, person.time_zone, now)
+    if until is not None:
+        raise Defer(until)
+    context = message_context(row)
+    if context is None:
+        return SKIPPED  # nothing left to say (e.g. the session was logged meanwhile)
+    subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
+    message = EmailMultiAlternatives(
+        subject=" ".join(subject.split()),
+        body=render_to_string(f"emails/{row.kind}-body.txt", context),
+        to=[person.email],
+    )
+    message.attach_alternative(
+        render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
+    )
+    message.send()
+    return SENT
+
+
+def _preference(person) -> NotificationPreference | None:
+    try:
+        return person.notification_preference
+    except NotificationPreference.DoesNotExist:
+        return None
+
+
+def quiet_until(preference, time_zone: str, now: datetime) -> datetime | None:
+    """When quiet hours are on in the person's own zone, the moment they end."""
+    if preference is None or preference.quiet_from is None or preference.quiet_until is None:
+        return None
+    zone = ZoneInfo(time_zone)
+    local = now.astimezone(zone)
+    start, end = preference.quiet_from, preference.quiet_until
+    wall = local.time().replace(tzinfo=None)
+    inside = start <= wall < end if start < end else (wall >= start or wall < end)
+    if not inside:
+        return None
+    end_day = local.date() if wall < end else local.date() + timedelta(days=1)
+    return datetime.combine(end_day, time(end.hour, end.minute), tzinfo=zone)
+
+
+# --- What each message says ---------------------------------------------------------
+
+
+def message_context(row: Notification) -> dict | None:
+    person = row.recipient
+    context = {"person": person, "site_url": settings.SITE_URL, "kind": row.kind}
+    session = row.session
+    if session is not None:
+        zone = ZoneInfo(person.time_zone) if person else timezone.get_current_timezone()
+        participants = list(session.participants.select_related("person"))
+        role = next((p.role for p in participants if person and p.person_id == person.pk), None)
+        context.update(
+            session=session,
+            when=timezone.localtime(session.scheduled_start, zone),
+            others=[p.person for p in participants if not person or p.person_id != person.pk],
+            role=role,
+            session_url=absolute(reverse("session_detail", args=[session.pk])),
+        )
+    if row.kind == NotificationKind.UPCOMING:
+        if session.status != SessionStatus.SCHEDULED:
+            return None
+        coachee = next((p.person for p in participants if p.role == ParticipantRole.COACHEE), None)
+        if coachee is not None:
+            context["commitments"] = list(
+                Commitment.objects.visible_to(person)
+                .open()
+                .filter(owner=coachee)
+                .order_by("due_on")[:10]
+            )
+        if context["role"] == ParticipantRole.COACHEE:
+            context["prepare_url"] = absolute(reverse("session_prepare", args=[session.pk]))
+    elif row.kind == NotificationKind.MISSED:
+        if session.status != SessionStatus.MISSED:
+            return None  # logged after all
+        coachee = next((p.person for p in participants if p.role == ParticipantRole.COACHEE), None)
+        context["reschedule_url"] = absolute(
+            reverse("session_new") + (f"?kind={session.kind}&with={coachee.pk}" if coachee else "")
+        )
+    elif row.kind == NotificationKind.ESCALATION:
+        plan = row.plan
+        context.update(
+            plan=plan,
+            misses=settings.CADENCE_ESCALATE_AFTER,
+            person_url=absolute(reverse("person_detail", args=[plan.coachee_id]))
+            if plan and plan.coachee_id
+            else None,
+        )
+    elif row.kind == NotificationKind.DIGEST:
+        from .digest import manager_digest
+
+        context["digest"] = manager_digest(manager=person, now=timezone.now())
+    return context
+
+
+# --- Team channels -------------------------------------------------------------------
+
+
+def _post_to_team(row: Notification) -> str:
+    try:
+        channel = row.team.channel
+    except TeamChannel.DoesNotExist:
+        return SKIPPED
+    if not channel.is_active:
+        return SKIPPED
+    text = _team_text(row)
+    if text is None:
+        return SKIPPED
+    payload = (
+        {"text": text}
+        if channel.format == TeamChannel.Format.SLACK
+        else {
+            "@type": "MessageCard",
+            "@context": "https://schema.org/extensions",
+            "text": text,
+        }
+    )
+    request = urllib.request.Request(  # noqa: S310 - admin-configured https/http webhook
+        channel.webhook_url,
+        data=json.dumps(payload).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT) as response:  # noqa: S310
+            if response.status >= 300:
+                raise OSError(f"webhook answered {response.status}")
+    except Exception as exc:
+        TeamChannel.objects.filter(pk=channel.pk).update(
+            last_failure_at=timezone.now(), last_error=f"{type(exc).__name__}: {exc}"[:500]
+        )
+        raise
+    TeamChannel.objects.filter(pk=channel.pk).update(last_success_at=timezone.now())
+    return SENT
+
+
+def _team_text(row: Notification) -> str | None:
+    team = row.team
+    if row.kind == NotificationKind.TEAM_REMINDER:
+        session = row.session
+        if session is None or session.status != SessionStatus.SCHEDULED:
+            return None
+        host = (
+            session.participants.filter(role=ParticipantRole.HOST).select_related("person").first()
+        )
+        when = session.scheduled_start.strftime("%a %d %b, %H:%M UTC")
+        host_text = f" Host: {host.person.display_name}." if host else ""
+        link = absolute(reverse("session_detail", args=[session.pk]))
+        return (
+            f"Team call review for {team.name}: {when}.{host_text} "
+            f"Bring one recorded call and one thing you'd do differently. {link}"
+        )
+    if row.kind == NotificationKind.TEAM_DIGEST:
+        from .digest import team_digest
+
+        d = team_digest(team=team, now=timezone.now())
+        return (
+            f"{team.name} this week: {d['held']} of {d['due']} sessions held"
+            f"{', team call review held' if d['review_held'] else ''}. Keep the rhythm going."
+        )
+    return None

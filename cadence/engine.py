@@ -1,0 +1,334 @@
+"""The beat-driven part of the cadence: materialise occurrences, sweep missed
+sessions, escalate repeated misses, queue reminders and digests.
+
+Everything here is idempotent and safe to run twice or concurrently: occurrences are
+unique per (plan, slot) and generated under a lock on the plans; the sweep is one
+conditional UPDATE; notifications are unique per (session, kind, recipient) or
+(kind, recipient, period) and inserted with ON CONFLICT DO NOTHING."""
+
+from collections import defaultdict
+from datetime import datetime, timedelta
+from itertools import cycle
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from coaching.models import (
+    RUNNING_ROLES,
+    CoachingSession,
+    FocusArea,
+    ParticipantRole,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+    SharedNotes,
+)
+from people.models import TeamMembership, User
+
+from .models import CadencePlan, Notification, NotificationKind, Occurrence, TeamChannel
+from .recurrence import Rule, slots
+
+BATCH = 500
+
+
+def _batches(ids: list[int], size: int = BATCH):
+    for i in range(0, len(ids), size):
+        yield ids[i : i + size]
+
+
+# --- Occurrences ----------------------------------------------------------------------
+
+
+def occurrences_generate(*, now: datetime | None = None, plan_ids: list[int] | None = None) -> int:
+    """Materialise sessions for every live, unpaused plan up to now + horizon.
+    Returns how many were created."""
+    now = now or timezone.now()
+    horizon = now + timedelta(weeks=settings.CADENCE_HORIZON_WEEKS)
+    due = (
+        CadencePlan.objects.live()
+        .filter(paused=False)
+        .filter(Q(generated_until__isnull=True) | Q(generated_until__lt=horizon))
+    )
+    if plan_ids is not None:
+        due = due.filter(pk__in=plan_ids)
+    created = 0
+    for chunk in _batches(list(due.order_by("pk").values_list("pk", flat=True))):
+        created += _generate_batch(chunk, now=now, horizon=horizon)
+    return created
+
+
+@transaction.atomic
+def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
+    # Lock the plans (in id order, so two generators never deadlock): a second
+    # generator waits here and then sees what the first one made.
+    plans = list(
+        CadencePlan.objects.select_for_update(of=("self",))
+        .filter(pk__in=ids, ended_at__isnull=True, paused=False)
+        .select_related("coach", "coachee", "team")
+        .order_by("pk")
+    )
+    if not plans:
+        return 0
+    existing = set(
+        Occurrence.objects.filter(plan__in=plans, slot_start__gte=now).values_list(
+            "plan_id", "slot_start"
+        )
+    )
+    context = _BatchContext(plans, now=now, horizon=horizon)
+    drafts: list[tuple[CadencePlan, datetime, CoachingSession, list]] = []
+    for plan in plans:
+        start = max(now, plan.generated_until or now)
+        for slot in slots(Rule.of(plan), start, horizon):
+            if (plan.pk, slot) in existing:
+                continue
+            draft = context.draft(plan, slot)
+            if draft is not None:
+                drafts.append((plan, slot, *draft))
+    if drafts:
+        sessions = CoachingSession.objects.bulk_create([d[2] for d in drafts])
+        SessionParticipant.objects.bulk_create(
+            SessionParticipant(session=s, person=person, role=role, speaking_order=order)
+            for s, (_, _, _, people) in zip(sessions, drafts, strict=True)
+            for order, (person, role) in enumerate(people)
+        )
+        SharedNotes.objects.bulk_create(SharedNotes(session=s) for s in sessions)
+        Occurrence.objects.bulk_create(
+            Occurrence(plan=plan, slot_start=slot, session=s)
+            for s, (plan, slot, _, _) in zip(sessions, drafts, strict=True)
+        )
+    for plan in plans:
+        plan.generated_until = horizon
+    CadencePlan.objects.bulk_update(plans, ["generated_until"])
+    return len(drafts)
+
+
+class _BatchContext:
+    """What drafting sessions needs beyond the plan, loaded once per batch."""
+
+    def __init__(self, plans: list[CadencePlan], *, now: datetime, horizon: datetime):
+        team_ids = {p.team_id for p in plans if p.team_id}
+        self.members: dict[int, list[User]] = defaultdict(list)
+        for m in (
+            TeamMembership.objects.current()
+            .filter(team_id__in=team_ids, person__is_active=True)
+            .select_related("person")
+            .order_by("person__display_name", "person_id")
+        ):
+            self.members[m.team_id].append(m.person)
+        self.hosts = self._host_rotations(plans)
+        self.focus_areas = list(
+            FocusArea.objects.filter(starts_on__lte=horizon.date())
+            .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=now.date()))
+            .prefetch_related("teams")
+            .order_by("-starts_on", "pk")
+        )
+
+    def _host_rotations(self, plans):
+        """Per team, an endless rotation of hosts starting after the last one."""
+        team_ids = [p.team_id for p in plans if p.kind == SessionKind.TEAM_CALL_REVIEW]
+        last = {}
+        for team_id, person_id in (
+            SessionParticipant.objects.filter(
+                session__team_id__in=team_ids,
+                session__kind=SessionKind.TEAM_CALL_REVIEW,
+                role=ParticipantRole.HOST,
+            )
+            .order_by("session__team_id", "session__scheduled_start")
+            .values_list("session__team_id", "person_id")
+        ):
+            last[team_id] = person_id
+        rotations = {}
+        for plan in plans:
+            if plan.kind != SessionKind.TEAM_CALL_REVIEW:
+                continue
+            hosts = [m for m in self.members[plan.team_id] if m.pk != plan.coach_id]
+            if not hosts:
+                continue
+            ids = [h.pk for h in hosts]
+            start = ids.index(last[plan.team_id]) + 1 if last.get(plan.team_id) in ids else 0
+            rotations[plan.team_id] = cycle(hosts[start:] + hosts[:start])
+        return rotations
+
+    def focus_area_for(self, plan: CadencePlan, day) -> FocusArea | None:
+        for area in self.focus_areas:
+            if area.starts_on <= day and (area.ends_on is None or area.ends_on >= day):
+                teams = {t.pk for t in area.teams.all()}
+                if not teams or plan.team_id in teams:
+                    return area
+        return None
+
+    def draft(self, plan: CadencePlan, slot: datetime):
+        """An unsaved session and its participants for one slot, or None when the slot
+        cannot be held (a role-play with no focus area, a team with nobody on it)."""
+        session = CoachingSession(
+            kind=plan.kind,
+            scheduled_start=slot,
+            original_start=slot,
+            scheduled_end=slot + timedelta(minutes=plan.duration_minutes),
+            duration_minutes=plan.duration_minutes,
+            team=plan.team,
+        )
+        if plan.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW):
+            people = [(plan.coach, ParticipantRole.COACH), (plan.coachee, ParticipantRole.COACHEE)]
+        elif plan.kind == SessionKind.PEER:
+            people = [(plan.coach, ParticipantRole.PEER), (plan.coachee, ParticipantRole.PEER)]
+        else:
+            members = [m for m in self.members[plan.team_id] if m.pk != plan.coach_id]
+            if not members:
+                return None
+            if plan.kind == SessionKind.TEAM_CALL_REVIEW:
+                host = next(self.hosts[plan.team_id])
+                people = [
+                    (m, ParticipantRole.HOST if m.pk == host.pk else ParticipantRole.PARTICIPANT)
+                    for m in members
+                ] + [(plan.coach, ParticipantRole.MANAGER)]  # the manager speaks last
+            else:
+                session.focus_area = self.focus_area_for(
+                    plan, slot.astimezone(plan.coach.tzinfo).date()
+                )
+                if session.focus_area is None:
+                    return None  # a role-play practises a focus area; none is active
+                people = [(plan.coach, ParticipantRole.COACH)] + [
+                    (m, ParticipantRole.PARTICIPANT) for m in members
+                ]
+        return session, people
+
+
+def occurrences_discard_untouched(*, plan: CadencePlan, now: datetime | None = None) -> int:
+    """Delete future occurrences nobody has touched (still at their slot, nothing
+    written, nothing on the agenda), so an edited plan can regenerate them. Held,
+    cancelled, moved or prepared ones are never altered."""
+    now = now or timezone.now()
+    untouched = CoachingSession.objects.filter(
+        occurrence__plan=plan,
+        occurrence__slot_start__gt=now,
+        status=SessionStatus.SCHEDULED,
+        scheduled_start=F("original_start"),
+        notes__version=0,
+        agenda__isnull=True,
+        private_notes__isnull=True,
+        commitments_made__isnull=True,
+    )
+    deleted, _ = CoachingSession.objects.filter(
+        pk__in=list(untouched.values_list("pk", flat=True))
+    ).delete()
+    return deleted
+
+
+# --- The missed-session sweep ----------------------------------------------------------
+
+
+@transaction.atomic
+def sweep_missed(*, now: datetime | None = None) -> int:
+    """Mark every scheduled session whose end + grace has passed as missed — one
+    conditional UPDATE — and record the "missed" and "escalation" notifications in
+    the same transaction. Returns how many sessions were marked."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.CADENCE_MISSED_GRACE_HOURS)
+    marked = CoachingSession.objects.filter(
+        status=SessionStatus.SCHEDULED, scheduled_end__lt=cutoff
+    ).update(status=SessionStatus.MISSED, missed_at=now)
+    if not marked:
+        return 0
+    # `missed_at = now` identifies exactly this sweep's rows.
+    missed = CoachingSession.objects.filter(status=SessionStatus.MISSED, missed_at=now)
+    runners = SessionParticipant.objects.filter(session__in=missed).filter(
+        Q(role__in=RUNNING_ROLES) | Q(role=ParticipantRole.PEER)
+    )
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                kind=NotificationKind.MISSED, session_id=session_id, recipient_id=person_id
+            )
+            for session_id, person_id in runners.values_list("session_id", "person_id")
+        ],
+        ignore_conflicts=True,
+    )
+    _escalate(missed, now=now)
+    return marked
+
+
+def _escalate(missed, *, now: datetime) -> None:
+    """After N missed occurrences of one plan in a row, tell the coach's manager —
+    once per triggering session."""
+    n = settings.CADENCE_ESCALATE_AFTER
+    plan_ids = Occurrence.objects.filter(session__in=missed).values("plan_id")
+    latest = (
+        Occurrence.objects.filter(plan_id__in=plan_ids, slot_start__lt=now)
+        .exclude(session__status=SessionStatus.SCHEDULED)
+        .annotate(
+            rank=Window(RowNumber(), partition_by=[F("plan_id")], order_by=F("slot_start").desc())
+        )
+        .filter(rank__lte=n)
+        .order_by("plan_id", "rank")
+        .values_list("plan_id", "session_id", "session__status", "plan__coach__reports_to_id")
+    )
+    streaks: dict[int, list] = defaultdict(list)
+    for plan_id, session_id, status, boss_id in latest:
+        streaks[plan_id].append((session_id, status, boss_id))
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                kind=NotificationKind.ESCALATION,
+                session_id=rows[0][0],
+                recipient_id=rows[0][2],
+                plan_id=plan_id,
+            )
+            for plan_id, rows in streaks.items()
+            if len(rows) == n and rows[0][2] and all(r[1] == SessionStatus.MISSED for r in rows)
+        ],
+        ignore_conflicts=True,
+    )
+
+
+# --- Reminders and digests -------------------------------------------------------------
+
+
+def reminders_queue(*, now: datetime | None = None) -> int:
+    """ "Upcoming" notifications for everyone in a session starting within the
+    reminder window, and the team channel's call-review reminder. Returns how many
+    were offered; those already recorded are left as they are."""
+    now = now or timezone.now()
+    soon = CoachingSession.objects.filter(
+        status=SessionStatus.SCHEDULED,
+        scheduled_start__gt=now,
+        scheduled_start__lte=now + timedelta(hours=settings.CADENCE_REMINDER_HOURS),
+    )
+    rows = [
+        Notification(kind=NotificationKind.UPCOMING, session_id=session_id, recipient_id=person_id)
+        for session_id, person_id in SessionParticipant.objects.filter(
+            session__in=soon, person__is_active=True
+        ).values_list("session_id", "person_id")
+    ]
+    channels = TeamChannel.objects.filter(is_active=True).values("team_id")
+    rows += [
+        Notification(kind=NotificationKind.TEAM_REMINDER, session_id=session_id, team_id=team_id)
+        for session_id, team_id in soon.filter(
+            kind=SessionKind.TEAM_CALL_REVIEW, team_id__in=channels
+        ).values_list("pk", "team_id")
+    ]
+    return len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
+
+
+def iso_week(moment: datetime) -> str:
+    year, week, _ = moment.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def digests_queue(*, now: datetime | None = None) -> int:
+    """One weekly digest per active manager, and one per team with a channel."""
+    now = now or timezone.now()
+    period = iso_week(now)
+    managers = User.objects.filter(is_active=True, direct_reports__is_active=True).distinct()
+    rows = [
+        Notification(kind=NotificationKind.DIGEST, recipient_id=pk, period=period)
+        for pk in managers.values_list("pk", flat=True)
+    ]
+    rows += [
+        Notification(kind=NotificationKind.TEAM_DIGEST, team_id=team_id, period=period)
+        for team_id in TeamChannel.objects.filter(is_active=True).values_list("team_id", flat=True)
+    ]
+    return len(Notification.objects.bulk_create(rows, ignore_conflicts=True))

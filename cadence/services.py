@@ -1,0 +1,250 @@
+"""Changes to plans and policies. Keyword-only, atomic; refusals are ValidationError.
+
+A plan is never deleted: ending one needs a reason, which the health metrics show.
+Editing a plan's rule regenerates only future occurrences nobody has touched."""
+
+from datetime import date, time
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+
+from coaching.models import DEFAULT_DURATION, SessionKind
+from people.models import Team, TeamMembership, User
+from people.selectors import people_below
+from people.services import audit_record
+
+from . import engine
+from .models import CadencePlan, CadencePolicy, EndReason, PolicyAssignment, Recurrence
+
+RULE_FIELDS = (
+    "recurrence",
+    "weekday",
+    "interval_weeks",
+    "week_of_month",
+    "local_time",
+    "duration_minutes",
+    "time_zone",
+)
+
+
+def _check_rule(plan: CadencePlan) -> None:
+    try:
+        plan.full_clean(exclude=["coach", "coachee", "team", "assignment", "ended_by"])
+    except ValidationError as exc:
+        raise ValidationError(exc.message_dict) from None
+    if plan.recurrence not in Recurrence.values:
+        raise ValidationError({"recurrence": "Pick how often it recurs."})
+    if not 1 <= plan.interval_weeks <= 8:
+        raise ValidationError({"interval_weeks": "Every 1 to 8 weeks."})
+    if not 1 <= plan.week_of_month <= 4:
+        raise ValidationError({"week_of_month": "The 1st to the 4th."})
+
+
+def may_manage(*, actor: User, plan: CadencePlan) -> bool:
+    """The coach adjusts their own plans; anyone above the coach may too."""
+    return plan.coach_id == actor.pk or people_below(person=actor).filter(pk=plan.coach_id).exists()
+
+
+@transaction.atomic
+def plan_create(
+    *,
+    kind: str,
+    coach: User,
+    local_time: time,
+    weekday: int,
+    coachee: User | None = None,
+    team: Team | None = None,
+    recurrence: str = Recurrence.WEEKLY,
+    interval_weeks: int = 1,
+    week_of_month: int = 1,
+    duration_minutes: int | None = None,
+    time_zone: str | None = None,
+    starts_on: date | None = None,
+    ends_on: date | None = None,
+    assignment: PolicyAssignment | None = None,
+    actor: User | None = None,
+    generate: bool = True,
+) -> CadencePlan:
+    """A new plan, in the coach's time zone unless told otherwise."""
+    if kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW, SessionKind.PEER):
+        if coachee is None or coachee.pk == coach.pk:
+            raise ValidationError({"coachee": "This kind of plan is between two people."})
+    elif team is None:
+        raise ValidationError({"team": "This kind of plan belongs to a team."})
+    plan = CadencePlan(
+        kind=kind,
+        coach=coach,
+        coachee=coachee,
+        team=team if kind in (SessionKind.TEAM_CALL_REVIEW, SessionKind.ROLE_PLAY) else None,
+        assignment=assignment,
+        recurrence=recurrence,
+        weekday=weekday,
+        interval_weeks=interval_weeks,
+        week_of_month=week_of_month,
+        local_time=local_time,
+        duration_minutes=duration_minutes or DEFAULT_DURATION[SessionKind(kind)],
+        time_zone=time_zone or coach.time_zone,
+        starts_on=starts_on or timezone.localdate(),
+        ends_on=ends_on,
+    )
+    _check_rule(plan)
+    try:
+        with transaction.atomic():
+            plan.save()
+    except IntegrityError:
+        raise ValidationError("There is already a live plan of this kind for them.") from None
+    audit_record(actor=actor, verb="plan.created", target=plan, data={"kind": kind})
+    if generate:
+        transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=[plan.pk]))
+    return plan
+
+
+@transaction.atomic
+def plan_update(*, plan: CadencePlan, actor: User, **changes) -> CadencePlan:
+    """Change day, time, rule or length. Future untouched occurrences are replaced;
+    held, cancelled, moved or prepared ones stay exactly as they are."""
+    if not may_manage(actor=actor, plan=plan):
+        raise Http404
+    plan = CadencePlan.objects.select_for_update().get(pk=plan.pk)
+    if not plan.is_live:
+        raise ValidationError("This plan has ended.")
+    unknown = set(changes) - set(RULE_FIELDS) - {"paused", "ends_on"}
+    if unknown:
+        raise ValidationError(f"Cannot change: {', '.join(sorted(unknown))}.")
+    for name, value in changes.items():
+        setattr(plan, name, value)
+    _check_rule(plan)
+    rule_changed = bool(set(changes) & set(RULE_FIELDS)) or "ends_on" in changes
+    if rule_changed:
+        engine.occurrences_discard_untouched(plan=plan)
+        plan.generated_until = None
+    plan.updated_at = timezone.now()
+    plan.save()
+    audit_record(actor=actor, verb="plan.changed", target=plan, data={"fields": sorted(changes)})
+    if rule_changed or changes.get("paused") is False:
+        transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=[plan.pk]))
+    return plan
+
+
+@transaction.atomic
+def plan_end(
+    *, plan: CadencePlan, actor: User | None, reason: str, note: str = "", check: bool = True
+) -> CadencePlan:
+    """End a plan with a reason. Future untouched sessions go; history stays."""
+    if check and (actor is None or not may_manage(actor=actor, plan=plan)):
+        raise Http404
+    if reason not in EndReason.values:
+        raise ValidationError({"reason": "Pick a reason from the list."})
+    note = (note or "").strip()
+    if reason == EndReason.OTHER and not note:
+        raise ValidationError({"note": "Say briefly why, when the reason is “Other”."})
+    plan = CadencePlan.objects.select_for_update().get(pk=plan.pk)
+    if not plan.is_live:
+        return plan
+    engine.occurrences_discard_untouched(plan=plan)
+    plan.ended_at, plan.ended_by = timezone.now(), actor
+    plan.end_reason, plan.end_note = reason, note[:500]
+    plan.save(update_fields=["ended_at", "ended_by", "end_reason", "end_note"])
+    audit_record(actor=actor, verb="plan.ended", target=plan, data={"reason": reason})
+    return plan
+
+
+# --- Policies ---------------------------------------------------------------------------
+
+
+def _plans_for_member(assignment: PolicyAssignment, person: User, actor) -> list[CadencePlan]:
+    lead = assignment.team.lead
+    made = []
+    for item in assignment.policy.items.filter(kind=SessionKind.ONE_ON_ONE):
+        if lead is None or person.pk == lead.pk:
+            continue
+        if CadencePlan.objects.live().filter(kind=item.kind, coach=lead, coachee=person).exists():
+            continue
+        made.append(_from_item(item, assignment, coach=lead, coachee=person, actor=actor))
+    return made
+
+
+def _from_item(item, assignment, *, coach, coachee=None, team=None, actor=None) -> CadencePlan:
+    return plan_create(
+        kind=item.kind,
+        coach=coach,
+        coachee=coachee,
+        team=team,
+        recurrence=item.recurrence,
+        weekday=item.weekday,
+        interval_weeks=item.interval_weeks,
+        week_of_month=item.week_of_month,
+        local_time=item.local_time,
+        duration_minutes=item.duration_minutes,
+        assignment=assignment,
+        actor=actor,
+    )
+
+
+@transaction.atomic
+def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> PolicyAssignment:
+    """Make the team's plans from the policy: a 1:1 per current member with the lead,
+    one call review and one role-play for the team, a manager review between the lead
+    and the lead's manager. Plans that already exist are kept, not doubled."""
+    if team.lead is None:
+        raise ValidationError({"team": f"{team} needs a lead before it can keep a cadence."})
+    current = PolicyAssignment.objects.filter(team=team, ended_at__isnull=True).first()
+    if current is not None and current.policy_id != policy.pk:
+        policy_assignment_end(assignment=current, actor=actor)
+        current = None
+    assignment = current or PolicyAssignment.objects.create(
+        policy=policy, team=team, applied_by=actor
+    )
+    lead = team.lead
+    members = User.objects.filter(
+        memberships__team=team, memberships__left_at__isnull=True, is_active=True
+    ).exclude(pk=lead.pk)
+    for person in members:
+        _plans_for_member(assignment, person, actor)
+    for item in policy.items.exclude(kind=SessionKind.ONE_ON_ONE):
+        if item.kind == SessionKind.MANAGER_REVIEW:
+            boss = lead.reports_to
+            if (
+                boss is None
+                or CadencePlan.objects.live()
+                .filter(kind=item.kind, coach=boss, coachee=lead)
+                .exists()
+            ):
+                continue
+            _from_item(item, assignment, coach=boss, coachee=lead, actor=actor)
+        elif not CadencePlan.objects.live().filter(kind=item.kind, team=team).exists():
+            _from_item(item, assignment, coach=lead, team=team, actor=actor)
+    audit_record(actor=actor, verb="policy.applied", target=team, data={"policy_id": policy.pk})
+    return assignment
+
+
+@transaction.atomic
+def policy_assignment_end(*, assignment: PolicyAssignment, actor: User | None) -> None:
+    for plan in assignment.plans.live():
+        plan_end(plan=plan, actor=actor, reason=EndReason.POLICY_ENDED, check=False)
+    assignment.ended_at = timezone.now()
+    assignment.save(update_fields=["ended_at"])
+
+
+# --- Following the team -----------------------------------------------------------------
+
+
+@transaction.atomic
+def follow_membership(*, membership: TeamMembership) -> None:
+    """Someone joined or left a team with a policy: create or end their 1:1 plan. The
+    sessions already held stay untouched."""
+    assignment = (
+        PolicyAssignment.objects.filter(team_id=membership.team_id, ended_at__isnull=True)
+        .select_related("team__lead", "policy")
+        .first()
+    )
+    if assignment is None:
+        return
+    person = membership.person
+    if membership.left_at is None and person.is_active:
+        _plans_for_member(assignment, person, actor=None)
+        return
+    for plan in assignment.plans.live().filter(coachee=person, kind=SessionKind.ONE_ON_ONE):
+        plan_end(plan=plan, actor=None, reason=EndReason.LEFT_TEAM, check=False)

@@ -1,0 +1,150 @@
+"""Occurrences are materialised for the weeks ahead, once per slot, whatever happens."""
+
+from datetime import UTC, date, datetime, time, timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from cadence.engine import occurrences_generate
+from cadence.models import Occurrence
+from cadence.services import plan_end, plan_update
+from coaching.models import CoachingSession, SessionStatus
+from coaching.services import notes_save, session_cancel, session_mark_held, session_reschedule
+
+MONDAY = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+
+
+@pytest.mark.django_db
+def test_it_creates_six_weeks_of_sessions_with_both_people(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        plan = weekly_plan(starts_on=date(2026, 3, 1))
+        assert occurrences_generate() == 6
+    sessions = CoachingSession.objects.filter(occurrence__plan=plan).order_by("scheduled_start")
+    assert [s.scheduled_start.date().isoformat() for s in sessions] == [
+        "2026-03-03",
+        "2026-03-10",
+        "2026-03-17",
+        "2026-03-24",
+        "2026-03-31",
+        "2026-04-07",
+    ]
+    first = sessions[0]
+    assert (first.coach, first.coachee, first.status) == (org.manager, org.rep, "scheduled")
+    assert first.notes is not None
+
+
+@pytest.mark.django_db
+def test_running_twice_creates_nothing_twice(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        weekly_plan()
+        assert occurrences_generate() == 6
+        assert occurrences_generate() == 0
+    with time_machine.travel(MONDAY + timedelta(days=7), tick=False):
+        assert occurrences_generate() == 1  # the window rolled forward one week
+    assert Occurrence.objects.count() == CoachingSession.objects.count() == 7
+
+
+@pytest.mark.django_db
+def test_a_moved_occurrence_keeps_its_slot_and_is_not_recreated(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        plan = weekly_plan()
+        occurrences_generate()
+        first = CoachingSession.objects.filter(occurrence__plan=plan).earliest("scheduled_start")
+        session_reschedule(
+            session=first, actor=org.manager, start=first.scheduled_start + timedelta(days=1)
+        )
+        plan.generated_until = None
+        plan.save()
+        assert occurrences_generate() == 0
+    first.refresh_from_db()
+    assert first.occurrence.slot_start == first.original_start != first.scheduled_start
+
+
+@pytest.mark.django_db
+def test_editing_the_plan_replaces_only_untouched_future_sessions(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        plan = weekly_plan()
+        occurrences_generate()
+        s1, s2, s3, s4, *_ = CoachingSession.objects.filter(occurrence__plan=plan).order_by(
+            "scheduled_start"
+        )
+        notes_save(session=s2, actor=org.rep, base_version=0, changes={"reality": "prepared"})
+        session_cancel(session=s3, actor=org.manager, reason="out_of_office")
+        session_reschedule(
+            session=s4, actor=org.manager, start=s4.scheduled_start + timedelta(hours=2)
+        )
+    with time_machine.travel(s1.scheduled_end + timedelta(minutes=5), tick=False):
+        session_mark_held(session=s1, actor=org.manager)
+        plan_update(plan=plan, actor=org.manager, weekday=3, local_time=time(15, 0))
+        occurrences_generate()
+    kept = {s1.pk, s2.pk, s3.pk, s4.pk}
+    assert kept <= set(CoachingSession.objects.values_list("pk", flat=True))
+    new = CoachingSession.objects.filter(occurrence__plan=plan).exclude(pk__in=kept)
+    berlin = org.manager.tzinfo
+    assert {
+        (
+            timezone.localtime(s.scheduled_start, berlin).weekday(),
+            timezone.localtime(s.scheduled_start, berlin).hour,
+        )
+        for s in new
+    } == {(3, 15)}
+    s1.refresh_from_db()
+    assert s1.status == SessionStatus.HELD
+
+
+@pytest.mark.django_db
+def test_an_ended_or_paused_plan_generates_nothing_and_ending_keeps_history(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        plan = weekly_plan()
+        occurrences_generate()
+        first = CoachingSession.objects.filter(occurrence__plan=plan).earliest("scheduled_start")
+        notes_save(session=first, actor=org.rep, base_version=0, changes={"goal": "Pricing"})
+        plan_end(plan=plan, actor=org.manager, reason="new_manager")
+    assert list(CoachingSession.objects.filter(occurrence__plan=plan)) == [first]
+    with time_machine.travel(MONDAY + timedelta(days=14), tick=False):
+        assert occurrences_generate() == 0
+
+
+@pytest.mark.django_db
+def test_ending_a_plan_needs_a_reason_and_another_manager_cannot(org, weekly_plan):
+    from django.core.exceptions import ValidationError
+    from django.http import Http404
+
+    plan = weekly_plan()
+    with pytest.raises(ValidationError):
+        plan_end(plan=plan, actor=org.manager, reason="other")
+    with pytest.raises(Http404):
+        plan_end(plan=plan, actor=org.other_manager, reason="leave")
+    plan_end(plan=plan, actor=org.head, reason="leave")  # the coach's manager may
+    plan.refresh_from_db()
+    assert plan.end_reason == "leave"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_two_generators_at_once_create_each_slot_once(org, weekly_plan):
+    """Real PostgreSQL, two threads: the plan lock makes the second see the first."""
+    import threading
+
+    from django.db import connection
+
+    for other in (org.peer,):
+        weekly_plan(coachee=other)
+    weekly_plan()
+    barrier, results = threading.Barrier(2), []
+
+    def run():
+        try:
+            barrier.wait()
+            results.append(occurrences_generate())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(results) == Occurrence.objects.count() == 12
+    assert CoachingSession.objects.count() == 12
