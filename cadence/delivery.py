@@ -45,18 +45,19 @@ def deliver(row: Notification, *, now: datetime) -> str:
     until = quiet_until(preference, person.time_zone, now)
     if until is not None:
         raise Defer(until)
-    context = message_context(row)
-    if context is None:
-        return SKIPPED  # nothing left to say (e.g. the session was logged meanwhile)
-    subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
+    # Every time in the message reads in the recipient's own zone.
+    with timezone.override(ZoneInfo(person.time_zone)):
+        context = message_context(row)
+        if context is None:
+            return SKIPPED  # nothing left to say (e.g. the session was logged meanwhile)
+        subject, text, html = (
+            render_to_string(f"emails/{row.kind}-{part}", context)
+            for part in ("subject.txt", "body.txt", "body.html")
+        )
     message = EmailMultiAlternatives(
-        subject=" ".join(subject.split()),
-        body=render_to_string(f"emails/{row.kind}-body.txt", context),
-        to=[person.email],
+        subject=" ".join(subject.split()), body=text, to=[person.email]
     )
-    message.attach_alternative(
-        render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
-    )
+    message.attach_alternative(html, "text/html")
     message.send()
     return SENT
 
