@@ -171,7 +171,8 @@ def test_two_senders_at_once_never_take_the_same_row(org):
     """Real PostgreSQL: SKIP LOCKED hands each row to exactly one claimer."""
     from django.db import connection
 
-    rows = [upcoming_for(org) for _ in range(3)]
+    with time_machine.travel(NOON, tick=False):
+        rows = [upcoming_for(org) for _ in range(3)]
     rows += [
         Notification.objects.create(kind="digest", recipient=org.manager, period=f"2026-W{n}")
         for n in range(10, 40)
