@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from itertools import cycle
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -28,7 +28,14 @@ from coaching.models import (
 )
 from people.models import TeamMembership, User
 
-from .models import CadencePlan, Notification, NotificationKind, Occurrence, TeamChannel
+from .models import (
+    CadencePlan,
+    Notification,
+    NotificationKind,
+    NotificationStatus,
+    Occurrence,
+    TeamChannel,
+)
 from .recurrence import Rule, slots
 
 BATCH = 500
@@ -235,20 +242,39 @@ def sweep_missed(*, now: datetime | None = None) -> int:
         return 0
     # `missed_at = now` identifies exactly this sweep's rows.
     missed = CoachingSession.objects.filter(status=SessionStatus.MISSED, missed_at=now)
-    runners = SessionParticipant.objects.filter(session__in=missed).filter(
-        Q(role__in=RUNNING_ROLES) | Q(role=ParticipantRole.PEER)
-    )
-    Notification.objects.bulk_create(
-        [
-            Notification(
-                kind=NotificationKind.MISSED, session_id=session_id, recipient_id=person_id
-            )
-            for session_id, person_id in runners.values_list("session_id", "person_id")
-        ],
-        ignore_conflicts=True,
-    )
+    _notify_runners_of_misses(now)
     _escalate(missed, now=now)
     return marked
+
+
+def _notify_runners_of_misses(now: datetime) -> None:
+    """One INSERT … SELECT: a "missed" notification for whoever runs each session
+    this sweep marked (no rows travel through Python; the unique constraint makes
+    a repeat a no-op)."""
+    q = connection.ops.quote_name
+    roles = [*sorted(RUNNING_ROLES), ParticipantRole.PEER]
+    sql = (  # only our own quoted table names are interpolated
+        f"INSERT INTO {q(Notification._meta.db_table)} (kind, recipient_id, session_id, period,"
+        " status, attempts, last_error, next_attempt_at, created_at)"
+        f" SELECT %s, p.person_id, p.session_id, '', %s, 0, '', %s, %s"
+        f" FROM {q(SessionParticipant._meta.db_table)} p"
+        f" JOIN {q(CoachingSession._meta.db_table)} s ON s.id = p.session_id"
+        f" WHERE s.status = %s AND s.missed_at = %s"
+        f" AND p.role IN ({', '.join(['%s'] * len(roles))})"
+        " ON CONFLICT DO NOTHING"
+    )
+    at = connection.ops.adapt_datetimefield_value(now)  # exactly as the ORM stored it
+    params = [
+        NotificationKind.MISSED,
+        NotificationStatus.PENDING,
+        at,
+        at,
+        SessionStatus.MISSED,
+        at,
+        *roles,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
 def _escalate(missed, *, now: datetime) -> None:

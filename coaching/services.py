@@ -431,7 +431,8 @@ def session_reschedule(
     session.duration_minutes = _check_duration(
         session.kind, duration_minutes or session.duration_minutes
     )
-    session.save(update_fields=["scheduled_start", "duration_minutes"])
+    session.scheduled_end = start + timedelta(minutes=session.duration_minutes)
+    session.save(update_fields=["scheduled_start", "duration_minutes", "scheduled_end"])
     return session
 
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path("programme/", views.home_programme, name="home_programme"),
     path("", include("people.urls")),
     path("", include("coaching.urls")),
+    path("", include("cadence.calendar_urls")),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("allauth.urls")),

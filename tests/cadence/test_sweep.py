@@ -96,9 +96,11 @@ def test_the_sweep_is_one_update_whatever_the_number_of_sessions(org, weekly_pla
         weekly_plan()
         weekly_plan(coachee=org.peer)
         engine.occurrences_generate()
-    with time_machine.travel(START + timedelta(weeks=7), tick=False):
-        with CaptureQueriesContext(connection) as queries:
-            marked = engine.sweep_missed()
+    with (
+        time_machine.travel(START + timedelta(weeks=7), tick=False),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        marked = engine.sweep_missed()
     assert marked == 12
     updates = [q for q in queries if q["sql"].startswith("UPDATE")]
     assert len(updates) == 1

@@ -149,3 +149,14 @@ def test_the_session_page_costs_the_same_queries_however_long_the_history(client
     assert count <= 14, [q["sql"] for q in queries]
     pytest.session_page_queries = getattr(pytest, "session_page_queries", set()) | {count}
     assert len(pytest.session_page_queries) == 1
+
+
+@pytest.mark.django_db
+def test_moving_a_session_moves_its_end_so_the_sweep_follows(org):
+    from coaching.services import session_reschedule
+
+    session = one_on_one(org.manager, org.rep)
+    later = session.scheduled_start + timedelta(days=2)
+    session_reschedule(session=session, actor=org.manager, start=later)
+    session.refresh_from_db()
+    assert session.scheduled_end == later + timedelta(minutes=30)

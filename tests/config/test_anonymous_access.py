@@ -31,6 +31,7 @@ PUBLIC_PAGES = {
     "openid_connect_login",
     "openid_connect_callback",
     "login",  # admin's login: wrapped to redirect to the allauth sign-in
+    "calendar_feed",  # /calendar/<token>.ics: calendar apps cannot sign in; the token is the key
 }
 
 
