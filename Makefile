@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean
+.PHONY: run test install lint lock chromium migrate worker clean bench-sweep
 
 install: $(STAMP)
 
@@ -42,6 +42,10 @@ lock:
 	.lock-venv/bin/pip install --quiet ".[dev]"
 	.lock-venv/bin/pip freeze --exclude tandem > requirements.lock
 	rm -rf .lock-venv
+
+## bench-sweep: time the missed-session sweep over 100,000 due sessions (PostgreSQL).
+bench-sweep: install
+	$(BIN)/python bench/sweep.py --sessions 100000
 
 clean:
 	rm -rf $(VENV) var staticfiles
