@@ -1,0 +1,675 @@
+"""Cadence health: the numbers HR and managers see, computed from the sessions (and,
+for runs of misses, the occurrences) with SQL aggregates and a fixed number of
+queries, whatever the number of people, teams, managers or weeks.
+
+Definitions — dashboards quote these; change them here and nowhere else.
+
+Which sessions count
+    Every kind except peer coaching (peer sessions belong to the peers; the
+    management chain never sees them, so they stay out of health too).
+
+Window
+    ``[since, until)`` on ``scheduled_start``: a session belongs to the window in
+    which it is (now) scheduled to start. Moving a session moves it between windows;
+    its original slot is kept in ``original_start`` for the on-time rate.
+
+Due
+    A session is **due** when it is in the window and its scheduled start has passed
+    (``scheduled_start < now``). Every other count below is taken over due sessions,
+    so ``due == held + missed + cancelled + unresolved`` always holds.
+
+    A **cancelled** session counts as due and not held, however far ahead it was
+    cancelled: a cancelled 1:1 is a 1:1 that did not happen, and a "cancel early
+    and it does not count" rule would reward cancelling. Cancellations are shown
+    by reason beside the rates so a week of illness reads differently from a
+    forecast call. Rescheduling is not cancelling: a moved session is due at its
+    new time.
+
+    **Unresolved** = due but still ``scheduled`` (not yet logged held, and the
+    missed-session sweep's grace period has not run out). It is due and not held.
+
+Adherence
+    held ÷ due.
+
+On-time rate
+    on_time ÷ held, where a held session is **on time** when it was held in its
+    original slot: ``scheduled_start == original_start`` (never moved). Any move,
+    even by an hour, makes it not on time — the rate measures how far the planned
+    rhythm held, and "moved" is the one honest, time-zone-free test of that.
+
+Held but empty
+    Held sessions flagged ``held_but_empty`` (logged held with nothing written and
+    nothing committed, or with notes copied unchanged from the previous session).
+    The rate is held_but_empty ÷ held.
+
+Cancellations by reason
+    Due cancelled sessions counted per ``cancel_reason``.
+
+Coverage
+    Among the **reps** in scope — active people with a manager (``reports_to``) —
+    the share who were coachee in a *held* weekly 1:1 (kind ``one_on_one``, with any
+    coach) whose scheduled start is in the 14 days before ``min(until, now)``.
+    Coverage looks at the last 14 days of the window whatever its length, and never
+    at the future.
+
+Commitment close rate
+    done ÷ made, over commitments **created** (``created_at``) in the window — up to
+    ``min(until, now)``, like everything else — in a session that belongs to the
+    scope. Dropped commitments count as made and not done; status is as it is now.
+
+Consecutive misses (per plan)
+    The plan's occurrences whose original slot has passed and whose session is
+    resolved (held, missed or cancelled — not still scheduled) are taken newest slot
+    first; the number of ``missed`` ones before the first that is not missed. A
+    cancellation (which carries a reason) ends a run of misses, as it does for
+    escalation in the sweep.
+
+Current streak (per person)
+    The person's 1:1s (kind ``one_on_one``, as coachee, any coach, planned or ad
+    hoc) whose scheduled start has passed and which are resolved, newest first; the
+    number held before the first that was missed or cancelled. Counted in sessions,
+    not calendar weeks.
+
+Scopes — which sessions belong to whom
+    A session with a coachee (1:1, manager review) belongs to its **coachee**. A
+    group session (team call review, role-play) belongs to its **team** when it has
+    one, and to the person **leading** it (coach or team lead, as participant).
+
+    - ``Scope.person(p)``: sessions p took part in to be coached — as coachee,
+      presenter, host or participant. Reps: p, if p has a manager.
+    - ``Scope.coach(p)``: sessions p led, as coach or team lead. Reps: p's direct
+      reports. (For 1:1s this is ``coaching.selectors.coaching_quality``.)
+    - ``Scope.team(t)``: sessions of team t, and sessions without a team whose
+      coachee is a current member of t. Reps: t's current members with a manager.
+      Someone on two teams counts in both; a role-play with no team counts in no
+      team.
+    - ``Scope.manager(m)``: sessions whose coachee is below m (at any depth, by the
+      current reporting lines), and sessions without a coachee led by m or by
+      someone below m. Reps: everyone below m. History follows the reporting tree
+      as it is now: a rep who moves takes their past 1:1s with them.
+    - ``Scope.organisation()``: every session; reps: everyone with a manager.
+
+Who may see which scope is the caller's business (see DESIGN.md: own, teams below,
+whole org; HR never sees groups under 5 — ``reps`` is there for that check)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, tzinfo
+
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.expressions import RowRange
+from django.db.models.functions import Coalesce, TruncWeek
+from django.utils import timezone
+
+from coaching.models import (
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    ParticipantRole,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+)
+from people.models import Team, TeamMembership, User
+from people.selectors import people_below
+
+from .models import CadencePlan, Occurrence
+
+HEALTH_KINDS = tuple(k for k in SessionKind.values if k != SessionKind.PEER)
+# Taking part to be coached, and leading (running the coaching, not hosting a review).
+COACHED_ROLES = (
+    ParticipantRole.COACHEE,
+    ParticipantRole.PRESENTER,
+    ParticipantRole.HOST,
+    ParticipantRole.PARTICIPANT,
+)
+LEADING_ROLES = (ParticipantRole.COACH, ParticipantRole.MANAGER)
+COVERAGE_DAYS = 14
+
+
+# --- Numbers ---------------------------------------------------------------------------
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionNumbers:
+    """Counts over due sessions (see the module docstring) and the rates from them."""
+
+    due: int = 0
+    held: int = 0
+    on_time: int = 0
+    held_but_empty: int = 0
+    missed: int = 0
+    cancelled: int = 0
+    unresolved: int = 0
+
+    @property
+    def adherence(self) -> float | None:
+        return _rate(self.held, self.due)
+
+    @property
+    def on_time_rate(self) -> float | None:
+        return _rate(self.on_time, self.held)
+
+    @property
+    def held_but_empty_rate(self) -> float | None:
+        return _rate(self.held_but_empty, self.held)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HealthNumbers(SessionNumbers):
+    cancellations: dict[str, int] = field(default_factory=dict)  # reason → count
+    reps: int = 0
+    covered: int = 0
+    commitments_made: int = 0
+    commitments_done: int = 0
+
+    @property
+    def coverage(self) -> float | None:
+        return _rate(self.covered, self.reps)
+
+    @property
+    def close_rate(self) -> float | None:
+        return _rate(self.commitments_done, self.commitments_made)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeekNumbers(SessionNumbers):
+    week_start: date  # Monday, in the time zone the weeks were cut in
+
+
+_HELD = Q(status=SessionStatus.HELD)
+# Over due sessions only: the queries filter to them first.
+_SESSION_COUNTS = {
+    "due": Count("pk"),
+    "held": Count("pk", filter=_HELD),
+    "on_time": Count("pk", filter=_HELD & Q(scheduled_start=F("original_start"))),
+    "held_but_empty": Count("pk", filter=_HELD & Q(held_but_empty=True)),
+    "missed": Count("pk", filter=Q(status=SessionStatus.MISSED)),
+    "cancelled": Count("pk", filter=Q(status=SessionStatus.CANCELLED)),
+    "unresolved": Count("pk", filter=Q(status=SessionStatus.SCHEDULED)),
+}
+_COMMITMENT_COUNTS = {
+    "made": Count("pk"),
+    "done": Count("pk", filter=Q(status=CommitmentStatus.DONE)),
+}
+
+
+class _Tally:
+    """Adds up grouped rows (one per group × cancel reason) into HealthNumbers."""
+
+    def __init__(self):
+        self.sessions: Counter = Counter()
+        self.cancellations: Counter = Counter()
+        self.reps = self.covered = self.made = self.done = 0
+
+    def add_sessions(self, row: dict) -> None:
+        for name in _SESSION_COUNTS:
+            self.sessions[name] += row[name]
+        if row["cancelled"]:
+            self.cancellations[row["reason"]] += row["cancelled"]
+
+    def numbers(self) -> HealthNumbers:
+        return HealthNumbers(
+            **{name: self.sessions[name] for name in _SESSION_COUNTS},
+            cancellations=dict(sorted(self.cancellations.items())),
+            reps=self.reps,
+            covered=self.covered,
+            commitments_made=self.made,
+            commitments_done=self.done,
+        )
+
+
+# --- Scopes ----------------------------------------------------------------------------
+
+
+def _taking_part(*, roles, **person) -> Exists:
+    """Someone matching `person` takes part in the session (OuterRef) in one of `roles`."""
+    return Exists(
+        SessionParticipant.objects.filter(session=OuterRef("pk"), role__in=roles, **person)
+    )
+
+
+_HAS_COACHEE = _taking_part(roles=[ParticipantRole.COACHEE])
+
+
+@dataclass(frozen=True, eq=False)
+class Scope:
+    """Whose health: `sessions` filters CoachingSession, `people` filters User (to
+    whom coverage applies, before the "active with a manager" rule)."""
+
+    label: str
+    sessions: Q
+    people: Q
+
+    @classmethod
+    def person(cls, person: User) -> Scope:
+        return cls(
+            label=f"person:{person.pk}",
+            sessions=Q(_taking_part(roles=COACHED_ROLES, person=person)),
+            people=Q(pk=person.pk),
+        )
+
+    @classmethod
+    def coach(cls, person: User) -> Scope:
+        return cls(
+            label=f"coach:{person.pk}",
+            sessions=Q(_taking_part(roles=LEADING_ROLES, person=person)),
+            people=Q(reports_to=person),
+        )
+
+    @classmethod
+    def team(cls, team: Team) -> Scope:
+        on_team = {"person__memberships__team": team, "person__memberships__left_at__isnull": True}
+        return cls(
+            label=f"team:{team.pk}",
+            sessions=Q(team=team)
+            | (Q(team__isnull=True) & _taking_part(roles=[ParticipantRole.COACHEE], **on_team)),
+            people=Q(
+                Exists(TeamMembership.objects.current().filter(team=team, person=OuterRef("pk")))
+            ),
+        )
+
+    @classmethod
+    def manager(cls, manager: User) -> Scope:
+        below = people_below(person=manager).values("pk")
+        led_by_them_or_below = Q(person=manager) | Q(person__in=below)
+        return cls(
+            label=f"manager:{manager.pk}",
+            sessions=Q(_taking_part(roles=[ParticipantRole.COACHEE], person__in=below))
+            | (
+                ~Q(_HAS_COACHEE)
+                & Exists(
+                    SessionParticipant.objects.filter(
+                        led_by_them_or_below, session=OuterRef("pk"), role__in=LEADING_ROLES
+                    )
+                )
+            ),
+            people=Q(pk__in=below),
+        )
+
+    @classmethod
+    def organisation(cls) -> Scope:
+        return cls(label="organisation", sessions=Q(), people=Q())
+
+
+# --- Building blocks -------------------------------------------------------------------
+
+
+def _window(since: datetime, until: datetime, now: datetime | None) -> datetime:
+    """Check the window's datetimes are aware; return `now` (default: the time now)."""
+    for name, value in (("since", since), ("until", until)):
+        if timezone.is_naive(value):
+            raise ValueError(f"{name} must be an aware datetime")
+    return _check_now(now)
+
+
+def _check_now(now: datetime | None) -> datetime:
+    if now is not None and timezone.is_naive(now):
+        raise ValueError("now must be an aware datetime")
+    return now or timezone.now()
+
+
+def _due(since: datetime, until: datetime, now: datetime) -> QuerySet[CoachingSession]:
+    return CoachingSession.objects.filter(
+        kind__in=HEALTH_KINDS,
+        scheduled_start__gte=since,
+        scheduled_start__lt=min(until, now),
+    ).order_by()
+
+
+def _reps() -> QuerySet[User]:
+    return User.objects.filter(is_active=True, reports_to__isnull=False).order_by()
+
+
+def _covered(person_ref, *, until: datetime, now: datetime) -> Exists:
+    """`person_ref` was coachee in a held 1:1 in the 14 days before min(until, now)."""
+    end = min(until, now)
+    return Exists(
+        SessionParticipant.objects.filter(
+            person=person_ref,
+            role=ParticipantRole.COACHEE,
+            session__kind=SessionKind.ONE_ON_ONE,
+            session__status=SessionStatus.HELD,
+            session__scheduled_start__gte=end - timedelta(days=COVERAGE_DAYS),
+            session__scheduled_start__lt=end,
+        )
+    )
+
+
+def _commitments(since: datetime, until: datetime, now: datetime) -> QuerySet[Commitment]:
+    return Commitment.objects.filter(
+        created_at__gte=since, created_at__lt=min(until, now), created_in__kind__in=HEALTH_KINDS
+    ).order_by()
+
+
+def _ids(objects: Iterable) -> list[int]:
+    return [getattr(o, "pk", o) for o in objects]
+
+
+# --- One scope -------------------------------------------------------------------------
+
+
+def health(
+    scope: Scope, *, since: datetime, until: datetime, now: datetime | None = None
+) -> HealthNumbers:
+    """Health of one scope in [since, until). Three queries: sessions (counts and
+    cancellations by reason, grouped by reason), coverage, commitments."""
+    now = _window(since, until, now)
+    tally = _Tally()
+    for row in (
+        _due(since, until, now)
+        .filter(scope.sessions)
+        .values(reason=F("cancel_reason"))
+        .annotate(**_SESSION_COUNTS)
+    ):
+        tally.add_sessions(row)
+
+    coverage = (
+        _reps()
+        .filter(scope.people)
+        .aggregate(
+            reps=Count("pk"),
+            covered=Count("pk", filter=Q(_covered(OuterRef("pk"), until=until, now=now))),
+        )
+    )
+    tally.reps, tally.covered = coverage["reps"], coverage["covered"]
+
+    in_scope = CoachingSession.objects.filter(scope.sessions).values("pk")
+    commitments = (
+        _commitments(since, until, now)
+        .filter(created_in__in=in_scope)
+        .aggregate(**_COMMITMENT_COUNTS)
+    )
+    tally.made, tally.done = commitments["made"], commitments["done"]
+    return tally.numbers()
+
+
+def weekly_adherence(
+    scope: Scope,
+    *,
+    weeks: int = 8,
+    until: datetime | None = None,
+    now: datetime | None = None,
+    tz: tzinfo | None = None,
+) -> list[WeekNumbers]:
+    """Per calendar week (Monday to Monday in `tz`, default the current time zone),
+    the `weeks` weeks ending with the one containing `until` (default now), oldest
+    first, empty weeks included. One query."""
+    if weeks < 1:
+        raise ValueError("weeks must be at least 1")
+    now = _check_now(now)
+    until = until or now
+    _window(until, until, now)  # refuses a naive `until`
+    tz = tz or timezone.get_current_timezone()
+    last_monday = until.astimezone(tz).date()
+    last_monday -= timedelta(days=last_monday.weekday())
+    mondays = [last_monday - timedelta(weeks=n) for n in range(weeks - 1, -1, -1)]
+    since = datetime.combine(mondays[0], time(), tzinfo=tz)
+    end = datetime.combine(last_monday + timedelta(weeks=1), time(), tzinfo=tz)
+    rows = (
+        _due(since, end, now)
+        .filter(scope.sessions)
+        .annotate(week=TruncWeek("scheduled_start", tzinfo=tz))
+        .values("week")
+        .annotate(**_SESSION_COUNTS)
+    )
+    by_week = {row["week"].astimezone(tz).date(): row for row in rows}
+    empty = dict.fromkeys(_SESSION_COUNTS, 0)
+    return [
+        WeekNumbers(
+            week_start=monday,
+            **{name: by_week.get(monday, empty)[name] for name in _SESSION_COUNTS},
+        )
+        for monday in mondays
+    ]
+
+
+# --- Many teams, many managers ---------------------------------------------------------
+
+
+def health_by_team(
+    teams: Iterable[Team | int], *, since: datetime, until: datetime, now: datetime | None = None
+) -> dict[int, HealthNumbers]:
+    """`health(Scope.team(t))` for every team, keyed by team id. Three queries
+    however many teams: sessions, coverage, commitments (each a UNION ALL of the
+    team's own sessions and its members' 1:1s, grouped by team in SQL)."""
+    now = _window(since, until, now)
+    ids = _ids(teams)
+    tallies = {pk: _Tally() for pk in ids}
+    via_coachee = {
+        "team__isnull": True,
+        "participants__role": ParticipantRole.COACHEE,
+        "participants__person__memberships__team__in": ids,
+        "participants__person__memberships__left_at__isnull": True,
+    }
+    due = _due(since, until, now)
+    own = due.filter(team__in=ids).values(key=F("team_id"), reason=F("cancel_reason"))
+    members = due.filter(**via_coachee).values(
+        key=F("participants__person__memberships__team"), reason=F("cancel_reason")
+    )
+    for row in own.annotate(**_SESSION_COUNTS).union(members.annotate(**_SESSION_COUNTS), all=True):
+        tallies[row["key"]].add_sessions(row)
+
+    for row in (
+        TeamMembership.objects.current()
+        .filter(team__in=ids, person__in=_reps())
+        .order_by()
+        .values("team_id")
+        .annotate(
+            reps=Count("pk"),
+            covered=Count("pk", filter=Q(_covered(OuterRef("person_id"), until=until, now=now))),
+        )
+    ):
+        tallies[row["team_id"]].reps = row["reps"]
+        tallies[row["team_id"]].covered = row["covered"]
+
+    made = _commitments(since, until, now)
+    own_made = made.filter(created_in__team__in=ids).values(key=F("created_in__team_id"))
+    members_made = made.filter(
+        **{f"created_in__{lookup}": value for lookup, value in via_coachee.items()}
+    ).values(key=F("created_in__participants__person__memberships__team"))
+    for row in own_made.annotate(**_COMMITMENT_COUNTS).union(
+        members_made.annotate(**_COMMITMENT_COUNTS), all=True
+    ):
+        tallies[row["key"]].made += row["made"]
+        tallies[row["key"]].done += row["done"]
+    return {pk: tally.numbers() for pk, tally in tallies.items()}
+
+
+def _anchor(session_ref) -> dict:
+    """Whom a session belongs to for the manager roll-up: its coachee, else whoever
+    leads it (see "Scopes")."""
+    taking_part = SessionParticipant.objects.filter(session=session_ref).order_by(
+        "speaking_order", "pk"
+    )
+    coachee = taking_part.filter(role=ParticipantRole.COACHEE)
+    leader = taking_part.filter(role__in=LEADING_ROLES)
+    return {
+        "anchor": Coalesce(
+            Subquery(coachee.values("person_id")[:1]), Subquery(leader.values("person_id")[:1])
+        ),
+        "by_coachee": Exists(coachee),
+    }
+
+
+class _Tree:
+    """The reporting tree, to say which of the asked-for managers are above whom."""
+
+    def __init__(self, parent: dict[int, int | None], managers: Iterable[int]):
+        self.parent = parent
+        self.managers = set(managers)
+        self._above: dict[int, frozenset[int]] = {}
+
+    def above(self, person: int) -> frozenset[int]:
+        """The asked-for managers strictly above `person`."""
+        if person not in self._above:
+            found, seen, current = set(), {person}, self.parent.get(person)
+            while current is not None and current not in seen:  # a cycle cannot hang us
+                seen.add(current)
+                if current in self.managers:
+                    found.add(current)
+                current = self.parent.get(current)
+            self._above[person] = frozenset(found)
+        return self._above[person]
+
+    def owners(self, anchor: int | None, *, by_coachee: bool) -> frozenset[int]:
+        """Managers whose scope a session (or commitment) with this anchor is in."""
+        if anchor is None:
+            return frozenset()
+        if by_coachee:
+            return self.above(anchor)
+        return self.above(anchor) | ({anchor} & self.managers)
+
+
+def health_by_manager(
+    managers: Iterable[User | int],
+    *,
+    since: datetime,
+    until: datetime,
+    now: datetime | None = None,
+) -> dict[int, HealthNumbers]:
+    """`health(Scope.manager(m))` for every manager, keyed by user id; nested
+    managers (a head and the managers below them) each get their full numbers.
+    Three queries however many managers: the reporting tree with each rep's
+    coverage flag (one short row per person in the organisation), sessions grouped
+    by anchor person, commitments grouped likewise; the roll-up up the tree happens
+    here."""
+    now = _window(since, until, now)
+    ids = _ids(managers)
+    tallies = {pk: _Tally() for pk in ids}
+
+    people = list(
+        User.objects.order_by()
+        .annotate(
+            is_rep=Q(is_active=True, reports_to__isnull=False),
+            covered=_covered(OuterRef("pk"), until=until, now=now),
+        )
+        .values_list("pk", "reports_to_id", "is_rep", "covered")
+    )
+    tree = _Tree({pk: parent for pk, parent, _, _ in people}, ids)
+    for pk, _, is_rep, covered in people:
+        if is_rep:
+            for manager in tree.above(pk):
+                tallies[manager].reps += 1
+                tallies[manager].covered += bool(covered)
+
+    sessions = (
+        _due(since, until, now)
+        .annotate(**_anchor(OuterRef("pk")))
+        .values("anchor", "by_coachee", reason=F("cancel_reason"))
+        .annotate(**_SESSION_COUNTS)
+    )
+    for row in sessions:
+        for manager in tree.owners(row["anchor"], by_coachee=row["by_coachee"]):
+            tallies[manager].add_sessions(row)
+
+    commitments = (
+        _commitments(since, until, now)
+        .annotate(**_anchor(OuterRef("created_in")))
+        .values("anchor", "by_coachee")
+        .annotate(**_COMMITMENT_COUNTS)
+    )
+    for row in commitments:
+        for manager in tree.owners(row["anchor"], by_coachee=row["by_coachee"]):
+            tallies[manager].made += row["made"]
+            tallies[manager].done += row["done"]
+    return {pk: tally.numbers() for pk, tally in tallies.items()}
+
+
+# --- Runs: consecutive misses and streaks ----------------------------------------------
+
+
+def _leading_run(rows: QuerySet, *, partition: str, order: list, breaks: Q) -> Counter:
+    """Per partition, how many rows come (in `order`) before the first `breaks` row —
+    a running count of breaks over a window, keeping the rows where it is still 0.
+    One query."""
+    running = Window(
+        Sum(Case(When(breaks, then=Value(1)), default=Value(0), output_field=IntegerField())),
+        partition_by=[F(partition)],
+        order_by=order,
+        frame=RowRange(start=None, end=0),
+    )
+    kept = rows.annotate(breaks_so_far=running).filter(breaks_so_far=0)
+    return Counter(kept.values_list(partition, flat=True))
+
+
+def consecutive_misses(
+    plans: Iterable[CadencePlan | int], *, now: datetime | None = None
+) -> dict[int, int]:
+    """Per plan id, how many of its latest resolved occurrences in a row were missed
+    (0 when the latest was held or cancelled, or nothing is resolved yet). One query."""
+    now = _check_now(now)
+    ids = _ids(plans)
+    resolved = (
+        Occurrence.objects.filter(plan__in=ids, slot_start__lt=now)
+        .exclude(session__status=SessionStatus.SCHEDULED)
+        .order_by()
+    )
+    run = _leading_run(
+        resolved,
+        partition="plan_id",
+        order=[F("slot_start").desc()],
+        breaks=~Q(session__status=SessionStatus.MISSED),
+    )
+    return {pk: run[pk] for pk in ids}
+
+
+def streaks(people: Iterable[User | int], *, now: datetime | None = None) -> dict[int, int]:
+    """Per person id, how many of their latest resolved 1:1s as coachee in a row were
+    held (0 when the latest was missed or cancelled, or there is none). One query."""
+    now = _check_now(now)
+    ids = _ids(people)
+    resolved = (
+        SessionParticipant.objects.filter(
+            person__in=ids,
+            role=ParticipantRole.COACHEE,
+            session__kind=SessionKind.ONE_ON_ONE,
+            session__scheduled_start__lt=now,
+        )
+        .exclude(session__status=SessionStatus.SCHEDULED)
+        .order_by()
+    )
+    run = _leading_run(
+        resolved,
+        partition="person_id",
+        order=[F("session__scheduled_start").desc(), F("session_id").desc()],
+        breaks=~Q(session__status=SessionStatus.HELD),
+    )
+    return {pk: run[pk] for pk in ids}
+
+
+__all__ = [
+    "COVERAGE_DAYS",
+    "HEALTH_KINDS",
+    "HealthNumbers",
+    "Scope",
+    "SessionNumbers",
+    "WeekNumbers",
+    "consecutive_misses",
+    "health",
+    "health_by_manager",
+    "health_by_team",
+    "streaks",
+    "weekly_adherence",
+]
