@@ -28,7 +28,10 @@ from .models import Notification, NotificationStatus
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 6
-CLAIM_SIZE = 100
+# Small enough that a batch finishes long before its claims could go stale: with
+# EMAIL_TIMEOUT and the webhook timeout, 50 rows take minutes at worst, and the send
+# task's time limit stops it well inside CADENCE_STALE_CLAIM_MINUTES.
+CLAIM_SIZE = 50
 
 
 def backoff(attempts: int) -> timedelta:
@@ -54,7 +57,7 @@ def claim(*, limit: int = CLAIM_SIZE, now: datetime | None = None) -> list[int]:
 
 def deliver_claimed(ids: list[int], *, now: datetime | None = None) -> dict[str, int]:
     """Send claimed rows one by one; each row's outcome is saved on its own."""
-    outcome = {"sent": 0, "skipped": 0, "deferred": 0, "retry": 0, "failed": 0}
+    outcome = {"sent": 0, "skipped": 0, "deferred": 0, "retry": 0, "failed": 0, "lost": 0}
     rows = Notification.objects.filter(
         pk__in=ids, status=NotificationStatus.SENDING
     ).select_related(
@@ -66,6 +69,11 @@ def deliver_claimed(ids: list[int], *, now: datetime | None = None) -> dict[str,
 
 
 def _deliver_one(row: Notification, *, now: datetime) -> str:
+    # Still ours? A row reaped from a slow batch and claimed again is someone else's.
+    if not Notification.objects.filter(
+        pk=row.pk, status=NotificationStatus.SENDING, claimed_at=row.claimed_at
+    ).exists():
+        return "lost"
     try:
         result = delivery.deliver(row, now=now)
     except delivery.Defer as later:
@@ -105,7 +113,7 @@ def _finish(row: Notification, **fields) -> None:
 
 def drain(*, limit: int = CLAIM_SIZE, rounds: int = 50) -> dict[str, int]:
     """Claim and deliver until nothing is due (or `rounds` batches were sent)."""
-    total = {"sent": 0, "skipped": 0, "deferred": 0, "retry": 0, "failed": 0}
+    total = {"sent": 0, "skipped": 0, "deferred": 0, "retry": 0, "failed": 0, "lost": 0}
     for _ in range(rounds):
         ids = claim(limit=limit)
         if not ids:

@@ -29,7 +29,7 @@ def queue_digests() -> int:
     return engine.digests_queue()
 
 
-@shared_task(name="cadence.send_notifications", acks_late=True)
+@shared_task(name="cadence.send_notifications", acks_late=True, soft_time_limit=240, time_limit=300)
 def send_notifications() -> dict:
     # acks_late is safe: draining is idempotent (claims are per row, in the database).
     return outbox.drain()

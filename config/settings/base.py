@@ -97,6 +97,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     if DATABASES["default"]["NAME"] != ":memory:":
         Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # IMMEDIATE also makes the notification outbox's claim safe on SQLite, where
+    # SELECT … FOR UPDATE SKIP LOCKED does nothing: each claim holds the write lock.
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
@@ -209,6 +211,8 @@ STORAGES = {
 
 # --- Email ----------------------------------------------------------------------
 globals().update(env.email_url("EMAIL_URL", default="consolemail://"))
+# A stuck mail server must not hold a worker (or a notification claim) for ever.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Tandem <tandem@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
