@@ -1,93 +1,46 @@
 """A real Celery worker process, on the configured broker (Redis in CI), runs a task
 whose effect lands in the test database."""
 
-import os
-import subprocess
-import sys
-import time
 import uuid
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.db import connection
 from django.utils import timezone
 
 from config.celery import app
 from people.tasks import clear_expired_sessions
+from tests.worker import Worker, delete_queue, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-def database_url_of_test_db() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    host, port = s["HOST"] or "localhost", s["PORT"] or 5432
-    return f"postgres://{s['USER']}:{s['PASSWORD']}@{host}:{port}/{s['NAME']}"
-
-
 @pytest.fixture
-def worker_queue():
-    """A worker subprocess consuming a queue of its own, so nothing else interferes."""
+def worker(tmp_path):
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = dict(
-        os.environ,
-        DJANGO_SETTINGS_MODULE="config.settings.test",
-        DATABASE_URL=database_url_of_test_db(),
-        CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
-    )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool=solo",
-            "--without-heartbeat",
-            "--without-gossip",
-            "--without-mingle",
-            "-Q",
-            queue,
-            "--loglevel=INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    (tmp_path / "mail").mkdir()
+    started = Worker(queue=queue, log=tmp_path / "worker.log", mail_dir=tmp_path / "mail")
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = False  # send through the broker, not in-process
-    yield queue
+    yield started, queue
     app.conf.task_always_eager = eager
-    proc.terminate()
-    try:
-        output, _ = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        output, _ = proc.communicate()
-    print(output)  # shown by pytest when the test fails
+    started.stop()
+    delete_queue(queue)
+    print(started.output())  # shown by pytest when the test fails
 
 
-def test_a_queued_task_is_run_by_a_real_worker_and_changes_the_database(worker_queue):
+def test_a_queued_task_is_run_by_a_real_worker_and_changes_the_database(worker):
+    running, queue = worker
     now = timezone.now()
-    Session.objects.create(
-        session_key="expired", session_data="", expire_date=now - timedelta(days=1)
-    )
-    Session.objects.create(
-        session_key="current", session_data="", expire_date=now + timedelta(days=1)
-    )
+    Session.objects.create(session_key="expired", session_data="", expire_date=now - timedelta(1))
+    Session.objects.create(session_key="current", session_data="", expire_date=now + timedelta(1))
 
-    clear_expired_sessions.apply_async(queue=worker_queue)
+    clear_expired_sessions.apply_async(queue=queue)
 
-    deadline = time.monotonic() + 60
-    while Session.objects.filter(session_key="expired").exists():
-        assert time.monotonic() < deadline, "the worker did not run the task within 60 s"
-        time.sleep(0.2)
+    wait_until(
+        lambda: not Session.objects.filter(session_key="expired").exists(),
+        timeout=60,
+        what="the worker to delete the expired session",
+        worker=running,
+    )
     assert Session.objects.filter(session_key="current").exists()
