@@ -673,3 +673,21 @@ __all__ = [
     "streaks",
     "weekly_adherence",
 ]
+
+
+def plans_ended_by_reason(scope: Scope, *, since: datetime, until: datetime) -> dict[str, int]:
+    """Plans ended in the window, counted by reason, for plans whose coach or coachee
+    is in the scope's people — the protected rhythm is not quietly switched off.
+    One query."""
+    _window(since, until, None)
+    from .models import CadencePlan
+
+    people = User.objects.filter(scope.people).values("pk")
+    rows = (
+        CadencePlan.objects.filter(ended_at__gte=since, ended_at__lt=until)
+        .filter(Q(coach__in=people) | Q(coachee__in=people))
+        .values("end_reason")
+        .annotate(n=Count("pk"))
+        .order_by("end_reason")
+    )
+    return {row["end_reason"]: row["n"] for row in rows}

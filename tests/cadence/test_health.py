@@ -525,3 +525,35 @@ def test_one_scope_costs_three_queries_and_its_weeks_one(org, weeks):
 def test_naive_datetimes_are_refused():
     with pytest.raises(ValueError, match="aware"):
         health(Scope.organisation(), since=datetime(2026, 1, 1), until=NOW)
+
+
+@pytest.mark.django_db
+def test_ended_plans_are_counted_by_reason_in_scope(org):
+    from datetime import time as _time
+
+    from django.utils import timezone as tz
+
+    from cadence.health import Scope, plans_ended_by_reason
+    from cadence.services import plan_create, plan_end
+
+    mine = plan_create(
+        kind="one_on_one",
+        coach=org.manager,
+        coachee=org.rep,
+        weekday=1,
+        local_time=_time(10),
+        generate=False,
+    )
+    theirs = plan_create(
+        kind="one_on_one",
+        coach=org.other_manager,
+        coachee=org.other_rep,
+        weekday=1,
+        local_time=_time(10),
+        generate=False,
+    )
+    plan_end(plan=mine, actor=org.manager, reason="leave")
+    plan_end(plan=theirs, actor=org.other_manager, reason="new_manager")
+    window = {"since": tz.now() - timedelta(days=1), "until": tz.now() + timedelta(days=1)}
+    assert plans_ended_by_reason(Scope.manager(org.manager), **window) == {"leave": 1}
+    assert plans_ended_by_reason(Scope.organisation(), **window) == {"leave": 1, "new_manager": 1}

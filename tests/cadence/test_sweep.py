@@ -166,3 +166,64 @@ def test_weekly_digests_once_per_manager_per_week(org):
         org.other_manager.pk,
     }
     assert digests.count() == 3 and len(mail.outbox) == 3
+
+
+@pytest.mark.django_db
+def test_the_digest_says_what_the_week_was(org):
+    from coaching.services import commitment_create
+
+    with time_machine.travel(START - timedelta(days=6), tick=False):
+        held = one_on_one_at(org, org.rep, START - timedelta(days=5))
+        session_mark_held(session=held, actor=org.manager)
+        commitment_create(
+            session=held,
+            actor=org.manager,
+            text="Open with their goal",
+            evidence="Call recording",
+            due_on=date(2026, 3, 20),
+        )
+        one_on_one_at(org, org.peer, START - timedelta(days=4))  # never logged
+    with time_machine.travel(START, tick=False):
+        engine.sweep_missed()
+        engine.digests_queue()
+        outbox.drain()
+    to_manager = next(m for m in mail.outbox if m.to == [org.manager.email])
+    assert to_manager.subject == "Your coaching week: 1 of 2 1:1s held"
+    assert "1 missed" in to_manager.body and "Open commitments of your people: 1" in to_manager.body
+    assert "Pavel Peer" in to_manager.body  # no 1:1 held in 14 days
+    assert "Open with their goal" not in to_manager.body  # counts and names, not words
+
+
+def one_on_one_at(org, coachee, start):
+    from tests.factories import one_on_one
+
+    return one_on_one(org.manager, coachee, start=start)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_two_sweeps_at_once_mark_and_notify_each_miss_once(org, weekly_plan):
+    """Real PostgreSQL: the second UPDATE waits on the row locks, then finds the rows
+    no longer scheduled."""
+    import threading
+
+    with time_machine.travel(START, tick=False):
+        weekly_plan()
+        weekly_plan(coachee=org.peer)
+        engine.occurrences_generate()
+    barrier, marked = threading.Barrier(2), []
+
+    def sweep():
+        try:
+            barrier.wait()
+            marked.append(engine.sweep_missed(now=START + timedelta(weeks=7)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(marked) == 12
+    assert Notification.objects.filter(kind=NotificationKind.MISSED).count() == 12
