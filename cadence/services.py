@@ -16,7 +16,15 @@ from people.selectors import people_below
 from people.services import audit_record
 
 from . import engine
-from .models import CadencePlan, CadencePolicy, EndReason, PolicyAssignment, Recurrence
+from .models import (
+    CadencePlan,
+    CadencePolicy,
+    EndReason,
+    Notification,
+    NotificationPreference,
+    PolicyAssignment,
+    Recurrence,
+)
 
 RULE_FIELDS = (
     "recurrence",
@@ -102,10 +110,10 @@ def plan_create(
 
 
 @transaction.atomic
-def plan_update(*, plan: CadencePlan, actor: User, **changes) -> CadencePlan:
+def plan_update(*, plan: CadencePlan, actor: User, check: bool = True, **changes) -> CadencePlan:
     """Change day, time, rule or length. Future untouched occurrences are replaced;
     held, cancelled, moved or prepared ones stay exactly as they are."""
-    if not may_manage(actor=actor, plan=plan):
+    if check and not may_manage(actor=actor, plan=plan):
         raise Http404
     plan = CadencePlan.objects.select_for_update().get(pk=plan.pk)
     if not plan.is_live:
@@ -122,7 +130,12 @@ def plan_update(*, plan: CadencePlan, actor: User, **changes) -> CadencePlan:
         plan.generated_until = None
     plan.updated_at = timezone.now()
     plan.save()
-    audit_record(actor=actor, verb="plan.changed", target=plan, data={"fields": sorted(changes)})
+    audit_record(
+        actor=actor,
+        verb="plan.changed",
+        target=plan,
+        data={"fields": sorted(changes), "admin": not check},
+    )
     if rule_changed or changes.get("paused") is False:
         transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=[plan.pk]))
     return plan
@@ -248,3 +261,55 @@ def follow_membership(*, membership: TeamMembership) -> None:
         return
     for plan in assignment.plans.live().filter(coachee=person, kind=SessionKind.ONE_ON_ONE):
         plan_end(plan=plan, actor=None, reason=EndReason.LEFT_TEAM, check=False)
+
+
+# --- Programme admins, notifications ----------------------------------------------------
+
+
+@transaction.atomic
+def plan_update_as_admin(*, plan: CadencePlan, actor: User, **changes) -> CadencePlan:
+    """`plan_update` for the admin site: programme admins adjust any plan, though they
+    are not in the coach's reporting line."""
+    if not actor.has_perm("cadence.change_cadenceplan"):
+        raise Http404
+    return plan_update(plan=plan, actor=actor, check=False, **changes)
+
+
+PREFERENCE_FIELDS = (
+    "email_upcoming",
+    "email_missed",
+    "email_escalation",
+    "email_digest",
+    "quiet_from",
+    "quiet_until",
+)
+
+
+@transaction.atomic
+def notification_preference_save(*, person: User, **fields) -> NotificationPreference:
+    """Which kinds reach `person` by email, and their quiet hours (their own time zone).
+    Quiet hours need both ends, and two different times."""
+    unknown = set(fields) - set(PREFERENCE_FIELDS)
+    if unknown:
+        raise ValidationError(f"Cannot change: {', '.join(sorted(unknown))}.")
+    preference, _ = NotificationPreference.objects.select_for_update().get_or_create(person=person)
+    for name, value in fields.items():
+        setattr(preference, name, value)
+    start, end = preference.quiet_from, preference.quiet_until
+    if (start is None) != (end is None):
+        missing = "quiet_until" if end is None else "quiet_from"
+        raise ValidationError({missing: "Quiet hours need a start and an end."})
+    if start is not None and start == end:
+        raise ValidationError({"quiet_until": "Quiet hours must end at a different time."})
+    preference.save()
+    return preference
+
+
+@transaction.atomic
+def notifications_mark_read(*, person: User, up_to: int | None = None) -> int:
+    """Mark `person`'s unread notifications read — those up to id `up_to` (what the page
+    showed), so one that arrived since stays unread. Returns how many."""
+    unread = Notification.objects.filter(recipient=person, read_at__isnull=True)
+    if up_to is not None:
+        unread = unread.filter(pk__lte=up_to)
+    return unread.update(read_at=timezone.now())

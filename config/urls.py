@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("people.urls")),
     path("", include("coaching.urls")),
     path("", include("cadence.calendar_urls")),
+    path("", include("cadence.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("allauth.urls")),

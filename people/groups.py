@@ -35,6 +35,25 @@ ROLE_PERMISSIONS: dict[Role, list[str]] = {
         "coaching.add_prompt",
         "coaching.change_prompt",
         "coaching.delete_prompt",
+        # Cadence: policies and their items, applying them to teams (ending is a
+        # change), plans (read, rule edits), team channels, the outbox (read only).
+        "cadence.view_cadencepolicy",
+        "cadence.add_cadencepolicy",
+        "cadence.change_cadencepolicy",
+        "cadence.view_policyitem",
+        "cadence.add_policyitem",
+        "cadence.change_policyitem",
+        "cadence.delete_policyitem",
+        "cadence.view_policyassignment",
+        "cadence.add_policyassignment",
+        "cadence.change_policyassignment",
+        "cadence.view_cadenceplan",
+        "cadence.change_cadenceplan",
+        "cadence.view_teamchannel",
+        "cadence.add_teamchannel",
+        "cadence.change_teamchannel",
+        "cadence.delete_teamchannel",
+        "cadence.view_notification",
     ],
 }
 

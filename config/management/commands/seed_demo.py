@@ -1,11 +1,15 @@
 from django.core.management.base import BaseCommand
 
+from cadence.demo import seed_cadence
 from coaching.demo import seed_coaching
 from people.demo import DEMO_PASSWORD, seed_people
 
 
 class Command(BaseCommand):
-    help = "Build (or refresh) the demo organisation and its coaching history. Safe to run again."
+    help = (
+        "Build (or refresh) the demo organisation, its coaching history and cadence. "
+        "Safe to run again."
+    )
 
     def handle(self, *args, **options):
         people = seed_people()
@@ -21,4 +25,13 @@ class Command(BaseCommand):
         else:
             self.stdout.write("Coaching history already present — left as it is.")
         for line in coaching.lines():
+            self.stdout.write(line)
+
+        # After the history: plans start where it leaves off, so nothing is doubled.
+        cadence = seed_cadence({spec.key: user for spec, user in people})
+        if cadence.created:
+            self.stdout.write(self.style.SUCCESS("Cadence policy applied to the demo teams."))
+        else:
+            self.stdout.write("Cadence already in place — left as it is.")
+        for line in cadence.lines():
             self.stdout.write(line)

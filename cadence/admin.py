@@ -1,0 +1,372 @@
+"""Cadence configuration for programme admins: policies and the teams they are applied
+to, plans (read mostly), team channels and the notification outbox (read only).
+
+Every change goes through `cadence.services`, so plans are never doubled and edits
+regenerate only untouched sessions. Nothing here shows anyone's words: sessions, notes
+and private notes are not registered (see coaching/admin.py), notifications hold only
+references, and calendar feeds (whose token is a secret) are not registered either."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
+from django.urls import reverse
+from django.utils.html import format_html
+
+from . import services
+from .models import (
+    CadencePlan,
+    CadencePolicy,
+    Notification,
+    PolicyAssignment,
+    PolicyItem,
+    TeamChannel,
+)
+from .selectors import describe_rule
+
+
+class _EndedFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("live", "Live"), ("ended", "Ended")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "live":
+            return queryset.filter(ended_at__isnull=True)
+        if self.value() == "ended":
+            return queryset.filter(ended_at__isnull=False)
+        return queryset
+
+
+# --- Policies ---------------------------------------------------------------------------
+
+
+class PolicyItemInline(admin.TabularInline):
+    model = PolicyItem
+    extra = 0
+    fields = [
+        "kind",
+        "recurrence",
+        "weekday",
+        "interval_weeks",
+        "week_of_month",
+        "local_time",
+        "duration_minutes",
+    ]
+
+
+@admin.register(CadencePolicy)
+class CadencePolicyAdmin(admin.ModelAdmin):
+    list_display = ["name", "what_it_runs", "teams"]
+    search_fields = ["name"]
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": ["name", "description"],
+                "description": (
+                    "Times are wall-clock times in each coach's own time zone. Changing a "
+                    "policy does not change plans already made from it: a manager adjusts "
+                    "their own plans on “My cadence”, or edit them under Plans."
+                ),
+            },
+        )
+    ]
+    inlines = [PolicyItemInline]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("items")
+            .annotate(live_teams=Count("assignments", filter=Q(assignments__ended_at__isnull=True)))
+        )
+
+    @admin.display(description="Runs")
+    def what_it_runs(self, obj):
+        return "; ".join(
+            f"{item.get_kind_display()}: {describe_rule(item, time_zone='')}, "
+            f"{item.duration_minutes} min"
+            for item in obj.items.all()
+        )
+
+    @admin.display(description="Teams", ordering="live_teams")
+    def teams(self, obj):
+        return obj.live_teams
+
+
+class PolicyAssignmentForm(forms.ModelForm):
+    class Meta:
+        model = PolicyAssignment
+        fields = ["policy", "team"]
+        help_texts = {
+            "team": (
+                "Applying makes a weekly 1:1 plan for each current member with the team lead, "
+                "the team's call review and role-play, and the lead's manager review. Plans "
+                "that exist are kept, never doubled. If the team keeps another policy, that "
+                "one ends first, with its plans."
+            )
+        }
+
+    def clean_team(self):
+        team = self.cleaned_data["team"]
+        if team.lead_id is None:
+            raise ValidationError(f"{team} needs a lead before it can keep a cadence.")
+        return team
+
+    def validate_unique(self):
+        """`policy_apply` keeps one live policy per team: re-applying the same policy
+        changes nothing, applying another replaces it."""
+
+
+@admin.register(PolicyAssignment)
+class PolicyAssignmentAdmin(admin.ModelAdmin):
+    form = PolicyAssignmentForm
+    list_display = ["team", "policy", "applied_at", "applied_by", "ended_at", "plans_live"]
+    list_filter = [_EndedFilter, "policy"]
+    list_select_related = ["team", "policy", "applied_by"]
+    search_fields = ["team__name", "policy__name"]
+    autocomplete_fields = ["team"]
+    actions = ["end_assignments"]
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(live_plans=Count("plans", filter=Q(plans__ended_at__isnull=True)))
+        )
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["policy", "team"]
+        return ["policy", "team", "applied_at", "applied_by", "ended_at", "plans_live"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    @admin.display(description="Live plans", ordering="live_plans")
+    def plans_live(self, obj):
+        count = getattr(obj, "live_plans", None)
+        if count is None:
+            count = obj.plans.live().count()
+        url = reverse("admin:cadence_cadenceplan_changelist")
+        return format_html('<a href="{}?assignment__id__exact={}">{}</a>', url, obj.pk, count)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Nothing on an applied assignment is edited; ending it is the list's action.
+        extra_context = {
+            **(extra_context or {}),
+            "show_save": False,
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+        }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        assignment = services.policy_apply(
+            policy=form.cleaned_data["policy"], team=form.cleaned_data["team"], actor=request.user
+        )
+        obj.pk, obj.applied_at, obj.applied_by = (
+            assignment.pk,
+            assignment.applied_at,
+            assignment.applied_by,
+        )
+        made = assignment.plans.live().count()
+        self.message_user(request, f"{assignment.team} keeps “{assignment.policy}”: {made} plans.")
+
+    @admin.action(description="End these assignments (and their plans)", permissions=["change"])
+    def end_assignments(self, request, queryset):
+        ended = 0
+        for assignment in queryset.filter(ended_at__isnull=True).select_related("team"):
+            services.policy_assignment_end(assignment=assignment, actor=request.user)
+            ended += 1
+        self.message_user(
+            request,
+            f"Ended {ended} assignment{'s' if ended != 1 else ''} and their plans."
+            if ended
+            else "Those had already ended.",
+            messages.SUCCESS if ended else messages.WARNING,
+        )
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- Plans ------------------------------------------------------------------------------
+
+PLAN_EDITABLE = [
+    "recurrence",
+    "weekday",
+    "interval_weeks",
+    "week_of_month",
+    "local_time",
+    "duration_minutes",
+    "time_zone",
+    "paused",
+    "ends_on",
+]
+PLAN_SHOWN = [
+    "kind",
+    "coach",
+    "coachee",
+    "team",
+    "assignment",
+    "starts_on",
+    "generated_until",
+    "created_at",
+    "updated_at",
+    "ended_at",
+    "ended_by",
+    "end_reason",
+    "end_note",
+]
+
+
+@admin.register(CadencePlan)
+class CadencePlanAdmin(admin.ModelAdmin):
+    """Read mostly: rule fields change through `plan_update_as_admin` (which replaces
+    the untouched future sessions); plans are never added or deleted here."""
+
+    list_display = ["kind", "coach", "with_whom", "rule", "paused", "ended"]
+    list_filter = [_EndedFilter, "kind", "paused", "end_reason", "recurrence", "team"]
+    list_select_related = ["coach", "coachee", "team"]
+    search_fields = [
+        "coach__display_name",
+        "coach__email",
+        "coachee__display_name",
+        "coachee__email",
+        "team__name",
+    ]
+    fieldsets = [
+        ("Who", {"fields": ["kind", "coach", "coachee", "team", "assignment"]}),
+        (
+            "When",
+            {
+                "fields": [*PLAN_EDITABLE[:7], "starts_on", "ends_on", "paused"],
+                "description": (
+                    "Saving a change replaces the future sessions nobody has touched; "
+                    "prepared, moved, held or cancelled ones stay."
+                ),
+            },
+        ),
+        (
+            "State",
+            {
+                "fields": [
+                    "generated_until",
+                    "created_at",
+                    "updated_at",
+                    "ended_at",
+                    "ended_by",
+                    "end_reason",
+                    "end_note",
+                ]
+            },
+        ),
+    ]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and not obj.is_live:
+            return [*PLAN_SHOWN, *PLAN_EDITABLE]
+        return PLAN_SHOWN
+
+    @admin.display(description="With")
+    def with_whom(self, obj):
+        return obj.coachee or obj.team
+
+    @admin.display(description="Rule")
+    def rule(self, obj):
+        return f"{describe_rule(obj)} · {obj.duration_minutes} min"
+
+    @admin.display(description="Ended", ordering="ended_at")
+    def ended(self, obj):
+        if obj.ended_at is None:
+            return "—"
+        return f"{obj.ended_at:%Y-%m-%d} · {obj.get_end_reason_display()}"
+
+    def save_model(self, request, obj, form, change):
+        changes = {
+            name: form.cleaned_data[name] for name in form.changed_data if name in PLAN_EDITABLE
+        }
+        if changes:
+            services.plan_update_as_admin(plan=obj, actor=request.user, **changes)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- Team channels and the outbox -------------------------------------------------------
+
+
+@admin.register(TeamChannel)
+class TeamChannelAdmin(admin.ModelAdmin):
+    """Team-level messages only (names, times, counts). Failures stay here to see."""
+
+    list_display = ["team", "format", "is_active", "last_success_at", "last_failure_at", "error"]
+    list_filter = ["is_active", "format"]
+    list_select_related = ["team"]
+    search_fields = ["team__name"]
+    autocomplete_fields = ["team"]
+    fields = [
+        "team",
+        "webhook_url",
+        "format",
+        "is_active",
+        "last_success_at",
+        "last_failure_at",
+        "last_error",
+    ]
+    readonly_fields = ["last_success_at", "last_failure_at", "last_error"]
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "webhook_url":
+            kwargs["assume_scheme"] = "https"
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    @admin.display(description="Last error")
+    def error(self, obj):
+        return (obj.last_error[:80] + "…") if len(obj.last_error) > 80 else obj.last_error
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    """Read only. A row is a reference (kind, who, status); the message itself is
+    rendered at send time and never stored."""
+
+    list_display = ["kind", "audience", "status", "attempts", "last_error", "created_at"]
+    list_filter = ["status", "kind"]
+    list_select_related = ["recipient", "team"]
+    search_fields = ["recipient__email", "recipient__display_name", "team__name"]
+    date_hierarchy = "created_at"
+    fields = [
+        "kind",
+        "recipient",
+        "team",
+        "period",
+        "status",
+        "attempts",
+        "last_error",
+        "next_attempt_at",
+        "sent_at",
+        "created_at",
+    ]
+
+    @admin.display(description="To")
+    def audience(self, obj):
+        return obj.recipient or obj.team
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

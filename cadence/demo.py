@@ -1,0 +1,238 @@
+"""The demo's cadence: the "Sales team standard" policy applied to the three demo teams,
+their plans' sessions for the weeks ahead, a team channel, and a few notifications.
+
+It runs after the coaching demo, which wrote twelve weeks of history and each rep's
+next 1:1 (and the next call review and manager review). So that nothing is doubled,
+each plan starts the day after the last session of its kind between the same people
+(or for the same team) and keeps the time of day history shows, weekly plans their
+day too — Sofia's Monday 10:00 with Aisha stays Monday 10:00 — through the same
+service a manager uses on "My cadence".
+
+Written through `cadence.services` and `cadence.engine`, except what no service can
+express: a plan's `starts_on` (policies start plans today), the channel's last
+failure, and the "missed" notifications the sweep would have recorded for the misses
+the coaching demo wrote directly. No email is sent: reminders and digests are queued
+in the outbox, where a running worker picks them up.
+
+Idempotent: teams that already keep a policy are left alone; notifications are
+unique, so queuing again records nothing twice."""
+
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from coaching.models import (
+    RUNNING_ROLES,
+    CoachingSession,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+)
+from people.demo import ADMIN, TEAMS, demo_email, demo_people
+from people.models import Team, User
+
+from . import engine
+from .models import (
+    CadencePlan,
+    CadencePolicy,
+    Notification,
+    NotificationKind,
+    NotificationStatus,
+    PolicyAssignment,
+    PolicyItem,
+    Recurrence,
+    TeamChannel,
+    Weekday,
+)
+from .services import plan_update, policy_apply
+
+POLICY = "Sales team standard"
+POLICY_DESCRIPTION = (
+    "What every sales team runs: a weekly 30-minute 1:1 per rep, a weekly team call "
+    "review, a monthly role-play on the focus area, and a monthly manager review."
+)
+ITEMS = [
+    dict(
+        kind=SessionKind.ONE_ON_ONE,
+        recurrence=Recurrence.WEEKLY,
+        weekday=Weekday.TUESDAY,
+        local_time=time(10, 0),
+        duration_minutes=30,
+    ),
+    dict(
+        kind=SessionKind.TEAM_CALL_REVIEW,
+        recurrence=Recurrence.WEEKLY,
+        weekday=Weekday.THURSDAY,
+        local_time=time(15, 0),
+        duration_minutes=45,
+    ),
+    dict(
+        kind=SessionKind.ROLE_PLAY,
+        recurrence=Recurrence.MONTHLY_NTH,
+        week_of_month=2,
+        weekday=Weekday.WEDNESDAY,
+        local_time=time(14, 0),
+        duration_minutes=60,
+    ),
+    dict(
+        kind=SessionKind.MANAGER_REVIEW,
+        recurrence=Recurrence.MONTHLY_LAST,
+        weekday=Weekday.FRIDAY,
+        local_time=time(11, 0),
+        duration_minutes=45,
+    ),
+]
+CHANNEL_TEAM = "Enterprise East"
+# Nothing listens there: the channel is switched off after its failure, for the admin to see.
+CHANNEL_URL = "http://127.0.0.1:9/hook"
+CHANNEL_ERROR = "URLError: <urlopen error [Errno 111] Connection refused>"
+MISSED_WEEKS = 4
+
+
+@dataclass
+class CadenceSeedResult:
+    created: bool
+    live_plans: int
+    planned_ahead: int
+    notifications: int
+
+    def lines(self) -> list[str]:
+        return [
+            f"  cadence: “{POLICY}” on {len(TEAMS)} teams, {self.live_plans} live plans, "
+            f"{self.planned_ahead} sessions planned ahead, {self.notifications} notifications"
+        ]
+
+
+def _demo_people() -> dict[str, User]:
+    keys = {demo_email(spec.key): spec.key for spec in demo_people()}
+    return {keys[u.email]: u for u in User.objects.filter(email__in=keys)}
+
+
+def _policy() -> CadencePolicy:
+    policy, created = CadencePolicy.objects.get_or_create(
+        name=POLICY, defaults={"description": POLICY_DESCRIPTION}
+    )
+    if created:
+        PolicyItem.objects.bulk_create(PolicyItem(policy=policy, **item) for item in ITEMS)
+    return policy
+
+
+def _last_session(plan: CadencePlan) -> CoachingSession | None:
+    """The latest session of the plan's kind between its people (or for its team)."""
+    sessions = CoachingSession.objects.filter(kind=plan.kind)
+    if plan.team_id:
+        sessions = sessions.filter(team_id=plan.team_id)
+    else:
+        for person_id in (plan.coach_id, plan.coachee_id):
+            sessions = sessions.filter(
+                pk__in=SessionParticipant.objects.filter(person_id=person_id).values("session")
+            )
+    return sessions.order_by("-original_start").first()
+
+
+def _continue_history(plan: CadencePlan, *, today: date) -> None:
+    """Start the plan where the coaching history leaves off, the day after its last
+    session, at the time of day history shows (and, for weekly plans, on its day)."""
+    last = _last_session(plan)
+    starts_on = today + timedelta(days=1)
+    if last is not None:
+        local = last.original_start.astimezone(ZoneInfo(plan.time_zone))
+        starts_on = max(starts_on, local.date() + timedelta(days=1))
+        changes = {"local_time": local.time().replace(second=0, microsecond=0)}
+        if plan.recurrence == Recurrence.WEEKLY:
+            changes["weekday"] = local.weekday()
+        changes = {k: v for k, v in changes.items() if getattr(plan, k) != v}
+        if changes:
+            plan_update(plan=plan, actor=plan.coach, **changes)
+    CadencePlan.objects.filter(pk=plan.pk).update(starts_on=starts_on)
+
+
+def _missed_notifications(people: list[User], *, now) -> None:
+    """What the sweep would have recorded for the misses of the last four weeks —
+    already delivered, the older ones read."""
+    runners = SessionParticipant.objects.filter(
+        person__in=people,
+        role__in=RUNNING_ROLES,
+        session__status=SessionStatus.MISSED,
+        session__missed_at__gte=now - timedelta(weeks=MISSED_WEEKS),
+    ).select_related("session")
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                kind=NotificationKind.MISSED,
+                session=p.session,
+                recipient_id=p.person_id,
+                status=NotificationStatus.SENT,
+                attempts=1,
+                created_at=p.session.missed_at,
+                next_attempt_at=p.session.missed_at,
+                sent_at=p.session.missed_at,
+                read_at=(
+                    p.session.missed_at + timedelta(hours=20)
+                    if p.session.missed_at < now - timedelta(days=7)
+                    else None
+                ),
+            )
+            for p in runners
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def cadence_summary(people: dict[str, User] | None = None) -> CadenceSeedResult:
+    people = people or _demo_people()
+    pks = [u.pk for u in people.values()]
+    now = timezone.now()
+    return CadenceSeedResult(
+        created=False,
+        live_plans=CadencePlan.objects.live().filter(coach__in=pks).count(),
+        planned_ahead=CoachingSession.objects.filter(
+            occurrence__plan__coach__in=pks,
+            status=SessionStatus.SCHEDULED,
+            scheduled_start__gte=now,
+        ).count(),
+        notifications=Notification.objects.filter(
+            Q(recipient__in=pks) | Q(team__name__in=TEAMS)
+        ).count(),
+    )
+
+
+def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
+    """Apply the demo policy to the demo teams that keep none yet, plan their sessions,
+    and queue a few notifications. Returns counts either way."""
+    people = people or _demo_people()
+    admin = people[ADMIN.key]
+    today = timezone.localdate()
+    created = False
+    with transaction.atomic():
+        policy = _policy()
+        teams = Team.objects.filter(name__in=TEAMS).select_related("lead").order_by("name")
+        for team in teams:
+            if PolicyAssignment.objects.filter(team=team, ended_at__isnull=True).exists():
+                continue
+            assignment = policy_apply(policy=policy, team=team, actor=admin)
+            for plan in assignment.plans.live().order_by("pk"):
+                _continue_history(plan, today=today)
+            created = True
+        channel_team = next((t for t in teams if t.name == CHANNEL_TEAM), None)
+        if channel_team is not None:
+            TeamChannel.objects.get_or_create(
+                team=channel_team,
+                defaults={
+                    "webhook_url": CHANNEL_URL,
+                    "is_active": False,
+                    "last_failure_at": timezone.now() - timedelta(days=2),
+                    "last_error": CHANNEL_ERROR,
+                },
+            )
+        _missed_notifications(list(people.values()), now=timezone.now())
+    engine.occurrences_generate()
+    engine.reminders_queue()
+    engine.digests_queue()
+    result = cadence_summary(people)
+    result.created = created
+    return result

@@ -1,0 +1,106 @@
+"""Forms parse input for the cadence pages; the services decide."""
+
+from django import forms
+
+from .models import EndReason, NotificationPreference, Recurrence, Weekday
+
+
+class TimeInput(forms.TimeInput):
+    input_type = "time"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", **kwargs)
+
+
+class PlanRuleForm(forms.Form):
+    """Day, time, length and rhythm of one plan. Only the fields its kind of rule uses
+    are shown; `changes()` is what differs from the plan."""
+
+    weekday = forms.TypedChoiceField(label="Day", choices=Weekday.choices, coerce=int)
+    local_time = forms.TimeField(label="Time", widget=TimeInput())
+    duration_minutes = forms.IntegerField(label="Minutes", min_value=5, max_value=480)
+    interval_weeks = forms.IntegerField(
+        label="Every how many weeks", min_value=1, max_value=8, required=False
+    )
+    week_of_month = forms.TypedChoiceField(
+        label="Which one in the month",
+        choices=[(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th")],
+        coerce=int,
+        required=False,
+    )
+
+    def __init__(self, *args, plan, **kwargs):
+        kwargs.setdefault("prefix", f"plan-{plan.pk}")
+        kwargs.setdefault(
+            "initial",
+            {
+                "weekday": plan.weekday,
+                "local_time": plan.local_time,
+                "duration_minutes": plan.duration_minutes,
+                "interval_weeks": plan.interval_weeks,
+                "week_of_month": plan.week_of_month,
+            },
+        )
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        self.fields["local_time"].help_text = f"In {plan.time_zone}."
+        if plan.recurrence != Recurrence.WEEKLY:
+            del self.fields["interval_weeks"]
+        if plan.recurrence != Recurrence.MONTHLY_NTH:
+            del self.fields["week_of_month"]
+        if "interval_weeks" in self.fields:
+            self.fields["interval_weeks"].required = True
+        if "week_of_month" in self.fields:
+            self.fields["week_of_month"].required = True
+
+    def changes(self) -> dict:
+        return {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if value is not None and getattr(self.plan, name) != value
+        }
+
+
+class PauseForm(forms.Form):
+    paused = forms.TypedChoiceField(
+        choices=[("1", "Pause"), ("0", "Resume")], coerce=lambda value: value == "1"
+    )
+
+
+class EndPlanForm(forms.Form):
+    reason = forms.ChoiceField(
+        label="Why it ends",
+        choices=[("", "Pick a reason")]
+        + [(value, label) for value, label in EndReason.choices if value != EndReason.POLICY_ENDED],
+    )
+    note = forms.CharField(
+        label="Note",
+        max_length=500,
+        required=False,
+        help_text="Needed when the reason is “Other”.",
+    )
+
+    def __init__(self, *args, plan, **kwargs):
+        kwargs.setdefault("prefix", f"end-{plan.pk}")
+        super().__init__(*args, **kwargs)
+
+
+class NotificationPreferenceForm(forms.ModelForm):
+    class Meta:
+        model = NotificationPreference
+        fields = [
+            "email_upcoming",
+            "email_missed",
+            "email_escalation",
+            "email_digest",
+            "quiet_from",
+            "quiet_until",
+        ]
+        widgets = {"quiet_from": TimeInput(), "quiet_until": TimeInput()}
+
+    def validate_unique(self):
+        """The service keeps one row per person."""
+
+
+class MarkReadForm(forms.Form):
+    up_to = forms.IntegerField(min_value=1, widget=forms.HiddenInput)

@@ -1,0 +1,252 @@
+"""Reads with rules for the cadence pages. A plan is reached through `access_plan`
+(404 for what the person may not see, or may not change when they mean to); lists
+have fixed query counts whatever their length."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Exists, Max, OuterRef, Prefetch, Q, Subquery
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import dateformat, timezone
+
+from coaching.models import (
+    RUNNING_ROLES,
+    CoachingSession,
+    ParticipantRole,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+)
+from people.models import User
+
+from . import services
+from .models import (
+    CadencePlan,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    Occurrence,
+    Recurrence,
+    Weekday,
+)
+
+MISSES_WEEKS = 4
+UPCOMING_DAYS = 14
+NOTIFICATIONS_PER_PAGE = 50
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def describe_rule(rule, *, time_zone: str | None = None) -> str:
+    """A plan's (or policy item's) rule in words: "Tuesdays 10:00 Europe/Berlin,
+    weekly", "2nd Wednesday of the month, 14:00 Europe/Berlin"."""
+    zone = time_zone if time_zone is not None else getattr(rule, "time_zone", "")
+    at = f"{rule.local_time:%H:%M}{f' {zone}' if zone else ''}"
+    day = Weekday(rule.weekday).label
+    if rule.recurrence == Recurrence.WEEKLY:
+        every = "weekly" if rule.interval_weeks == 1 else f"every {rule.interval_weeks} weeks"
+        return f"{day}s {at}, {every}"
+    if rule.recurrence == Recurrence.MONTHLY_NTH:
+        return f"{ORDINAL.get(rule.week_of_month, rule.week_of_month)} {day} of the month, {at}"
+    return f"Last {day} of the month, {at}"
+
+
+# --- Plans ------------------------------------------------------------------------------
+
+
+def _plans_with_next(queryset, *, now: datetime):
+    """Plans with the start and id of their next scheduled session (one query)."""
+    upcoming = Occurrence.objects.filter(
+        plan=OuterRef("pk"),
+        session__status=SessionStatus.SCHEDULED,
+        session__scheduled_start__gte=now,
+    ).order_by("session__scheduled_start")
+    return queryset.select_related("coach", "coachee", "team").annotate(
+        next_start=Subquery(upcoming.values("session__scheduled_start")[:1]),
+        next_session_id=Subquery(upcoming.values("session_id")[:1]),
+    )
+
+
+def _decorate(plan: CadencePlan) -> CadencePlan:
+    plan.rule_text = describe_rule(plan)
+    plan.with_whom = (
+        plan.coachee.display_name if plan.coachee_id else (plan.team.name if plan.team_id else "")
+    )
+    return plan
+
+
+def access_plan(*, user: User, pk: int, manage: bool = False) -> CadencePlan:
+    """The plan — or 404 if `user` may not see it (coach, coachee, people above the
+    coach), or, with `manage`, may not change it (the coach and people above them)."""
+    plan = get_object_or_404(
+        _plans_with_next(CadencePlan.objects.visible_to(user), now=timezone.now()), pk=pk
+    )
+    if manage and not services.may_manage(actor=user, plan=plan):
+        raise Http404
+    return _decorate(plan)
+
+
+@dataclass
+class MyCadence:
+    plans: list[CadencePlan]
+    misses: list[CoachingSession]
+    upcoming: list[CoachingSession]
+
+
+def _makeup_url(session: CoachingSession, viewer: User) -> str:
+    """/sessions/new/ filled in for a make-up of a missed session."""
+    query = {"kind": session.kind}
+    if session.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW) and session.coachee:
+        query["with"] = session.coachee.pk
+    elif session.kind == SessionKind.PEER:
+        other = next(
+            (p.person for p in session.participants.all() if p.person_id != viewer.pk), None
+        )
+        if other is not None:
+            query["with"] = other.pk
+    return f"{reverse('session_new')}?{urlencode(query)}"
+
+
+def my_cadence(*, coach: User, allow_empty: bool = False) -> MyCadence:
+    """What `coach` runs: live plans with their next session, their missed sessions of
+    the last four weeks, and the sessions they run in the next two weeks (from a plan
+    or one-off). 404 for someone who runs no plan unless `allow_empty` (managers, whose
+    plans may not exist yet). Five queries, whatever the numbers."""
+    now = timezone.now()
+    plans = [
+        _decorate(p)
+        for p in _plans_with_next(CadencePlan.objects.live().filter(coach=coach), now=now)
+    ]
+    if not plans and not allow_empty and not CadencePlan.objects.filter(coach=coach).exists():
+        raise Http404
+    running = Q(participants__person=coach) & Q(
+        participants__role__in=[*RUNNING_ROLES, ParticipantRole.PEER]
+    )
+    misses = list(
+        CoachingSession.objects.filter(running)
+        .filter(
+            status=SessionStatus.MISSED,
+            scheduled_start__gte=now - timedelta(weeks=MISSES_WEEKS),
+        )
+        .with_people()
+        .order_by("-scheduled_start", "-pk")
+    )
+    for session in misses:
+        session.makeup_url = _makeup_url(session, coach)
+    upcoming = list(
+        CoachingSession.objects.filter(running)
+        .filter(
+            status=SessionStatus.SCHEDULED,
+            scheduled_start__gte=now,
+            scheduled_start__lt=now + timedelta(days=UPCOMING_DAYS),
+        )
+        .annotate(from_plan=Exists(Occurrence.objects.filter(session=OuterRef("pk"))))
+        .with_people()
+        .order_by("scheduled_start", "pk")
+    )
+    return MyCadence(plans=plans, misses=misses, upcoming=upcoming)
+
+
+# --- Notifications ----------------------------------------------------------------------
+
+
+@dataclass
+class NotificationLine:
+    notification: Notification
+    text: str
+    url: str | None
+
+    @property
+    def unread(self) -> bool:
+        return self.notification.read_at is None
+
+
+@dataclass
+class NotificationsPage:
+    page: Page
+    lines: list[NotificationLine]
+    unread: int
+    newest_id: int | None
+    preference: NotificationPreference
+
+
+def _when(moment: datetime) -> str:
+    return dateformat.format(timezone.localtime(moment), "D j M, H:i")
+
+
+def _with_whom(session: CoachingSession, viewer: User) -> str:
+    if session.team_id and session.kind != SessionKind.ONE_ON_ONE:
+        return session.team.name
+    names = [p.person.display_name for p in session.participants.all() if p.person_id != viewer.pk]
+    return ", ".join(names[:3]) + (" and others" if len(names) > 3 else "")
+
+
+def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLine:
+    """One line from the kind and what it is about — names and times, never words."""
+    label = row.get_kind_display()
+    session = row.session
+    if row.kind == NotificationKind.DIGEST:
+        return NotificationLine(row, f"{label} for the week {row.period}", reverse("home_manager"))
+    if session is None:
+        return NotificationLine(row, label, None)
+    if session.pk not in visible:  # no longer theirs to see (e.g. a new manager)
+        return NotificationLine(
+            row, f"{label}: {session.get_kind_display()} on {_when(session.scheduled_start)}", None
+        )
+    about = session.get_kind_display()
+    if row.kind == NotificationKind.ESCALATION and row.plan_id and row.plan.coachee_id:
+        about += f" of {row.plan.coach.display_name} with {row.plan.coachee.display_name}"
+    else:
+        who = _with_whom(session, viewer)
+        about += f" with {who}" if who else ""
+    return NotificationLine(
+        row,
+        f"{label}: {about}, {_when(session.scheduled_start)}",
+        reverse("session_detail", args=[session.pk]),
+    )
+
+
+def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
+    """The person's own notifications, newest first, fifty a page, each as one line;
+    their unread count and preferences. Six queries, whatever the numbers (five when
+    no line is about a session)."""
+    rows = (
+        Notification.objects.visible_to(user)
+        .select_related("session__team", "plan__coach", "plan__coachee")
+        .prefetch_related(
+            Prefetch(
+                "session__participants",
+                queryset=SessionParticipant.objects.select_related("person"),
+            )
+        )
+        .order_by("-created_at", "-id")
+    )
+    page = Paginator(rows, NOTIFICATIONS_PER_PAGE).get_page(page_number)
+    items = list(page.object_list)
+    session_ids = {n.session_id for n in items if n.session_id}
+    visible = (
+        set(
+            CoachingSession.objects.visible_to(user)
+            .filter(pk__in=session_ids)
+            .values_list("pk", flat=True)
+        )
+        if session_ids
+        else set()
+    )
+    unread = (
+        Notification.objects.visible_to(user)
+        .filter(read_at__isnull=True)
+        .aggregate(count=Count("pk"), newest=Max("pk"))
+    )
+    preference = NotificationPreference.objects.filter(person=user).first()
+    return NotificationsPage(
+        page=page,
+        lines=[_line(n, user, visible) for n in items],
+        unread=unread["count"],
+        newest_id=unread["newest"],
+        preference=preference or NotificationPreference(person=user),
+    )

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("cadence/", views.my_cadence, name="my_cadence"),
+    path("cadence/plans/<int:pk>/edit/", views.plan_edit, name="plan_edit"),
+    path("cadence/plans/<int:pk>/pause/", views.plan_pause, name="plan_pause"),
+    path("cadence/plans/<int:pk>/end/", views.plan_end, name="plan_end"),
+    path("me/notifications/", views.notification_list, name="notification_list"),
+    path("me/notifications/read/", views.notifications_read, name="notifications_read"),
+    path(
+        "me/notifications/preferences/",
+        views.notification_preferences,
+        name="notification_preferences",
+    ),
+]

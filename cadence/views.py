@@ -1,0 +1,191 @@
+"""Cadence pages: "My cadence" for the people who run plans, and everyone's own
+notifications. Each view parses, calls one service or selector, renders. Plan forms
+post normally and through htmx (the plan's fragment is swapped in); refusals are
+400 with the reason and nothing saved."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from people.access import request_roles
+from people.roles import Role
+
+from . import selectors, services
+from .forms import EndPlanForm, MarkReadForm, NotificationPreferenceForm, PauseForm, PlanRuleForm
+
+
+def _form_errors(form, exc: ValidationError):
+    """Put a service's refusal on the form: per field where the form has it."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+def _errors_of(bound: dict) -> list[str]:
+    found = list(bound.get("pause_error") or [])
+    for key in ("edit_form", "end_form"):
+        form = bound.get(key)
+        if form is not None:
+            found += [e for errors in form.errors.values() for e in errors]
+    return found
+
+
+def _with_forms(plan, **bound):
+    """The plan's own forms; `bound` ones (with the input just refused) take their place."""
+    plan.edit_form = bound.get("edit_form") or PlanRuleForm(plan=plan)
+    plan.end_form = bound.get("end_form") or EndPlanForm(plan=plan)
+    plan.pause_error = bound.get("pause_error")
+    return plan
+
+
+# --- My cadence --------------------------------------------------------------------------
+
+
+def _cadence_page(request, status=200, *, plan_pk=None, **bound):
+    cadence = selectors.my_cadence(
+        coach=request.user, allow_empty=Role.MANAGER in request_roles(request)
+    )
+    shown = False
+    for plan in cadence.plans:
+        _with_forms(plan, **(bound if plan.pk == plan_pk else {}))
+        shown = shown or plan.pk == plan_pk
+    # A refusal on a plan this page does not list (someone above its coach) shows on top.
+    error = _errors_of(bound) if plan_pk is not None and not shown else None
+    return render(
+        request, "cadence/my_cadence.html", {"cadence": cadence, "error": error}, status=status
+    )
+
+
+@require_GET
+def my_cadence(request):
+    return _cadence_page(request)
+
+
+def _answer(request, plan_pk, *, status=200, message="", **bound):
+    """After a change: the plan's fragment for htmx, else back to the page (or, on a
+    refusal, the page again with the refused input)."""
+    if request.htmx:
+        plan = _with_forms(selectors.access_plan(user=request.user, pk=plan_pk), **bound)
+        context = {"plan": plan, "saved": message if status == 200 else ""}
+        return render(request, "cadence/_plan.html", context, status=status)
+    if status == 200:
+        messages.success(request, message)
+        return redirect(f"{reverse('my_cadence')}#plan-{plan_pk}")
+    return _cadence_page(request, status, plan_pk=plan_pk, **bound)
+
+
+@require_POST
+def plan_edit(request, pk):
+    plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
+    form = PlanRuleForm(request.POST, plan=plan)
+    if form.is_valid():
+        changes = form.changes()
+        if not changes:
+            return _answer(request, pk, message="Nothing changed.")
+        try:
+            services.plan_update(plan=plan, actor=request.user, **changes)
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            return _answer(
+                request,
+                pk,
+                message="Plan changed. Sessions nobody has touched yet move to the new time.",
+            )
+    return _answer(request, pk, status=400, edit_form=form)
+
+
+@require_POST
+def plan_pause(request, pk):
+    plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
+    form = PauseForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, pk, status=400, pause_error=["Choose pause or resume."])
+    paused = form.cleaned_data["paused"]
+    try:
+        services.plan_update(plan=plan, actor=request.user, paused=paused)
+    except ValidationError as exc:
+        return _answer(request, pk, status=400, pause_error=exc.messages)
+    return _answer(
+        request,
+        pk,
+        message=(
+            "Paused: no new sessions are planned. Sessions already planned stay — move or "
+            "cancel them if they will not happen."
+            if paused
+            else "Resumed: sessions are planned again."
+        ),
+    )
+
+
+@require_POST
+def plan_end(request, pk):
+    plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
+    form = EndPlanForm(request.POST, plan=plan)
+    if form.is_valid():
+        try:
+            services.plan_end(
+                plan=plan,
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+                note=form.cleaned_data["note"],
+            )
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            return _answer(
+                request,
+                pk,
+                message="Plan ended. Its held sessions stay; future ones nobody touched are gone.",
+            )
+    return _answer(request, pk, status=400, end_form=form)
+
+
+# --- Notifications ----------------------------------------------------------------------
+
+
+def _notifications_page(request, status=200, *, form=None, error=None):
+    inbox = selectors.notifications_page(user=request.user, page_number=request.GET.get("page"))
+    return render(
+        request,
+        "cadence/notifications.html",
+        {
+            "inbox": inbox,
+            "form": form or NotificationPreferenceForm(instance=inbox.preference),
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@require_GET
+def notification_list(request):
+    return _notifications_page(request)
+
+
+@require_POST
+def notifications_read(request):
+    form = MarkReadForm(request.POST)
+    if not form.is_valid():
+        return _notifications_page(request, 400, error=["Nothing to mark read."])
+    count = services.notifications_mark_read(person=request.user, up_to=form.cleaned_data["up_to"])
+    messages.success(request, f"Marked {count} read." if count else "Nothing new.")
+    return redirect("notification_list")
+
+
+@require_POST
+def notification_preferences(request):
+    form = NotificationPreferenceForm(request.POST)
+    if form.is_valid():
+        try:
+            services.notification_preference_save(person=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, "Preferences saved.")
+            return redirect(f"{reverse('notification_list')}#preferences")
+    return _notifications_page(request, 400, form=form)

@@ -1,0 +1,147 @@
+"""The demo's cadence: the policy on the three teams, plans that carry on where the
+coaching history leaves off (nothing doubled), a switched-off team channel with its
+failure, a few notifications — and running it again changes nothing."""
+
+import io
+from collections import defaultdict
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.db import transaction
+from django.utils import timezone
+
+from cadence.demo import POLICY, seed_cadence
+from cadence.models import (
+    CadencePlan,
+    CadencePolicy,
+    Notification,
+    NotificationKind,
+    Occurrence,
+    PolicyAssignment,
+    TeamChannel,
+)
+from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
+from people.models import User
+
+
+@pytest.fixture(scope="class")
+def seeded_once(django_db_setup, django_db_blocker):
+    """One seeded organisation for every test in a class, rolled back afterwards."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("seed_demo", stdout=io.StringIO())
+        yield
+        transaction.set_rollback(True)
+
+
+def _person(key):
+    return User.objects.get(email=f"{key}@example.com")
+
+
+def _counts():
+    return {
+        model.__name__: model.objects.count()
+        for model in (
+            CadencePolicy,
+            PolicyAssignment,
+            CadencePlan,
+            Occurrence,
+            CoachingSession,
+            Notification,
+            TeamChannel,
+        )
+    }
+
+
+@pytest.mark.usefixtures("seeded_once")
+class TestDemoCadence:
+    @pytest.mark.django_db
+    def test_the_policy_runs_on_the_three_teams_with_live_plans(self):
+        policy = CadencePolicy.objects.get(name=POLICY)
+        assert policy.items.count() == 4
+        live = PolicyAssignment.objects.filter(policy=policy, ended_at__isnull=True)
+        assert sorted(live.values_list("team__name", flat=True)) == [
+            "EMEA Growth",
+            "Enterprise East",
+            "Mid-Market Central",
+        ]
+        plans = CadencePlan.objects.live()
+        assert plans.filter(kind=SessionKind.ONE_ON_ONE).count() == 24
+        for kind in (
+            SessionKind.TEAM_CALL_REVIEW,
+            SessionKind.ROLE_PLAY,
+            SessionKind.MANAGER_REVIEW,
+        ):
+            assert plans.filter(kind=kind).count() == 3, kind
+        assert not plans.filter(starts_on__lte=timezone.localdate()).exists()
+
+    @pytest.mark.django_db
+    def test_every_live_weekly_plan_has_sessions_ahead(self):
+        now = timezone.now()
+        for plan in CadencePlan.objects.live().filter(recurrence="weekly"):
+            ahead = Occurrence.objects.filter(plan=plan, session__scheduled_start__gt=now)
+            assert ahead.count() >= 3, plan
+
+    @pytest.mark.django_db
+    def test_nothing_is_doubled_and_each_rep_keeps_the_rhythm_history_shows(self):
+        starts = defaultdict(list)
+        for person_id, start in CoachingSession.objects.filter(
+            kind=SessionKind.ONE_ON_ONE,
+            status=SessionStatus.SCHEDULED,
+            participants__role=ParticipantRole.COACHEE,
+        ).values_list("participants__person", "original_start"):
+            starts[person_id].append(start)
+        assert len(starts) == 24
+        for person_id, moments in starts.items():
+            moments.sort()
+            assert len(moments) >= 4, person_id
+            # One a week, to the minute: the history's next 1:1, then the plan's.
+            assert {b - a for a, b in zip(moments, moments[1:], strict=False)} <= {
+                timedelta(weeks=1),
+                timedelta(weeks=1, hours=1),  # a clock change in between
+                timedelta(weeks=1, hours=-1),
+            }, person_id
+        reviews = CoachingSession.objects.filter(
+            kind=SessionKind.TEAM_CALL_REVIEW, status=SessionStatus.SCHEDULED
+        )
+        for team_id in reviews.values_list("team", flat=True).distinct():
+            days = sorted(reviews.filter(team_id=team_id).values_list("original_start", flat=True))
+            assert all(b - a >= timedelta(days=6) for a, b in zip(days, days[1:], strict=False))
+
+    @pytest.mark.django_db
+    def test_the_admin_sees_a_switched_off_channel_and_its_failure(self):
+        channel = TeamChannel.objects.get(team__name="Enterprise East")
+        assert not channel.is_active
+        assert channel.webhook_url.startswith("http://127.0.0.1")
+        assert channel.last_failure_at is not None and channel.last_error
+
+    @pytest.mark.django_db
+    def test_people_have_notifications_and_no_email_was_sent(self):
+        assert mail.outbox == []
+        for manager in ("daniel.mensah", "sofia.alvarez", "marcus.chen", "lena.fischer"):
+            mine = Notification.objects.visible_to(_person(manager))
+            assert mine.filter(kind=NotificationKind.DIGEST).count() == 1, manager
+        # Marcus's slipping team: the misses the sweep would have told him about.
+        assert (
+            Notification.objects.visible_to(_person("marcus.chen"))
+            .filter(kind=NotificationKind.MISSED)
+            .exists()
+        )
+
+    @pytest.mark.django_db
+    def test_running_it_again_changes_nothing(self):
+        before = _counts()
+        result = seed_cadence()
+        assert not result.created
+        assert _counts() == before
+        call_command("seed_demo", stdout=io.StringIO())
+        assert _counts() == before
+
+    @pytest.mark.django_db
+    def test_a_demo_manager_sees_their_plans_on_my_cadence(self, client):
+        client.force_login(_person("sofia.alvarez"))
+        response = client.get("/cadence/")
+        assert response.status_code == 200
+        assert b"Aisha Bello" in response.content
+        assert response.content.count(b'class="panel" id="plan-') == 10  # 8 reps, review, play

@@ -1,0 +1,245 @@
+"""/me/notifications/: a person's own notifications as one line each (kind, session,
+people, time — never anyone's words), newest first, fifty a page; "Mark all read";
+email preferences with quiet hours. Same queries for three notifications or sixty."""
+
+from datetime import time, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from cadence.models import Notification, NotificationKind, NotificationPreference
+from coaching.services import notes_save, private_note_save
+from people.services import reporting_line_change
+from tests.factories import SessionFactory, SessionParticipantFactory, one_on_one
+
+PEOPLE = ["manager", "rep", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
+SECRET = "PRIVATE-MARKER-5e6f"
+SHARED = "SHARED-NOTES-MARKER-0b1c"
+
+
+def _notify(kind, recipient, session=None, **kw):
+    return Notification.objects.create(kind=kind, recipient=recipient, session=session, **kw)
+
+
+@pytest.fixture
+def session(org):
+    s = one_on_one(org.manager, org.rep)
+    notes_save(session=s, actor=org.manager, base_version=0, changes={"reality": SHARED})
+    private_note_save(session=s, author=org.manager, text=SECRET, base_version=0)
+    return s
+
+
+@pytest.fixture
+def inboxes(org, session):
+    """An upcoming reminder each for Mia and Rita; a digest for Mia."""
+    return {
+        "rep": _notify(NotificationKind.UPCOMING, org.rep, session),
+        "manager": _notify(NotificationKind.UPCOMING, org.manager, session),
+        "digest": _notify(NotificationKind.DIGEST, org.manager, period="2026-W47"),
+    }
+
+
+# --- Whose --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("who", PEOPLE)
+def test_everyone_sees_their_own_notifications_and_nobody_elses(client, org, inboxes, who):
+    client.force_login(getattr(org, who))
+    response = client.get("/me/notifications/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    lines = page.count("<li>\n      <time")
+    assert lines == {"rep": 1, "manager": 2}.get(who, 0), who
+    if who == "rep":
+        assert "Session tomorrow: Weekly 1:1 with Mia Manager" in page
+    if who == "manager":
+        assert "Session tomorrow: Weekly 1:1 with Rita Rep" in page
+        assert "Weekly digest for the week 2026-W47" in page
+    assert SECRET not in page and SHARED not in page
+
+
+@pytest.mark.django_db
+def test_anonymous_visitors_are_sent_to_sign_in(client, inboxes):
+    for path in ["/me/notifications/"]:
+        response = client.get(path)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    response = client.post("/me/notifications/read/", {"up_to": inboxes["rep"].pk})
+    assert response.status_code == 302
+    assert not Notification.objects.filter(read_at__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_a_line_links_to_the_session_only_while_the_person_may_see_it(client, org, session):
+    escalation = _notify(NotificationKind.ESCALATION, org.head, session)
+    client.force_login(org.head)
+    page = client.get("/me/notifications/").content.decode()
+    assert f'href="/sessions/{session.pk}/"' in page
+    # Mia no longer reports to Hana: the escalation stays in Hana's list, without a way in.
+    reporting_line_change(person=org.manager, manager=None)
+    page = client.get("/me/notifications/").content.decode()
+    assert f'href="/sessions/{session.pk}/"' not in page
+    assert "Rita Rep" not in page
+    assert "Sessions keep being missed: Weekly 1:1 on" in page
+    assert escalation.pk
+
+
+@pytest.mark.django_db
+def test_an_escalation_names_the_plans_people(client, org, session, weekly_plan):
+    _notify(NotificationKind.ESCALATION, org.head, session, plan=weekly_plan())
+    client.force_login(org.head)
+    page = client.get("/me/notifications/").content.decode()
+    assert "Sessions keep being missed: Weekly 1:1 of Mia Manager with Rita Rep" in page
+
+
+@pytest.mark.django_db
+def test_nav_has_notifications_for_everyone(client, org):
+    client.force_login(org.hr)
+    assert b'href="/me/notifications/"' in client.get("/me/").content
+
+
+# --- Reading ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_mark_all_read_marks_what_was_shown_and_only_ones_own(client, org, inboxes, session):
+    client.force_login(org.manager)
+    page = client.get("/me/notifications/").content.decode()
+    newest = max(inboxes["manager"].pk, inboxes["digest"].pk)
+    assert f'name="up_to" value="{newest}"' in page
+    arrived_since = _notify(NotificationKind.MISSED, org.manager, session)
+    response = client.post("/me/notifications/read/", {"up_to": newest})
+    assert response.status_code == 302
+    read = set(Notification.objects.filter(read_at__isnull=False).values_list("pk", flat=True))
+    assert read == {inboxes["manager"].pk, inboxes["digest"].pk}
+    assert arrived_since.pk not in read and inboxes["rep"].pk not in read
+
+
+@pytest.mark.django_db
+def test_marking_someone_elses_ids_touches_nothing(client, org, inboxes):
+    client.force_login(org.other_rep)
+    response = client.post("/me/notifications/read/", {"up_to": inboxes["rep"].pk + 100})
+    assert response.status_code == 302
+    assert not Notification.objects.filter(read_at__isnull=False).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("up_to", ["", "abc", "0", "-3"])
+def test_mark_read_without_a_proper_id_is_400(client, org, inboxes, up_to):
+    client.force_login(org.manager)
+    response = client.post("/me/notifications/read/", {"up_to": up_to})
+    assert response.status_code == 400
+    assert b"Nothing to mark read" in response.content
+    assert not Notification.objects.filter(read_at__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_newest_first_fifty_a_page(client, org):
+    sessions = _sessions_for(org.rep, 60)
+    rows = [_notify(NotificationKind.MISSED, org.rep, s) for s in sessions]
+    Notification.objects.filter(pk=rows[0].pk).update(
+        created_at=timezone.now() + timedelta(minutes=1)
+    )
+    client.force_login(org.rep)
+    first = client.get("/me/notifications/").content.decode()
+    assert first.count("<li>\n      <time") == 50
+    assert first.index(f'href="/sessions/{sessions[0].pk}/"') < first.index(
+        f'href="/sessions/{sessions[59].pk}/"'
+    )
+    assert "Page 1 of 2" in first
+    second = client.get("/me/notifications/?page=2").content.decode()
+    assert second.count("<li>\n      <time") == 10
+    assert client.get("/me/notifications/?page=zzz").status_code == 200
+
+
+# --- Preferences --------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_preferences_are_saved_for_the_person(client, org):
+    client.force_login(org.rep)
+    response = client.post(
+        "/me/notifications/preferences/",
+        {
+            "email_upcoming": "on",
+            "email_digest": "on",
+            "quiet_from": "20:00",
+            "quiet_until": "07:30",
+        },
+    )
+    assert response.status_code == 302
+    preference = NotificationPreference.objects.get(person=org.rep)
+    assert (preference.email_upcoming, preference.email_missed, preference.email_digest) == (
+        True,
+        False,
+        True,
+    )
+    assert (preference.quiet_from, preference.quiet_until) == (time(20, 0), time(7, 30))
+    page = client.get("/me/notifications/").content.decode()
+    assert 'name="quiet_from" value="20:00"' in page
+    # Saving again updates the same row.
+    client.post("/me/notifications/preferences/", {"email_missed": "on"})
+    assert NotificationPreference.objects.filter(person=org.rep).count() == 1
+    preference.refresh_from_db()
+    assert (preference.email_missed, preference.quiet_from) == (True, None)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"quiet_from": "22:00"}, "Quiet hours need a start and an end."),
+        ({"quiet_until": "06:00"}, "Quiet hours need a start and an end."),
+        ({"quiet_from": "22:00", "quiet_until": "22:00"}, "must end at a different time"),
+        ({"quiet_from": "26:00", "quiet_until": "06:00"}, "Enter a valid time"),
+    ],
+)
+def test_bad_quiet_hours_are_400_and_save_nothing(client, org, data, message):
+    NotificationPreference.objects.create(person=org.rep, email_digest=False)
+    client.force_login(org.rep)
+    response = client.post("/me/notifications/preferences/", {"email_upcoming": "on", **data})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    preference = NotificationPreference.objects.get(person=org.rep)
+    assert (preference.email_upcoming, preference.quiet_from, preference.quiet_until) == (
+        True,
+        None,
+        None,
+    )
+    assert preference.email_digest is False
+
+
+# --- Query count -----------------------------------------------------------------------
+
+
+def _sessions_for(person, n):
+    sessions = []
+    for i in range(n):
+        s = SessionFactory(scheduled_start=timezone.now() + timedelta(days=1, minutes=i))
+        SessionParticipantFactory(session=s, person=person, role="coachee")
+        SessionParticipantFactory(session=s, role="coach")
+        sessions.append(s)
+    return sessions
+
+
+def _queries(client, person):
+    client.force_login(person)
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get("/me/notifications/")
+    assert response.status_code == 200
+    return len(ctx.captured_queries)
+
+
+@pytest.mark.django_db
+def test_the_page_costs_the_same_queries_for_three_notifications_or_sixty(client, org):
+    for s in _sessions_for(org.rep, 3):
+        _notify(NotificationKind.UPCOMING, org.rep, s)
+    few = _queries(client, org.rep)
+    for s in _sessions_for(org.rep, 57):
+        _notify(NotificationKind.MISSED, org.rep, s)
+    many = _queries(client, org.rep)
+    # session, user, count, page rows, their sessions' people, which sessions are
+    # still visible, unread count, preferences, roles (nav).
+    assert few == many == 9
