@@ -10,19 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from people.access import request_roles
+from people.forms import add_service_errors
 from people.roles import Role
 
 from . import selectors, services
 from .forms import EndPlanForm, MarkReadForm, NotificationPreferenceForm, PauseForm, PlanRuleForm
-
-
-def _form_errors(form, exc: ValidationError):
-    """Put a service's refusal on the form: per field where the form has it."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 def _errors_of(bound: dict) -> list[str]:
@@ -89,7 +81,7 @@ def plan_edit(request, pk):
         try:
             services.plan_update(plan=plan, actor=request.user, **changes)
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             return _answer(
                 request,
@@ -135,7 +127,7 @@ def plan_end(request, pk):
                 note=form.cleaned_data["note"],
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             return _answer(
                 request,
@@ -184,7 +176,7 @@ def notification_preferences(request):
         try:
             services.notification_preference_save(person=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Preferences saved.")
             return redirect(f"{reverse('notification_list')}#preferences")

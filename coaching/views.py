@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from people.access import request_roles
+from people.forms import add_service_errors
 from people.roles import Role
 from people.selectors import access_person
 
@@ -25,15 +26,6 @@ from .forms import (
     RescheduleForm,
 )
 from .models import CommitmentStatus, SessionKind
-
-
-def _form_errors(form, exc: ValidationError):
-    """Put a service's refusal on the form: per field where the form has it."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 def _back_to_session(request, session_id, anchor=""):
@@ -177,7 +169,7 @@ def session_new(request):
         try:
             session = _create(kind, request.user, form.cleaned_data)
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{session.get_kind_display()} planned.")
             return redirect("session_detail", session.pk)
@@ -258,7 +250,7 @@ def notes_save(request, pk):
             }
             form = NotesForm(initial={**stale.current, "version": stale.version})
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
             status = 400
         else:
             if not request.htmx:
@@ -296,7 +288,7 @@ def private_note_save(request, pk):
                 initial={"text": stale.current["text"], "version": stale.version}
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
             status = 400
         else:
             if not request.htmx:
@@ -378,7 +370,7 @@ def commitment_add(request, pk):
             )
             form = None
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
             status = 400
     else:
         status = 400
@@ -457,7 +449,7 @@ def session_cancel(request, pk):
                 note=form.cleaned_data["note"],
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Session cancelled. The reason counts in the cadence health.")
             return _back_to_session(request, pk)
@@ -488,7 +480,7 @@ def session_reschedule(request, pk):
                 duration_minutes=form.cleaned_data["duration_minutes"],
             )
         except ValidationError as exc:
-            _form_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Session moved.")
             return _back_to_session(request, pk)
