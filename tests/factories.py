@@ -7,6 +7,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone as _tz
 
 from coaching import models as coaching_models
+from feedback import models as feedback_models
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
 from scorecards.models import RecordedCall
@@ -177,3 +178,66 @@ class CommitmentFactory(factory.django.DjangoModelFactory):
     text = "Ask two open questions before the demo"
     evidence = "Two recorded calls show it"
     due_on = factory.LazyFunction(lambda: _tz.localdate() + _dt.timedelta(days=7))
+
+
+# --- feedback -------------------------------------------------------------------------
+
+
+class FeedbackFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.Feedback
+
+    stream = "developmental"
+    direction = "peer"
+    author = factory.SubFactory(UserFactory)
+    recipient = factory.SubFactory(UserFactory)
+    observation = "You let the customer finish before answering"
+
+
+class FeedbackShareFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.FeedbackShare
+
+    feedback = factory.SubFactory(FeedbackFactory)
+    person = factory.SubFactory(UserFactory)
+
+
+class ThemeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.Theme
+        django_get_or_create = ["name"]
+
+    name = factory.Sequence(lambda n: f"theme {n}")
+
+
+class FeedbackRequestFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.FeedbackRequest
+
+    requester = factory.SubFactory(UserFactory)
+    due_on = factory.LazyFunction(lambda: _tz.localdate() + _dt.timedelta(days=7))
+
+
+class RequestedResponderFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.RequestedResponder
+
+    request = factory.SubFactory(FeedbackRequestFactory)
+    responder = factory.SubFactory(UserFactory)
+
+
+class InterpretiveTermFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.InterpretiveTerm
+        django_get_or_create = ["phrase"]
+
+    phrase = factory.Sequence(lambda n: f"phrase {n}")
+
+
+class WinFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = feedback_models.Win
+
+    author = factory.SubFactory(UserFactory)
+    team = factory.SubFactory(TeamFactory)
+    title = "Call clip of the week: the pricing pause"

@@ -1,0 +1,276 @@
+"""Feedback in every direction, on two streams that never mix.
+
+Developmental feedback is for growth: only its recipient and author see it, and
+whoever the recipient shares one item with. Evaluative feedback is for performance
+review: the recipient, the author, the recipient's management chain and HR see it,
+and every read by someone else is audited.
+
+The firewall is built in, not bolted on: the stream is fixed at creation (a database
+CHECK says which values exist; no service changes it), and everything evaluative —
+screens, exports, HR views — starts from `Feedback.evaluative`, a manager that can
+only ever return the evaluative stream."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from people.selectors import people_below
+
+USER = settings.AUTH_USER_MODEL
+TEXT_LIMIT = 5_000
+
+
+class Stream(models.TextChoices):
+    DEVELOPMENTAL = "developmental", "Developmental — for growth, never for evaluation"
+    EVALUATIVE = "evaluative", "Evaluative — for performance review"
+
+
+class Direction(models.TextChoices):
+    DOWNWARD = "downward", "To someone who reports to you"
+    UPWARD = "upward", "To your manager (or above)"
+    PEER = "peer", "To a peer"
+    SELF = "self", "About yourself"
+
+
+class FeedbackQuerySet(models.QuerySet):
+    def visible_to(self, user, *, is_hr: bool = False):
+        """The one visibility rule. `is_hr` comes from the caller's roles (people.access),
+        so this stays one query."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        shared = FeedbackShare.objects.filter(
+            feedback=OuterRef("pk"), person=user, revoked_at__isnull=True
+        )
+        mine = Q(recipient=user) | Q(author=user)
+        developmental = Q(stream=Stream.DEVELOPMENTAL) & Exists(shared)
+        # HR sees the whole evaluative stream; a manager, that of the people below them.
+        evaluative_scope = Q() if is_hr else Q(recipient__in=people_below(person=user).values("pk"))
+        evaluative = Q(stream=Stream.EVALUATIVE) & evaluative_scope
+        return self.filter(mine | developmental | evaluative)
+
+    def developmental(self):
+        return self.filter(stream=Stream.DEVELOPMENTAL)
+
+
+class EvaluativeManager(models.Manager):
+    """Can only ever yield the evaluative stream: the base of every evaluation screen,
+    export and HR view."""
+
+    def get_queryset(self):
+        return FeedbackQuerySet(self.model, using=self._db).filter(stream=Stream.EVALUATIVE)
+
+
+class Feedback(models.Model):
+    stream = models.CharField(max_length=16, choices=Stream.choices)
+    direction = models.CharField(max_length=16, choices=Direction.choices)
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="feedback_given")
+    recipient = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="feedback_received")
+    # Shown to the recipient without the author's name (upward feedback only, and only
+    # once enough answers arrived for the author not to be guessed).
+    anonymous = models.BooleanField(default=False)
+    request = models.ForeignKey(
+        "FeedbackRequest", null=True, blank=True, on_delete=models.SET_NULL, related_name="answers"
+    )
+    observation = models.TextField(
+        max_length=TEXT_LIMIT, help_text="What happened — what you saw or heard."
+    )
+    impact = models.TextField(blank=True, max_length=TEXT_LIMIT, help_text="What it led to.")
+    suggestion = models.TextField(
+        blank=True, max_length=TEXT_LIMIT, help_text="One thing to try next time."
+    )
+    themes = models.ManyToManyField("Theme", blank=True, related_name="feedback")
+    created_at = models.DateTimeField(default=timezone.now)
+    # The recipient's side: "Thank you, I'll think about it", and a private reflection.
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    reflection = models.TextField(blank=True, max_length=TEXT_LIMIT)
+
+    objects = FeedbackQuerySet.as_manager()
+    evaluative = EvaluativeManager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(stream__in=Stream.values), name="feedback_stream_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(direction__in=Direction.values), name="feedback_direction_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(anonymous=True) | Q(direction=Direction.UPWARD),
+                name="only_upward_feedback_is_anonymous",
+            ),
+        ]
+        indexes = [
+            # "My feedback" by stream, newest first.
+            models.Index(fields=["recipient", "stream", "-created_at"], name="feedback_received"),
+            # Evaluation screens and exports walk the evaluative stream by recipient.
+            models.Index(
+                fields=["recipient", "-created_at"],
+                condition=Q(stream="evaluative"),
+                name="feedback_evaluative",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Feedback #{self.pk}"  # never the words: this may reach logs or the admin
+
+
+class FeedbackShare(models.Model):
+    """The recipient shares one developmental item with a named person (their coach,
+    say), and can take it back."""
+
+    feedback = models.ForeignKey(Feedback, on_delete=models.CASCADE, related_name="shares")
+    person = models.ForeignKey(
+        USER, on_delete=models.CASCADE, related_name="feedback_shared_with_me"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["feedback", "person"],
+                condition=Q(revoked_at__isnull=True),
+                name="feedback_shared_once",
+            )
+        ]
+
+    def __str__(self):
+        return f"Share #{self.pk}"
+
+
+class Theme(models.Model):
+    """A tag the recipient puts on feedback to see patterns over time."""
+
+    name = models.CharField(max_length=60, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+DEFAULT_QUESTION = "What's one thing I could do differently to be more effective?"
+
+
+class FeedbackRequestQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The requester, and the people asked."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        asked = RequestedResponder.objects.filter(request=OuterRef("pk"), responder=user)
+        return self.filter(Q(requester=user) | Exists(asked))
+
+
+class FeedbackRequest(models.Model):
+    requester = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="feedback_requests")
+    question = models.CharField(max_length=500, default=DEFAULT_QUESTION)
+    stream = models.CharField(max_length=16, choices=Stream.choices, default=Stream.DEVELOPMENTAL)
+    topic = models.CharField(
+        max_length=200, blank=True, help_text="A goal or focus area this is about (optional)."
+    )
+    anonymous = models.BooleanField(
+        default=False, help_text="Upward requests only; answers shown once enough arrived."
+    )
+    due_on = models.DateField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = FeedbackRequestQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(stream__in=Stream.values), name="feedback_request_stream_valid"
+            ),
+        ]
+
+    def __str__(self):
+        return f"Request #{self.pk}"
+
+
+class ResponderStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting"
+    ANSWERED = "answered", "Answered"
+    DECLINED = "declined", "Declined"
+
+
+class RequestedResponder(models.Model):
+    request = models.ForeignKey(
+        FeedbackRequest, on_delete=models.CASCADE, related_name="responders"
+    )
+    responder = models.ForeignKey(
+        USER, on_delete=models.CASCADE, related_name="feedback_asked_of_me"
+    )
+    status = models.CharField(
+        max_length=16, choices=ResponderStatus.choices, default=ResponderStatus.WAITING
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["request", "responder"], name="responder_once"),
+        ]
+        indexes = [
+            # A responder's inbox: what is waiting on me.
+            models.Index(
+                fields=["responder"], condition=Q(status="waiting"), name="feedback_inbox"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.responder} on request #{self.request_id}"
+
+
+class InterpretiveTerm(models.Model):
+    """A word or phrase that usually signals interpretation rather than observation
+    ("you seem", "always", "attitude"). Data, editable by programme admins; the
+    checker only advises, it never blocks."""
+
+    phrase = models.CharField(max_length=60, unique=True)
+    hint = models.CharField(
+        max_length=200,
+        default="Describe what you saw or heard instead.",
+    )
+
+    class Meta:
+        ordering = ["phrase"]
+
+    def __str__(self):
+        return self.phrase
+
+
+class WinQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Wins are for the team: the teams the viewer is on now or leads."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        from people.models import Team, TeamMembership
+
+        teams = TeamMembership.objects.current().filter(person=user).values("team")
+        led = Team.objects.filter(lead=user).values("pk")
+        return self.filter(Q(team__in=teams) | Q(team__in=led))
+
+
+class Win(models.Model):
+    """Recognition, separate from both streams: e.g. the call clip of the week."""
+
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="wins_shared")
+    team = models.ForeignKey("people.Team", on_delete=models.CASCADE, related_name="wins")
+    title = models.CharField(max_length=200)
+    link = models.URLField(blank=True, max_length=500)
+    text = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = WinQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["team", "-created_at"], name="wins_by_team")]
+
+    def __str__(self):
+        return self.title

@@ -1,0 +1,290 @@
+"""Every change to feedback, shares, requests and wins. Keyword-only, atomic;
+refusals are ValidationError with a message a person can act on.
+
+No service ever changes an item's stream: it is chosen once, at creation."""
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from people.models import Team, User
+from people.selectors import is_in_management_chain
+from people.services import audit_record
+
+from .models import (
+    TEXT_LIMIT,
+    Direction,
+    Feedback,
+    FeedbackRequest,
+    FeedbackShare,
+    InterpretiveTerm,
+    RequestedResponder,
+    ResponderStatus,
+    Stream,
+    Theme,
+    Win,
+)
+
+# Anonymous upward feedback needs this many direct reports asked, and is shown only
+# once this many answered, so the author cannot be inferred.
+ANONYMITY_THRESHOLD = getattr(settings, "FEEDBACK_ANONYMITY_THRESHOLD", 3)
+
+
+def direction_between(*, author: User, recipient: User) -> Direction:
+    """Derived from the reporting line at the time of writing."""
+    if author.pk == recipient.pk:
+        return Direction.SELF
+    if is_in_management_chain(manager=author, person=recipient):
+        return Direction.DOWNWARD
+    if is_in_management_chain(manager=recipient, person=author):
+        return Direction.UPWARD
+    return Direction.PEER
+
+
+@dataclass(frozen=True)
+class LiteracyHint:
+    phrase: str
+    hint: str
+
+
+def literacy_hints(text: str) -> list[LiteracyHint]:
+    """Interpretive or absolute language in an observation — advice, never a block."""
+    lowered = (text or "").lower()
+    return [
+        LiteracyHint(term.phrase, term.hint)
+        for term in InterpretiveTerm.objects.all()
+        if re.search(rf"\b{re.escape(term.phrase.lower())}\b", lowered)
+    ]
+
+
+def _clean_text(**fields) -> dict[str, str]:
+    cleaned = {name: (value or "").strip() for name, value in fields.items()}
+    too_long = {
+        name: f"Keep this under {TEXT_LIMIT:,} characters."
+        for name, value in cleaned.items()
+        if len(value) > TEXT_LIMIT
+    }
+    if too_long:
+        raise ValidationError(too_long)
+    return cleaned
+
+
+@transaction.atomic
+def feedback_give(
+    *,
+    author: User,
+    recipient: User,
+    stream: str,
+    observation: str,
+    impact: str = "",
+    suggestion: str = "",
+    anonymous: bool = False,
+    request: FeedbackRequest | None = None,
+) -> Feedback:
+    if stream not in Stream.values:
+        raise ValidationError({"stream": "Choose developmental or evaluative."})
+    if not recipient.is_active:
+        raise ValidationError({"recipient": "That person is no longer here."})
+    text = _clean_text(observation=observation, impact=impact, suggestion=suggestion)
+    if not text["observation"]:
+        raise ValidationError({"observation": "Say what happened: what you saw or heard."})
+    direction = direction_between(author=author, recipient=recipient)
+    if anonymous and direction != Direction.UPWARD:
+        raise ValidationError({"anonymous": "Only feedback to your manager can be anonymous."})
+    if anonymous and (request is None or not request.anonymous):
+        raise ValidationError(
+            {"anonymous": "Anonymous feedback is given in answer to an anonymous request."}
+        )
+    return Feedback.objects.create(
+        stream=stream,
+        direction=direction,
+        author=author,
+        recipient=recipient,
+        anonymous=anonymous,
+        request=request,
+        **text,
+    )
+
+
+@transaction.atomic
+def feedback_acknowledge(
+    *, feedback: Feedback, actor: User, reflection: str = "", themes: list[str] | None = None
+) -> Feedback:
+    """The recipient's "Thank you, I'll think about it", with an optional private
+    reflection and themes to spot patterns."""
+    if feedback.recipient_id != actor.pk:
+        raise ValidationError("Only the person who received it can acknowledge it.")
+    feedback.reflection = _clean_text(reflection=reflection)["reflection"]
+    feedback.acknowledged_at = feedback.acknowledged_at or timezone.now()
+    feedback.save(update_fields=["reflection", "acknowledged_at"])
+    if themes is not None:
+        names = {t.strip()[:60] for t in themes if t.strip()}
+        feedback.themes.set([Theme.objects.get_or_create(name=n)[0] for n in sorted(names)])
+    return feedback
+
+
+@transaction.atomic
+def feedback_share(*, feedback: Feedback, actor: User, person: User) -> FeedbackShare:
+    """The recipient shows one developmental item to a named person (e.g. their coach)."""
+    if feedback.recipient_id != actor.pk:
+        raise ValidationError("Only the person who received it can share it.")
+    if feedback.stream != Stream.DEVELOPMENTAL:
+        raise ValidationError("Evaluative feedback is not shared this way.")
+    if person.pk in (feedback.recipient_id, feedback.author_id) or not person.is_active:
+        raise ValidationError({"person": "Pick someone else to share it with."})
+    share = FeedbackShare.objects.filter(
+        feedback=feedback, person=person, revoked_at__isnull=True
+    ).first()
+    return share or FeedbackShare.objects.create(feedback=feedback, person=person)
+
+
+@transaction.atomic
+def feedback_share_revoke(*, feedback: Feedback, actor: User, person: User) -> None:
+    if feedback.recipient_id != actor.pk:
+        raise ValidationError("Only the person who received it can stop sharing it.")
+    FeedbackShare.objects.filter(feedback=feedback, person=person, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def evaluative_read_record(*, feedback: Feedback, reader: User, ip: str | None = None) -> None:
+    """Every read of evaluative content by someone other than its recipient or
+    author is audited (ids only)."""
+    if feedback.stream == Stream.EVALUATIVE and reader.pk not in (
+        feedback.recipient_id,
+        feedback.author_id,
+    ):
+        audit_record(actor=reader, verb="feedback.evaluative_read", target=feedback, ip=ip)
+
+
+# --- Requests ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def feedback_request_create(
+    *,
+    requester: User,
+    responders: list[User],
+    due_on: date,
+    question: str = "",
+    stream: str = Stream.DEVELOPMENTAL,
+    topic: str = "",
+    anonymous: bool = False,
+) -> FeedbackRequest:
+    if stream not in Stream.values:
+        raise ValidationError({"stream": "Choose developmental or evaluative."})
+    if not responders:
+        raise ValidationError({"responders": "Ask at least one person."})
+    ids = [r.pk for r in responders]
+    if len(set(ids)) != len(ids):
+        raise ValidationError({"responders": "Each person can be asked once."})
+    if requester.pk in ids:
+        raise ValidationError({"responders": "Ask someone other than yourself."})
+    if any(not r.is_active for r in responders):
+        raise ValidationError({"responders": "Someone you picked is no longer here."})
+    today = timezone.localdate(timezone=requester.tzinfo)
+    if due_on is None or due_on < today:
+        raise ValidationError({"due_on": "The due date is in the past."})
+    if due_on > today + timedelta(days=180):
+        raise ValidationError({"due_on": "Pick a due date within six months."})
+    if anonymous:
+        below = [r for r in responders if r.reports_to_id == requester.pk]
+        if len(below) != len(responders) or len(below) < ANONYMITY_THRESHOLD:
+            raise ValidationError(
+                {
+                    "anonymous": (
+                        f"Anonymous upward feedback needs at least {ANONYMITY_THRESHOLD} of your "
+                        "direct reports asked, and only them — otherwise the author could be "
+                        "guessed."
+                    )
+                }
+            )
+    text = _clean_text(question=question or "", topic=topic)
+    if len(text["question"]) > 500 or len(text["topic"]) > 200:
+        raise ValidationError("Keep the question under 500 and the topic under 200 characters.")
+    request = FeedbackRequest.objects.create(
+        requester=requester,
+        question=text["question"] or FeedbackRequest._meta.get_field("question").default,
+        stream=stream,
+        topic=text["topic"],
+        anonymous=anonymous,
+        due_on=due_on,
+    )
+    RequestedResponder.objects.bulk_create(
+        RequestedResponder(request=request, responder=r) for r in responders
+    )
+    return request
+
+
+def _asked(request: FeedbackRequest, responder: User) -> RequestedResponder:
+    asked = (
+        RequestedResponder.objects.select_for_update()
+        .filter(request=request, responder=responder)
+        .first()
+    )
+    if asked is None:
+        raise ValidationError("You were not asked for this feedback.")
+    if asked.status != ResponderStatus.WAITING:
+        raise ValidationError(f"You have already {asked.get_status_display().lower()} this.")
+    return asked
+
+
+@transaction.atomic
+def feedback_request_answer(
+    *,
+    request: FeedbackRequest,
+    responder: User,
+    observation: str,
+    impact: str = "",
+    suggestion: str = "",
+) -> Feedback:
+    """Answer in the request's stream; anonymous requests get anonymous answers."""
+    asked = _asked(request, responder)
+    feedback = feedback_give(
+        author=responder,
+        recipient=request.requester,
+        stream=request.stream,
+        observation=observation,
+        impact=impact,
+        suggestion=suggestion,
+        anonymous=request.anonymous,
+        request=request,
+    )
+    asked.status, asked.answered_at = ResponderStatus.ANSWERED, timezone.now()
+    asked.save(update_fields=["status", "answered_at"])
+    return feedback
+
+
+@transaction.atomic
+def feedback_request_decline(*, request: FeedbackRequest, responder: User) -> None:
+    asked = _asked(request, responder)
+    asked.status, asked.declined_at = ResponderStatus.DECLINED, timezone.now()
+    asked.save(update_fields=["status", "declined_at"])
+
+
+# --- Wins ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def win_share(*, author: User, team: Team, title: str, link: str = "", text: str = "") -> Win:
+    from people.models import TeamMembership
+
+    on_team = TeamMembership.objects.current().filter(team=team, person=author).exists()
+    if not (on_team or team.lead_id == author.pk):
+        raise ValidationError({"team": "Share wins with a team you are on."})
+    cleaned = _clean_text(title=title, text=text)
+    if not cleaned["title"]:
+        raise ValidationError({"title": "Give the win a title."})
+    if len(cleaned["title"]) > 200:
+        raise ValidationError({"title": "Keep the title under 200 characters."})
+    win = Win(
+        author=author, team=team, title=cleaned["title"], link=link.strip(), text=cleaned["text"]
+    )
+    win.full_clean()
+    win.save()
+    return win

@@ -1,0 +1,149 @@
+"""The two streams never mix: who sees what, and what evaluation can reach."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from feedback.models import Feedback, Stream
+from feedback.selectors import access_feedback, visible_feedback
+from feedback.services import feedback_give, feedback_share, feedback_share_revoke
+from people.models import AuditEvent
+from people.roles import Role
+
+DEV_TEXT = "DEV-MARKER you interrupted the customer twice"
+EVAL_TEXT = "EVAL-MARKER quarterly review: met the call targets"
+
+ROLES = {"hr": {Role.HR, Role.REP}, "head": {Role.MANAGER, Role.MANAGER_OF_MANAGERS}}
+
+
+def roles_of(org, who):
+    return ROLES.get(who, {Role.REP})
+
+
+@pytest.fixture
+def items(org):
+    dev = feedback_give(
+        author=org.peer, recipient=org.rep, stream=Stream.DEVELOPMENTAL, observation=DEV_TEXT
+    )
+    ev = feedback_give(
+        author=org.manager, recipient=org.rep, stream=Stream.EVALUATIVE, observation=EVAL_TEXT
+    )
+    return dev, ev
+
+
+def seen_by(org, who):
+    person = getattr(org, who)
+    return set(visible_feedback(user=person, roles=roles_of(org, who)).values_list("pk", flat=True))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("who", "sees_dev", "sees_eval"),
+    [
+        ("rep", True, True),  # recipient
+        ("peer", True, False),  # author of the developmental one
+        ("manager", False, True),  # author of the evaluative one, and in the chain
+        ("head", False, True),  # skip-level: evaluative only
+        ("other_manager", False, False),
+        ("other_rep", False, False),
+        ("hr", False, True),  # the whole evaluative stream, never developmental
+        ("admin", False, False),
+    ],
+)
+def test_who_sees_which_stream(org, items, who, sees_dev, sees_eval):
+    dev, ev = items
+    seen = seen_by(org, who)
+    assert (dev.pk in seen, ev.pk in seen) == (sees_dev, sees_eval)
+
+
+@pytest.mark.django_db
+def test_the_evaluative_manager_can_never_return_developmental_text(org, items):
+    assert list(Feedback.evaluative.values_list("observation", flat=True)) == [EVAL_TEXT]
+    assert not Feedback.evaluative.filter(stream=Stream.DEVELOPMENTAL).exists()
+    assert not Feedback.evaluative.filter(observation=DEV_TEXT).exists()
+
+
+@pytest.mark.django_db
+def test_a_shared_developmental_item_reaches_only_the_named_person_until_revoked(org, items):
+    dev, _ = items
+    feedback_share(feedback=dev, actor=org.rep, person=org.manager)
+    assert dev.pk in seen_by(org, "manager")
+    assert dev.pk not in seen_by(org, "head")  # sharing with the coach is not with the chain
+    feedback_share_revoke(feedback=dev, actor=org.rep, person=org.manager)
+    assert dev.pk not in seen_by(org, "manager")
+
+
+@pytest.mark.django_db
+def test_only_the_recipient_shares_and_evaluative_items_are_not_shared(org, items):
+    from django.core.exceptions import ValidationError
+
+    dev, ev = items
+    with pytest.raises(ValidationError):
+        feedback_share(feedback=dev, actor=org.peer, person=org.manager)
+    with pytest.raises(ValidationError):
+        feedback_share(feedback=ev, actor=org.rep, person=org.peer)
+
+
+@pytest.mark.django_db
+def test_reading_evaluative_feedback_as_someone_else_is_audited(org, items):
+    _, ev = items
+    access_feedback(user=org.rep, roles={Role.REP}, pk=ev.pk)  # the recipient: no event
+    access_feedback(user=org.hr, roles={Role.HR}, pk=ev.pk, ip="10.0.0.7")
+    events = AuditEvent.objects.filter(verb="feedback.evaluative_read")
+    assert [(e.actor, e.target_id, e.ip) for e in events] == [(org.hr, str(ev.pk), "10.0.0.7")]
+    assert EVAL_TEXT not in str(events[0].data)
+
+
+@pytest.mark.django_db
+def test_hr_cannot_open_developmental_feedback(org, items):
+    from django.http import Http404
+
+    dev, _ = items
+    with pytest.raises(Http404):
+        access_feedback(user=org.hr, roles={Role.HR}, pk=dev.pk)
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_stream_that_does_not_exist(org, items):
+    dev, _ = items
+    with pytest.raises(IntegrityError):
+        Feedback.objects.filter(pk=dev.pk).update(stream="both")
+
+
+@pytest.mark.django_db
+def test_the_visibility_rule_is_one_query(org, items):
+    with CaptureQueriesContext(connection) as queries:
+        list(visible_feedback(user=org.head, roles={Role.MANAGER}))
+    assert len(queries) == 1
+
+
+@pytest.mark.django_db
+def test_the_direction_follows_the_reporting_line_at_the_time_of_writing(org):
+    made = {
+        who: feedback_give(
+            author=getattr(org, a),
+            recipient=getattr(org, r),
+            stream=Stream.DEVELOPMENTAL,
+            observation="Saw it",
+        ).direction
+        for who, (a, r) in {
+            "down": ("manager", "rep"),
+            "skip": ("head", "rep"),
+            "up": ("rep", "manager"),
+            "peer": ("rep", "peer"),
+            "self": ("rep", "rep"),
+            "across": ("rep", "other_rep"),
+        }.items()
+    }
+    assert made == {
+        "down": "downward",
+        "skip": "downward",
+        "up": "upward",
+        "peer": "peer",
+        "self": "self",
+        "across": "peer",
+    }
+    assert timezone.now() - timedelta(minutes=1) < Feedback.objects.latest("pk").created_at
