@@ -2,12 +2,13 @@ from django.core.management.base import BaseCommand
 
 from cadence.demo import seed_cadence
 from coaching.demo import seed_coaching
+from feedback.demo import seed_feedback
 from people.demo import DEMO_PASSWORD, seed_people
 
 
 class Command(BaseCommand):
     help = (
-        "Build (or refresh) the demo organisation, its coaching history and cadence. "
+        "Build (or refresh) the demo organisation, its coaching history, cadence and feedback. "
         "Safe to run again."
     )
 
@@ -35,3 +36,5 @@ class Command(BaseCommand):
             self.stdout.write("Cadence already in place — left as it is.")
         for line in cadence.lines():
             self.stdout.write(line)
+
+        self.stdout.write(seed_feedback())

@@ -1,0 +1,206 @@
+"""Feedback for the demo organisation: both streams in every direction, open and
+answered requests, acknowledgements with themes, items shared with a coach, and a
+wins feed per team. Written through the services; only `created_at` is backdated so
+the history spreads over the quarter. Idempotent: skipped when any feedback exists."""
+
+import random
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from people.demo import HEAD, TEAMS, demo_email
+from people.models import Team, User
+
+from . import services
+from .models import Feedback, FeedbackRequest, Stream, Win
+
+OBSERVATIONS = [
+    (
+        "On the Northwind call you asked three open questions before showing the product.",
+        "Their CFO started describing the budget problem in her own words.",
+        "Keep that order on the next first call and see if it happens again.",
+    ),
+    (
+        "In Tuesday's review you summarised the customer's goal back before proposing anything.",
+        "They corrected one detail, and the proposal landed on the real problem.",
+        "Try it on the pricing step too.",
+    ),
+    (
+        "You spoke for about 35 of the 45 minutes on the Hanse Logistics demo.",
+        "The buyer asked no questions until the last five minutes.",
+        "Pause after each section and ask what they would do with it.",
+    ),
+    (
+        "When the price came up you offered a discount before they asked for one.",
+        "The 10% became the starting point of the negotiation.",
+        "State the price, then stay quiet for five seconds.",
+    ),
+    (
+        "You shared your screen in the first two minutes of the Corvid discovery call.",
+        "We never learned who else decides.",
+        "Ask who else is involved before any demo.",
+    ),
+    (
+        "In the team call review you went last and asked Pavel what he would change first.",
+        "Three people spoke who usually stay quiet.",
+        "Keep going last; it works.",
+    ),
+    (
+        "You sent the recap email within the hour after the Lakeshore call.",
+        "They replied the same day with two more stakeholders copied in.",
+        "",
+    ),
+    (
+        "In our 1:1 you let me name my own goal before suggesting one.",
+        "I actually believe in the goal I picked.",
+        "Do the same for the Options step — I had more ideas than I said.",
+    ),
+]
+
+EVALUATIVE = [
+    (
+        "Quarter review: 11 of 12 discovery calls followed the agreed structure (recordings).",
+        "Pipeline quality improved; two deals moved to proposal with a named economic buyer.",
+        "Next quarter: multi-threading on every deal over 50k.",
+    ),
+    (
+        "Quarter review: forecast accuracy within 8% for three months running.",
+        "Leadership could plan hiring on your numbers.",
+        "",
+    ),
+]
+
+WINS = {
+    "Enterprise East": [
+        (
+            "Call clip of the week: the five-second pause after the price",
+            "https://calls.example.com/clips/pause",
+        ),
+        ("Northwind signed — first deal with a named economic buyer from discovery", ""),
+    ],
+    "Mid-Market Central": [
+        (
+            "Jordan turned a 'just send me pricing' into a discovery call",
+            "https://calls.example.com/clips/turnaround",
+        ),
+    ],
+    "EMEA Growth": [
+        ("Castellana escalation closed with a renewal", ""),
+        (
+            "Call clip of the week: reaching the CFO through the champion",
+            "https://calls.example.com/clips/cfo",
+        ),
+    ],
+}
+
+
+@transaction.atomic
+def seed_feedback(*, rng_seed: int = 2026) -> str:
+    if Feedback.objects.exists():
+        return "Feedback already present — left as it is."
+    rng = random.Random(rng_seed)  # noqa: S311 - demo data
+    now = timezone.now()
+    managers = {team: User.objects.get(email=demo_email(spec.key)) for team, spec in TEAMS.items()}
+    head = User.objects.get(email=demo_email(HEAD.key))
+    made = 0
+
+    def backdate(item, days):
+        Feedback.objects.filter(pk=item.pk).update(created_at=now - timedelta(days=days))
+
+    for team_name, manager in managers.items():
+        team = Team.objects.get(name=team_name)
+        reps = list(User.objects.filter(reports_to=manager).order_by("display_name"))
+        for i, rep in enumerate(reps):
+            peer = reps[(i + 1) % len(reps)]
+            text = OBSERVATIONS[i % len(OBSERVATIONS)]
+            # peer → rep, developmental
+            item = services.feedback_give(
+                author=peer,
+                recipient=rep,
+                stream=Stream.DEVELOPMENTAL,
+                observation=text[0],
+                impact=text[1],
+                suggestion=text[2],
+            )
+            backdate(item, rng.randint(3, 80))
+            made += 1
+            # manager → rep, developmental; some acknowledged with themes, some shared
+            down = OBSERVATIONS[(i + 3) % len(OBSERVATIONS)]
+            item = services.feedback_give(
+                author=manager,
+                recipient=rep,
+                stream=Stream.DEVELOPMENTAL,
+                observation=down[0],
+                impact=down[1],
+                suggestion=down[2],
+            )
+            backdate(item, rng.randint(3, 80))
+            made += 1
+            if i % 2 == 0:
+                services.feedback_acknowledge(
+                    feedback=item,
+                    actor=rep,
+                    reflection="Fair. I rush when I'm nervous about the price.",
+                    themes=["discovery", "listening"] if i % 4 == 0 else ["pricing"],
+                )
+            if i % 3 == 0:
+                peer_item = Feedback.objects.filter(author=peer, recipient=rep).first()
+                services.feedback_share(feedback=peer_item, actor=rep, person=manager)
+        # one evaluative review per team for the first two reps
+        for rep, text in zip(reps[:2], EVALUATIVE, strict=False):
+            item = services.feedback_give(
+                author=manager,
+                recipient=rep,
+                stream=Stream.EVALUATIVE,
+                observation=text[0],
+                impact=text[1],
+                suggestion=text[2],
+            )
+            backdate(item, rng.randint(10, 40))
+            made += 1
+        # upward: a rep to the manager
+        up = OBSERVATIONS[7]
+        services.feedback_give(
+            author=reps[-1],
+            recipient=manager,
+            stream=Stream.DEVELOPMENTAL,
+            observation=up[0],
+            impact=up[1],
+            suggestion=up[2],
+        )
+        made += 1
+        # an anonymous upward request with three answers, and an open request
+        anonymous = services.feedback_request_create(
+            requester=manager,
+            responders=reps[:4],
+            due_on=timezone.localdate() + timedelta(days=10),
+            question="What's one thing I could do differently in our 1:1s?",
+            anonymous=True,
+        )
+        for rep in reps[:3]:
+            services.feedback_request_answer(
+                request=anonymous,
+                responder=rep,
+                observation="You sometimes answer your own question before I do.",
+                suggestion="Leave a longer silence after asking.",
+            )
+        services.feedback_request_create(
+            requester=reps[0],
+            responders=[reps[1], reps[2], manager],
+            due_on=timezone.localdate() + timedelta(days=5),
+            topic="Discovery calls",
+        )
+        for title, link in WINS[team_name]:
+            services.win_share(author=rng.choice(reps), team=team, title=title, link=link)
+    # the head asks his managers for feedback too
+    services.feedback_request_create(
+        requester=head,
+        responders=list(managers.values()),
+        due_on=timezone.localdate() + timedelta(days=14),
+        question="What's one thing I could do differently to make our manager reviews more useful?",
+    )
+    return (
+        f"Feedback written: {made} items, {FeedbackRequest.objects.count()} requests, "
+        f"{Win.objects.count()} wins."
+    )
