@@ -15,8 +15,6 @@ status codes are the same everywhere:
 - a stale `version` → 409 with what is saved now and its version, so nothing is lost.
 """
 
-from contextlib import contextmanager
-
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import ProtectedError, Q
 from django.http import Http404
@@ -36,6 +34,19 @@ from rest_framework.exceptions import APIException, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
+from config.api import (
+    ADMINS_ONLY,
+    NOT_FOUND,
+    VALIDATION_ERROR,
+    DetailSerializer,
+    PersonField,
+    StrictSerializer,
+    forbidden_unless,
+    inline_enum,
+    query_params,
+    refuse_unknown_fields,
+    validated,
+)
 from people.access import request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, User
@@ -69,47 +80,11 @@ ID_CONVERTER = "int"
 # --- Plumbing ------------------------------------------------------------------------
 
 
-@contextmanager
-def forbidden_unless(allowed: bool):
-    """Services refuse with django's ValidationError (a 400). When `coaching.rules`
-    say the requester may not do this at all, the refusal is a 403 instead, with the
-    service's own message."""
-    try:
-        yield
-    except DjangoValidationError as refusal:
-        if allowed:
-            raise
-        raise PermissionDenied(" ".join(refusal.messages)) from refusal
-
-
 def stale_response(stale: services.StaleEdit, detail: str | None = None) -> Response:
     return Response(
         {"detail": detail or str(stale), "current": stale.current, "version": stale.version},
         status=status.HTTP_409_CONFLICT,
     )
-
-
-def validated(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data, context={"request": request})
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def refuse_unknown_fields(serializer: serializers.Serializer) -> None:
-    """A misspelt field, or one of another kind of session, is a 400 rather than
-    silently ignored."""
-    unknown = sorted(set(getattr(serializer, "initial_data", {})) - set(serializer.fields))
-    if unknown:
-        raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-
-
-# Input serializers refuse keys they do not know. (A comment, not a docstring:
-# drf-spectacular would show a docstring as every subclass's description.)
-class StrictSerializer(serializers.Serializer):
-    def validate(self, attrs):
-        attrs = super().validate(attrs)
-        refuse_unknown_fields(self)
-        return attrs
 
 
 class Conflict(APIException):
@@ -118,39 +93,11 @@ class Conflict(APIException):
     default_code = "conflict"
 
 
-class DetailSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-
-
-# The project's exception handler answers a service refusal without a field as a list
-# of messages, and field errors as an object of field → messages.
-VALIDATION_ERROR = OpenApiResponse(
-    response={
-        "oneOf": [
-            {"type": "object", "additionalProperties": {}},
-            {"type": "array", "items": {"type": "string"}},
-        ]
-    },
-    description="Bad input or a refused change: an object of field → messages, or a "
-    "list of messages. Nothing was saved.",
-)
-NOT_FOUND = OpenApiResponse(DetailSerializer, description="No such object visible to you.")
 FORBIDDEN = OpenApiResponse(
     DetailSerializer,
     description="You can see this but may not do it (for example a manager reading "
     "along, or someone not running the session). Carries the reason.",
 )
-ADMINS_ONLY = OpenApiResponse(DetailSerializer, description="Only programme admins may write.")
-
-
-def inline_enum(values, *, nullable: bool = False) -> dict:
-    """An enum schema kept inline. drf-spectacular names every enum component after
-    its field and warns when one set of choices gets two names (`role` on a
-    participant, `viewer_role` on a session); inside allOf the enum is left alone."""
-    schema = {"allOf": [{"type": "string", "enum": list(values)}]}
-    if nullable:
-        schema["nullable"] = True
-    return schema
 
 
 class AwareDateTimeField(serializers.DateTimeField):
@@ -165,19 +112,6 @@ class AwareDateTimeField(serializers.DateTimeField):
         if timezone.is_naive(value):
             self.fail("naive")
         return super().enforce_timezone(value)
-
-
-class PersonField(serializers.PrimaryKeyRelatedField):
-    """An active person, by id. An unknown or deactivated id is a clear 400."""
-
-    default_error_messages = {
-        "does_not_exist": "No active person with id {pk_value}.",
-        "incorrect_type": "Give a person's id (a number), not {data_type}.",
-    }
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("queryset", User.objects.filter(is_active=True))
-        super().__init__(**kwargs)
 
 
 class VisibleSessionField(serializers.PrimaryKeyRelatedField):
@@ -229,12 +163,6 @@ class TeamField(serializers.PrimaryKeyRelatedField):
 
 class ReviewTeamField(TeamField):
     default_error_messages = {"does_not_exist": NOT_YOUR_TEAM}
-
-
-def query_params(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.query_params)
-    serializer.is_valid(raise_exception=True)
-    return {k: v for k, v in serializer.validated_data.items() if v not in (None, "")}
 
 
 # --- Sessions: representation --------------------------------------------------------

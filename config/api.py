@@ -1,8 +1,15 @@
-"""API plumbing shared by every app."""
+"""API plumbing shared by every app: the exception handler, strict input serializers,
+the common error responses for the schema, and small field types."""
+
+from contextlib import contextmanager
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from people.models import User
 
 
 def exception_handler(exc, context):
@@ -12,3 +19,92 @@ def exception_handler(exc, context):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail=detail)
     return drf_exception_handler(exc, context)
+
+
+@contextmanager
+def forbidden_unless(allowed: bool):
+    """Services refuse with django's ValidationError (a 400). When the requester may
+    not do this at all, the refusal is a 403 instead, with the service's own message."""
+    try:
+        yield
+    except DjangoValidationError as refusal:
+        if allowed:
+            raise
+        raise PermissionDenied(" ".join(refusal.messages)) from refusal
+
+
+def validated(serializer_class, request, **context) -> dict:
+    serializer = serializer_class(data=request.data, context={"request": request, **context})
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def query_params(serializer_class, request) -> dict:
+    """Validated query parameters, leaving out the ones not given."""
+    serializer = serializer_class(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return {k: v for k, v in serializer.validated_data.items() if v not in (None, "")}
+
+
+def client_ip(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def refuse_unknown_fields(serializer: serializers.Serializer) -> None:
+    """A misspelt field, or one that belongs to another kind of object, is a 400
+    rather than silently ignored."""
+    unknown = sorted(set(getattr(serializer, "initial_data", {})) - set(serializer.fields))
+    if unknown:
+        raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+
+
+# Input serializers refuse keys they do not know. (A comment, not a docstring:
+# drf-spectacular would show a docstring as every subclass's description.)
+class StrictSerializer(serializers.Serializer):
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        refuse_unknown_fields(self)
+        return attrs
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+# The exception handler answers a service refusal without a field as a list of
+# messages, and field errors as an object of field → messages.
+VALIDATION_ERROR = OpenApiResponse(
+    response={
+        "oneOf": [
+            {"type": "object", "additionalProperties": {}},
+            {"type": "array", "items": {"type": "string"}},
+        ]
+    },
+    description="Bad input or a refused change: an object of field → messages, or a "
+    "list of messages. Nothing was saved.",
+)
+NOT_FOUND = OpenApiResponse(DetailSerializer, description="No such object visible to you.")
+ADMINS_ONLY = OpenApiResponse(DetailSerializer, description="Only programme admins may write.")
+
+
+def inline_enum(values, *, nullable: bool = False) -> dict:
+    """An enum schema kept inline. drf-spectacular names every enum component after
+    its field and warns when one set of choices gets two names (`role` on a
+    participant, `viewer_role` on a session); inside allOf the enum is left alone."""
+    schema = {"allOf": [{"type": "string", "enum": list(values)}]}
+    if nullable:
+        schema["nullable"] = True
+    return schema
+
+
+class PersonField(serializers.PrimaryKeyRelatedField):
+    """An active person, by id. An unknown or deactivated id is a clear 400."""
+
+    default_error_messages = {
+        "does_not_exist": "No active person with id {pk_value}.",
+        "incorrect_type": "Give a person's id (a number), not {data_type}.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("queryset", User.objects.filter(is_active=True))
+        super().__init__(**kwargs)
