@@ -16,6 +16,7 @@ admin.site.site_title = "Tandem admin"
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
     path("", include("coaching.api_urls")),
+    path("", include("feedback.api_urls")),
 ]
 
 urlpatterns = [
@@ -28,6 +29,7 @@ urlpatterns = [
     path("", include("coaching.urls")),
     path("", include("cadence.calendar_urls")),
     path("", include("cadence.urls")),
+    path("", include("feedback.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/", include("allauth.urls")),

@@ -12,6 +12,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from coaching import selectors as coaching
+from feedback import selectors as feedback
+from feedback.models import Stream
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
@@ -53,8 +55,20 @@ def home_rep(request):
             ),
             "recent": coaching.recent_sessions(person=user, limit=5),
             "focus_areas": coaching.active_focus_areas(person=user),
+            **_feedback_panel(user),
         },
     )
+
+
+def _feedback_panel(user) -> dict:
+    """Requests waiting on me and the latest developmental items I received: two
+    queries, whatever the numbers (the list needs no themes or shares)."""
+    latest = list(
+        feedback.my_feedback(user=user, stream=Stream.DEVELOPMENTAL).prefetch_related(None)[:3]
+    )
+    for item in latest:
+        item.shown_author = feedback.author_shown(item, user)
+    return {"feedback_waiting": feedback.inbox(user=user).count(), "feedback_latest": latest}
 
 
 @role_required(Role.MANAGER)

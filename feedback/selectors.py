@@ -23,8 +23,30 @@ def _is_hr(roles) -> bool:
     return Role.HR in roles
 
 
+def held_back_for_others(user: User) -> Q:
+    """Anonymous answers to a request that has not yet had enough answers: nobody but
+    their author sees them — not the requester, nor the requester's managers or HR,
+    who could otherwise watch them arrive one by one and tell who wrote which."""
+    waiting_for_more = (
+        FeedbackRequest.objects.filter(anonymous=True)
+        .annotate(
+            answered=Count("responders", filter=Q(responders__status=ResponderStatus.ANSWERED))
+        )
+        .filter(answered__lt=services.ANONYMITY_THRESHOLD)
+        .values("pk")
+    )
+    return Q(anonymous=True, request__in=waiting_for_more) & ~Q(author=user)
+
+
 def visible_feedback(*, user: User, roles) -> QuerySet[Feedback]:
-    return Feedback.objects.visible_to(user, is_hr=_is_hr(roles))
+    """What this person may read: `visible_to`, less anonymous answers held back."""
+    return Feedback.objects.visible_to(user, is_hr=_is_hr(roles)).exclude(
+        held_back_for_others(user)
+    )
+
+
+def given_by(*, user: User) -> QuerySet[Feedback]:
+    return Feedback.objects.filter(author=user).select_related("recipient")
 
 
 def access_feedback(*, user: User, roles, pk: int, ip: str | None = None) -> Feedback:
@@ -36,12 +58,6 @@ def access_feedback(*, user: User, roles, pk: int, ip: str | None = None) -> Fee
         )
     except Feedback.DoesNotExist:
         raise Http404 from None
-    if (
-        not anonymous_answers_may_show(item.request)
-        and item.recipient_id == user.pk
-        and item.anonymous
-    ):
-        raise Http404  # held back until enough answers arrived
     services.evaluative_read_record(feedback=item, reader=user, ip=ip)
     return item
 
@@ -65,17 +81,9 @@ def anonymous_answers_may_show(request: FeedbackRequest | None) -> bool:
 def my_feedback(*, user: User, stream: str) -> QuerySet[Feedback]:
     """What I received in one stream, with themes and live shares (fixed queries).
     Anonymous answers still below the threshold are held back."""
-    held_back = (
-        FeedbackRequest.objects.filter(requester=user, anonymous=True)
-        .annotate(
-            answered=Count("responders", filter=Q(responders__status=ResponderStatus.ANSWERED))
-        )
-        .filter(answered__lt=services.ANONYMITY_THRESHOLD)
-        .values("pk")
-    )
     return (
         Feedback.objects.filter(recipient=user, stream=stream)
-        .exclude(request__in=held_back)
+        .exclude(held_back_for_others(user))
         .select_related("author")
         .prefetch_related(
             "themes",
@@ -99,6 +107,18 @@ def shared_with_me(*, user: User) -> QuerySet[Feedback]:
         )
         .select_related("recipient", "author")
         .distinct()
+    )
+
+
+def my_requests(*, user: User) -> QuerySet[FeedbackRequest]:
+    """What I asked, with each responder (for the status per person)."""
+    return FeedbackRequest.objects.filter(requester=user).prefetch_related(
+        Prefetch(
+            "responders",
+            queryset=RequestedResponder.objects.select_related("responder").order_by(
+                "responder__display_name"
+            ),
+        )
     )
 
 

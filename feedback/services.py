@@ -288,3 +288,38 @@ def win_share(*, author: User, team: Team, title: str, link: str = "", text: str
     win.full_clean()
     win.save()
     return win
+
+
+# --- Reads recorded in bulk (the feedback API's list) ------------------------------------
+
+
+def evaluative_reads_record(*, items, reader: User, ip: str | None = None) -> int:
+    """`evaluative_read_record` for a page of a list: one audit event per evaluative
+    item shown to someone other than its recipient or author, written in one INSERT
+    so a list costs the same number of queries whatever its length. Returns how many
+    events were written."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from people.models import AuditEvent
+
+    read = [
+        item
+        for item in items
+        if item.stream == Stream.EVALUATIVE and reader.pk not in (item.recipient_id, item.author_id)
+    ]
+    if not read:
+        return 0
+    target_type = ContentType.objects.get_for_model(Feedback)
+    AuditEvent.objects.bulk_create(
+        AuditEvent(
+            actor=reader,
+            verb="feedback.evaluative_read",
+            target_type=target_type,
+            target_id=str(item.pk),
+            target_repr=str(item)[:200],
+            data={"via": "list"},
+            ip=ip,
+        )
+        for item in read
+    )
+    return len(read)

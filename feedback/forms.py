@@ -1,0 +1,254 @@
+"""Forms parse and validate input; the services decide. Person and team choices are
+limited to what the signed-in person may pick, so a forged id is "not a valid choice"
+and never reaches a service."""
+
+from datetime import timedelta
+
+from django import forms
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from people.models import Team, TeamMembership, User
+
+from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
+from .services import ANONYMITY_THRESHOLD
+
+ANONYMOUS_RULE = (
+    f"Only for upward feedback from at least {ANONYMITY_THRESHOLD} of your direct reports; "
+    f"answers appear once {ANONYMITY_THRESHOLD} have arrived, so no one can be identified."
+)
+
+
+class DateInput(forms.DateInput):
+    """A native date picker: its value is always ISO, whatever the locale's format."""
+
+    input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+def _active_people_but(user):
+    return User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("display_name")
+
+
+def _stream_radio(url_name: str) -> forms.RadioSelect:
+    """Choosing a stream swaps the banner above the form (htmx GET of the same page,
+    which answers a banner-only request with the banner alone). Without JS the banner
+    follows the chosen stream after submitting."""
+    return forms.RadioSelect(
+        attrs={
+            "hx-get": reverse(url_name),
+            "hx-target": "#stream-banner",
+            "hx-swap": "outerHTML",
+        }
+    )
+
+
+def chosen_stream(form: forms.Form) -> str:
+    """The stream the form currently stands in (for the banner): what was posted or
+    asked for, when it is a real stream, else developmental."""
+    value = form["stream"].value()
+    return value if value in Stream.values else Stream.DEVELOPMENTAL
+
+
+class ObservationFields(forms.Form):
+    """What happened, what it led to, one thing to try: observation before advice."""
+
+    observation = forms.CharField(
+        label="What happened",
+        max_length=TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="What you saw or heard — something a camera could have recorded.",
+        error_messages={"required": "Say what happened: what you saw or heard."},
+    )
+    impact = forms.CharField(
+        label="What it led to",
+        required=False,
+        max_length=TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    suggestion = forms.CharField(
+        label="One thing to try",
+        required=False,
+        max_length=TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Advice while typing: the literacy check, never a block. The hints are read
+        # out with the help text.
+        self.fields["observation"].widget.attrs.update(
+            {
+                "aria-describedby": f"{self['observation'].auto_id}_helptext literacy-hints",
+                "hx-post": reverse("feedback_check"),
+                "hx-trigger": "keyup changed delay:600ms",
+                "hx-target": "#literacy-hints",
+                "hx-swap": "innerHTML",
+            }
+        )
+
+
+class GiveForm(ObservationFields):
+    recipient = forms.ModelChoiceField(
+        queryset=User.objects.none(),
+        label="To",
+        empty_label="Choose a person",
+        error_messages={"invalid_choice": "Choose someone from the list."},
+    )
+    stream = forms.ChoiceField(label="Stream", choices=Stream.choices, initial=Stream.DEVELOPMENTAL)
+
+    field_order = ["recipient", "stream", "observation", "impact", "suggestion"]
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["recipient"].queryset = _active_people_but(user)
+        self.fields["stream"].widget = _stream_radio("feedback_give")
+        self.fields["stream"].widget.choices = self.fields["stream"].choices
+
+
+class AnswerForm(ObservationFields):
+    pass
+
+
+class ResponderChoiceField(forms.ModelMultipleChoiceField):
+    """Refuses asking yourself and asking someone twice with the services' own words,
+    before Django's de-duplicating lookup could hide a repeated id."""
+
+    def __init__(self, *args, requester_pk=None, **kwargs):
+        self.requester_pk = requester_pk
+        super().__init__(*args, **kwargs)
+
+    def _check_values(self, value):
+        raw = [str(v) for v in value]
+        if self.requester_pk is not None and str(self.requester_pk) in raw:
+            raise forms.ValidationError("Ask someone other than yourself.", code="self")
+        if len(set(raw)) != len(raw):
+            raise forms.ValidationError("Each person can be asked once.", code="twice")
+        return super()._check_values(value)
+
+
+class RequestForm(forms.Form):
+    responders = ResponderChoiceField(
+        queryset=User.objects.none(),
+        label="Ask",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "required": "Ask at least one person.",
+            "invalid_choice": "Pick people from the list.",
+        },
+    )
+    question = forms.CharField(
+        label="Question",
+        max_length=500,
+        initial=DEFAULT_QUESTION,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="One open question gets better answers than a questionnaire.",
+    )
+    stream = forms.ChoiceField(label="Stream", choices=Stream.choices, initial=Stream.DEVELOPMENTAL)
+    topic = forms.CharField(
+        label="About (optional)",
+        max_length=200,
+        required=False,
+        help_text="A goal or focus area the answers should look at.",
+    )
+    due_on = forms.DateField(label="By", widget=DateInput())
+    anonymous = forms.BooleanField(label="Anonymous", required=False, help_text=ANONYMOUS_RULE)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["responders"]
+        field.queryset = _active_people_but(user)
+        field.requester_pk = user.pk
+        self.fields["stream"].widget = _stream_radio("feedback_request_new")
+        self.fields["stream"].widget.choices = self.fields["stream"].choices
+        self.fields["due_on"].initial = timezone.localdate(timezone=user.tzinfo) + timedelta(days=7)
+
+
+class AcknowledgeForm(forms.Form):
+    reflection = forms.CharField(
+        label="Your reflection (only you see this)",
+        required=False,
+        max_length=TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="What did you learn? What would you do differently next time?",
+    )
+    themes = forms.CharField(
+        label="Themes",
+        required=False,
+        max_length=500,
+        help_text="Comma-separated, e.g. “discovery, listening” — to spot patterns over time.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "ack_%s")
+        super().__init__(*args, **kwargs)
+
+    def clean_themes(self) -> list[str]:
+        names = [t.strip() for t in self.cleaned_data["themes"].split(",") if t.strip()]
+        too_long = [n for n in names if len(n) > 60]
+        if too_long:
+            raise forms.ValidationError("Keep each theme under 60 characters.")
+        return names
+
+
+class ShareForm(forms.Form):
+    person = forms.ModelChoiceField(
+        queryset=User.objects.none(),
+        label="Share with",
+        empty_label="Choose a person",
+        error_messages={
+            "required": "Choose who to share it with.",
+            "invalid_choice": "Choose someone from the list.",
+        },
+    )
+
+    def __init__(self, *args, feedback, shared_with=(), **kwargs):
+        kwargs.setdefault("auto_id", "share_%s")
+        super().__init__(*args, **kwargs)
+        people = _active_people_but(feedback.recipient).exclude(pk__in=[p.pk for p in shared_with])
+        if feedback.anonymous:
+            # Leaving out only the author would name them; leave out everyone asked.
+            people = people.exclude(feedback_asked_of_me__request=feedback.request_id)
+        else:
+            people = people.exclude(pk=feedback.author_id)
+        self.fields["person"].queryset = people
+
+
+class UnshareForm(forms.Form):
+    person = forms.ModelChoiceField(
+        queryset=User.objects.all(),
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": "That person is not on record."},
+    )
+
+
+class WinForm(forms.Form):
+    team = forms.ModelChoiceField(
+        queryset=Team.objects.none(),
+        label="Team",
+        error_messages={"invalid_choice": "Share wins with a team you are on."},
+    )
+    title = forms.CharField(label="Title", max_length=200)
+    link = forms.URLField(
+        label="Link",
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        help_text="A call clip or recording (optional).",
+    )
+    text = forms.CharField(
+        label="What happened",
+        required=False,
+        max_length=TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        on = TeamMembership.objects.current().filter(person=user).values("team")
+        self.fields["team"].queryset = Team.objects.filter(Q(pk__in=on) | Q(lead=user)).order_by(
+            "name"
+        )
