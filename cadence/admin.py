@@ -349,6 +349,7 @@ class NotificationAdmin(admin.ModelAdmin):
         "kind",
         "recipient",
         "team",
+        "feedback_request",
         "period",
         "status",
         "attempts",

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from coaching.models import Commitment, ParticipantRole, SessionStatus
 
+from . import feedback_reminders
 from .models import Notification, NotificationKind, NotificationPreference, TeamChannel
 
 SENT, SKIPPED = "sent", "skipped"
@@ -135,6 +136,16 @@ def message_context(row: Notification) -> dict | None:
         from .digest import manager_digest
 
         context["digest"] = manager_digest(manager=person, now=timezone.now())
+    elif row.kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE):
+        if not feedback_reminders.still_waiting(row):
+            return None  # answered or declined meanwhile
+        asked = row.feedback_request
+        context.update(
+            feedback_request=asked,
+            requester=asked.requester,
+            stream=asked.stream,
+            request_url=absolute(reverse("feedback_request_detail", args=[asked.pk])),
+        )
     return context
 
 

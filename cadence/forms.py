@@ -3,6 +3,7 @@
 from django import forms
 
 from .models import EndReason, NotificationPreference, Recurrence, Weekday
+from .services import PREFERENCE_FIELDS
 
 
 class TimeInput(forms.TimeInput):
@@ -88,14 +89,7 @@ class EndPlanForm(forms.Form):
 class NotificationPreferenceForm(forms.ModelForm):
     class Meta:
         model = NotificationPreference
-        fields = [
-            "email_upcoming",
-            "email_missed",
-            "email_escalation",
-            "email_digest",
-            "quiet_from",
-            "quiet_until",
-        ]
+        fields = list(PREFERENCE_FIELDS)
         widgets = {"quiet_from": TimeInput(), "quiet_until": TimeInput()}
 
     def validate_unique(self):

@@ -11,6 +11,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from coaching.models import CoachingSession, SessionKind
+from feedback.models import FeedbackRequest
 from people.models import Team, validate_time_zone
 
 USER = settings.AUTH_USER_MODEL
@@ -265,6 +266,8 @@ class NotificationKind(models.TextChoices):
     DIGEST = "digest", "Weekly digest"
     TEAM_REMINDER = "team_reminder", "Team call review reminder"
     TEAM_DIGEST = "team_digest", "Weekly team digest"
+    FEEDBACK_ASKED = "feedback_asked", "Feedback asked of you"
+    FEEDBACK_DUE = "feedback_due", "Feedback request due"
 
 
 class NotificationStatus(models.TextChoices):
@@ -307,6 +310,13 @@ class Notification(models.Model):
     plan = models.ForeignKey(
         CadencePlan, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
+    feedback_request = models.ForeignKey(
+        FeedbackRequest,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
     period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
     status = models.CharField(
         max_length=16, choices=NotificationStatus.choices, default=NotificationStatus.PENDING
@@ -337,6 +347,11 @@ class Notification(models.Model):
                 fields=["session", "kind", "team"],
                 condition=Q(session__isnull=False, team__isnull=False),
                 name="notification_once_per_session_kind_team",
+            ),
+            models.UniqueConstraint(
+                fields=["feedback_request", "kind", "recipient"],
+                condition=Q(feedback_request__isnull=False),
+                name="notification_once_per_feedback_request",
             ),
             models.UniqueConstraint(
                 fields=["kind", "recipient", "period"],
@@ -383,6 +398,10 @@ class NotificationPreference(models.Model):
         "email me when my people's sessions keep being missed", default=True
     )
     email_digest = models.BooleanField("email me a weekly digest", default=True)
+    email_feedback = models.BooleanField(
+        "email me when someone asks me for feedback, and the day before it is due",
+        default=True,
+    )
     quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")
     quiet_until = models.TimeField(
         null=True, blank=True, help_text="…until this time (your time zone)."
@@ -392,6 +411,8 @@ class NotificationPreference(models.Model):
         return f"Preferences of {self.person}"
 
     def wants_email(self, kind: str) -> bool:
+        if kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE):
+            return self.email_feedback
         return getattr(self, f"email_{kind}", True)
 
 

@@ -191,6 +191,14 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
     session = row.session
     if row.kind == NotificationKind.DIGEST:
         return NotificationLine(row, f"{label} for the week {row.period}", reverse("home_manager"))
+    if row.feedback_request_id is not None:
+        asked = row.feedback_request
+        due = dateformat.format(asked.due_on, "j M")
+        return NotificationLine(
+            row,
+            f"{label}: {asked.requester.display_name}, by {due}",
+            reverse("feedback_request_detail", args=[asked.pk]),
+        )
     if session is None:
         return NotificationLine(row, label, None)
     if session.pk not in visible:  # no longer theirs to see (e.g. a new manager)
@@ -216,7 +224,9 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
     no line is about a session)."""
     rows = (
         Notification.objects.visible_to(user)
-        .select_related("session__team", "plan__coach", "plan__coachee")
+        .select_related(
+            "session__team", "plan__coach", "plan__coachee", "feedback_request__requester"
+        )
         .prefetch_related(
             Prefetch(
                 "session__participants",

@@ -280,6 +280,7 @@ PREFERENCE_FIELDS = (
     "email_missed",
     "email_escalation",
     "email_digest",
+    "email_feedback",
     "quiet_from",
     "quiet_until",
 )

@@ -3,7 +3,7 @@ matter, so a lost or repeated message loses or doubles nothing."""
 
 from celery import shared_task
 
-from . import engine, outbox
+from . import engine, feedback_reminders, outbox
 
 
 @shared_task(name="cadence.generate_occurrences")
@@ -22,6 +22,14 @@ def sweep_missed() -> int:
 @shared_task(name="cadence.queue_reminders")
 def queue_reminders() -> int:
     return engine.reminders_queue()
+
+
+@shared_task(name="cadence.queue_feedback_reminders")
+def queue_feedback_reminders() -> int:
+    queued = feedback_reminders.due_queue()
+    if queued:
+        send_notifications.delay_on_commit()
+    return queued
 
 
 @shared_task(name="cadence.queue_digests")

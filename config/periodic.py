@@ -43,6 +43,13 @@ PERIODIC_TASKS = [
         description="Records the day-before reminders for upcoming sessions.",
     ),
     PeriodicTaskSpec(
+        name="Queue feedback request reminders",
+        task="cadence.queue_feedback_reminders",
+        crontab={"minute": "35"},
+        description="Reminds people still waiting to answer a feedback request due by "
+        "tomorrow (hourly; once per request and person).",
+    ),
+    PeriodicTaskSpec(
         name="Queue weekly digests",
         task="cadence.queue_digests",
         crontab={"minute": "0", "hour": "6", "day_of_week": "1"},

@@ -187,6 +187,10 @@ class FeedbackRequest(models.Model):
                 condition=Q(stream__in=Stream.values), name="feedback_request_stream_valid"
             ),
         ]
+        indexes = [
+            # The reminder sweep: requests falling due in the next day or so.
+            models.Index(fields=["due_on"], name="feedback_request_due"),
+        ]
 
     def __str__(self):
         return f"Request #{self.pk}"

@@ -29,6 +29,7 @@ from .models import (
     Theme,
     Win,
 )
+from .signals import feedback_requested
 
 # Anonymous upward feedback needs this many direct reports asked, and is shown only
 # once this many answered, so the author cannot be inferred.
@@ -218,6 +219,7 @@ def feedback_request_create(
     RequestedResponder.objects.bulk_create(
         RequestedResponder(request=request, responder=r) for r in responders
     )
+    feedback_requested.send(sender=FeedbackRequest, request=request)
     return request
 
 
