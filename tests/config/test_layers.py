@@ -1,0 +1,51 @@
+"""Dependencies between apps point one way (README, Architecture): an app never
+imports from an app to its right, so the firewall and the layers cannot be bypassed
+by a convenient import."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED = {
+    "people": set(),
+    "scorecards": {"people"},
+    "coaching": {"people", "scorecards"},
+    "feedback": {"people"},
+    "cadence": {"people", "scorecards", "coaching", "feedback"},
+}
+APPS = set(ALLOWED) | {"config"}
+
+
+def imported_apps(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found & APPS
+
+
+@pytest.mark.parametrize("app", sorted(ALLOWED))
+def test_an_app_imports_only_the_apps_to_its_left(app):
+    # config.api is shared API plumbing every app may use; the rest of config is glue
+    # above all apps.
+    wrong = {}
+    for path in sorted((ROOT / app).rglob("*.py")):
+        others = imported_apps(path) - {app} - ALLOWED[app]
+        if others - {"config"} or ("config" in others and _uses_glue(path)):
+            wrong[str(path.relative_to(ROOT))] = sorted(others)
+    assert wrong == {}
+
+
+def _uses_glue(path: Path) -> bool:
+    tree = ast.parse(path.read_text())
+    modules = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("config")
+    }
+    return bool(modules - {"config.api", "config.celery"})
