@@ -1,19 +1,147 @@
-"""Shared standards of quality. For now: the recorded call, the piece of work that
-team call reviews present and scorecards (a later issue) score."""
+"""Shared standards of quality: what good looks like, in observable behaviour, and the
+scores that measure a piece of work against it.
+
+- A **template** ("Discovery call") has **versions**; a version has ordered **criteria**
+  (the behaviour, a scale, an anchor per level, a weight). A used version is never
+  edited: editing it makes a new version, and old scorecards keep theirs. A criterion
+  version belongs to a **lineage** (`Criterion`) that runs through the versions, so
+  trends follow "the same criterion" across edits.
+- A **recorded call** is the piece of work (a call or a role-play recording).
+- A **scoring round** gathers the raters of one piece of work against one version in a
+  context (a coach with the subject, a team call review, a calibration, a peer, the
+  subject alone) and holds the reveal rule: self-assessment first, everyone blind until
+  they scored, the manager's scorecard last, a calibration only when closed.
+- A **scorecard** is one rater's scores in a round; a **score** is one criterion's
+  rating with optional evidence.
+
+Scorecards are developmental: only the people in the round and the subject's
+management chain see them; HR and programme admins get aggregates only."""
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+
+USER = settings.AUTH_USER_MODEL
+TEXT_LIMIT = 2000
+MAX_SCALE = 10  # a scale runs from 1 to its top level, at most this
+
+
+# --- Templates ---------------------------------------------------------------------------
+
+
+class Template(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    description = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    created_at = models.DateTimeField(default=timezone.now)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
+
+
+class TemplateVersion(models.Model):
+    template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["template", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["template", "number"], name="template_version_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.template.name} v{self.number}"
+
+
+class Criterion(models.Model):
+    """The lineage of one criterion through a template's versions: trends are per
+    lineage, and focus areas link to lineages."""
+
+    template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="criteria")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        latest = self.versions.order_by("-version__number").first()
+        return latest.title if latest else f"Criterion #{self.pk}"
+
+
+class CriterionVersion(models.Model):
+    version = models.ForeignKey(TemplateVersion, on_delete=models.CASCADE, related_name="criteria")
+    criterion = models.ForeignKey(Criterion, on_delete=models.PROTECT, related_name="versions")
+    position = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=120)
+    behaviour = models.TextField(
+        max_length=TEXT_LIMIT, help_text="What good looks like, as something you can observe."
+    )
+    scale_max = models.PositiveSmallIntegerField(default=4)
+    weight = models.DecimalField(max_digits=4, decimal_places=2, default=1)
+
+    class Meta:
+        ordering = ["version", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "position"], name="criterion_position_once"),
+            models.UniqueConstraint(
+                fields=["version", "criterion"], name="criterion_once_a_version"
+            ),
+            models.CheckConstraint(
+                condition=Q(scale_max__gte=2, scale_max__lte=MAX_SCALE),
+                name="criterion_scale_valid",
+            ),
+            models.CheckConstraint(condition=Q(weight__gt=0), name="criterion_weight_positive"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+
+class Anchor(models.Model):
+    """What a given level looks like for one criterion ("a 3 is …")."""
+
+    criterion = models.ForeignKey(
+        CriterionVersion, on_delete=models.CASCADE, related_name="anchors"
+    )
+    level = models.PositiveSmallIntegerField()
+    description = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["criterion", "level"]
+        constraints = [
+            models.UniqueConstraint(fields=["criterion", "level"], name="anchor_once_a_level"),
+        ]
+
+    def __str__(self):
+        return f"{self.level}: {self.description}"
+
+
+# --- The piece of work -------------------------------------------------------------------
+
+
+class WorkKind(models.TextChoices):
+    CALL = "call", "Recorded call"
+    ROLE_PLAY = "role_play", "Role-play"
 
 
 class RecordedCall(models.Model):
     person = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
+        USER,
         on_delete=models.CASCADE,
         related_name="recorded_calls",
         help_text="Whose call it is.",
     )
-    url = models.URLField("recording link", max_length=500)
+    kind = models.CharField(max_length=16, choices=WorkKind.choices, default=WorkKind.CALL)
+    url = models.URLField("recording link", max_length=500, blank=True)
     title = models.CharField(max_length=200)
     call_date = models.DateField()
     timestamps = models.TextField(
@@ -21,9 +149,7 @@ class RecordedCall(models.Model):
         max_length=2000,
         help_text="Moments worth a look, one per line, e.g. “04:10 first pricing question”.",
     )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
+    created_by = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -31,3 +157,229 @@ class RecordedCall(models.Model):
 
     def __str__(self):
         return f"{self.title} ({self.call_date:%d %b %Y})"
+
+
+# --- Rounds, scorecards, scores ----------------------------------------------------------
+
+
+class RoundContext(models.TextChoices):
+    COACH = "coach", "Coach and subject"
+    SELF = "self", "Self-assessment"
+    PEER = "peer", "Peer"
+    TEAM_REVIEW = "team_review", "Team call review"
+    CALIBRATION = "calibration", "Calibration"
+
+
+class RaterRole(models.TextChoices):
+    SUBJECT = "subject", "Subject (self-assessment)"
+    COACH = "coach", "Coach"
+    PEER = "peer", "Peer"
+    PARTICIPANT = "participant", "Participant"
+    MANAGER = "manager", "Manager (revealed last)"
+    CALIBRATOR = "calibrator", "Calibrating rater"
+
+
+class RoundQuerySet(models.QuerySet):
+    def open(self):
+        return self.filter(closed_at__isnull=True)
+
+    def visible_to(self, user):
+        """Its raters and whoever opened it; for anything but a calibration, also the
+        subject and the subject's management chain."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        from people.selectors import people_below
+
+        invited = RoundRater.objects.filter(round=OuterRef("pk"), person=user)
+        about_mine = Q(work__person=user) | Q(
+            work__person__in=people_below(person=user).values("pk")
+        )
+        return self.filter(
+            Q(created_by=user)
+            | Exists(invited)
+            | (about_mine & ~Q(context=RoundContext.CALIBRATION))
+        )
+
+
+class ScoringRound(models.Model):
+    """The raters of one piece of work against one template version, in one context,
+    and when their scorecards may be seen (see `scorecards.selectors`)."""
+
+    work = models.ForeignKey(RecordedCall, on_delete=models.PROTECT, related_name="rounds")
+    version = models.ForeignKey(TemplateVersion, on_delete=models.PROTECT, related_name="rounds")
+    context = models.CharField(max_length=16, choices=RoundContext.choices)
+    title = models.CharField(max_length=200, blank=True, help_text="Calibrations: a name.")
+    created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # A team call review's round names its session (coaching), kept as a plain id:
+    # scorecards sits left of coaching and never imports it.
+    session_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+
+    objects = RoundQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(context__in=RoundContext.values), name="round_context_valid"
+            ),
+            # One team-review round per presented call and template in a session.
+            models.UniqueConstraint(
+                fields=["session_id", "work", "version"],
+                condition=Q(session_id__isnull=False),
+                name="round_once_per_session_call",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title or f"{self.get_context_display()}: {self.work.title}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class RoundRater(models.Model):
+    round = models.ForeignKey(ScoringRound, on_delete=models.CASCADE, related_name="raters")
+    person = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="rounds_invited")
+    role = models.CharField(max_length=16, choices=RaterRole.choices)
+    declined_at = models.DateTimeField(null=True, blank=True)
+    invited_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "person"], name="rater_once_a_round"),
+        ]
+        indexes = [
+            # "Scorecards waiting for me": a person's rounds.
+            models.Index(fields=["person", "round"], name="rater_rounds"),
+        ]
+
+    def __str__(self):
+        return f"{self.person} in {self.round_id} as {self.role}"
+
+
+class ScorecardQuerySet(models.QuerySet):
+    def submitted(self):
+        return self.filter(submitted_at__isnull=False)
+
+    def visible_to(self, user):
+        """The one reveal rule (one query, composable):
+
+        - your own scorecards, drafts included;
+        - someone else's, once submitted, when you are in its round and done there
+          (you submitted yours or declined, or the round is closed; whoever opened
+          it sees it once closed): self-assessment first, everyone blind until they
+          scored. A calibration shows only once it is closed; a manager's scorecard
+          in a team review only once every other rater is done (or it is closed);
+        - a subject's management chain sees the submitted scorecards about them,
+          calibrations aside.
+
+        HR and programme admins see none: aggregates only."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        from people.selectors import people_below
+
+        submitted = Scorecard.objects.filter(
+            round=OuterRef("round"), rater=user, submitted_at__isnull=False
+        )
+        declined = RoundRater.objects.filter(
+            round=OuterRef("round"), person=user, declined_at__isnull=False
+        )
+        invited = RoundRater.objects.filter(round=OuterRef("round"), person=user)
+        someone_else_pending = (
+            RoundRater.objects.filter(round=OuterRef("round"), declined_at__isnull=True)
+            .exclude(role=RaterRole.MANAGER)
+            .exclude(
+                Exists(
+                    Scorecard.objects.filter(
+                        round=OuterRef("round"),
+                        rater=OuterRef("person"),
+                        submitted_at__isnull=False,
+                    )
+                )
+            )
+        )
+        round_closed = Q(round__closed_at__isnull=False)
+        # Done here: scored, declined, or the round is over (its raters and whoever
+        # opened it then see everything in it).
+        done_here = (
+            Exists(submitted)
+            | Exists(declined)
+            | ((Exists(invited) | Q(round__created_by=user)) & round_closed)
+        )
+        calibration_rule = ~Q(context=RoundContext.CALIBRATION) | round_closed
+        manager_last = (
+            ~Q(rater_role=RaterRole.MANAGER) | round_closed | ~Exists(someone_else_pending)
+        )
+        chain = Q(subject__in=people_below(person=user).values("pk")) & ~Q(
+            context=RoundContext.CALIBRATION
+        )
+        return self.filter(
+            Q(rater=user)
+            | (
+                Q(submitted_at__isnull=False)
+                & ((done_here & calibration_rule & manager_last) | chain)
+            )
+        )
+
+
+class Scorecard(models.Model):
+    """One rater's scores in one round. A draft until submitted; submitted scorecards
+    are never edited (a later thought is a new round)."""
+
+    round = models.ForeignKey(ScoringRound, on_delete=models.CASCADE, related_name="scorecards")
+    rater = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="scorecards_given")
+    rater_role = models.CharField(max_length=16, choices=RaterRole.choices)
+    # Copied from the round so trends are one indexed scan.
+    subject = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="scorecards")
+    version = models.ForeignKey(TemplateVersion, on_delete=models.PROTECT, related_name="+")
+    context = models.CharField(max_length=16, choices=RoundContext.choices)
+    keep = models.TextField("one thing to keep", blank=True, max_length=TEXT_LIMIT)
+    try_next = models.TextField("one thing to try", blank=True, max_length=TEXT_LIMIT)
+    created_at = models.DateTimeField(default=timezone.now)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ScorecardQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-submitted_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "rater"], name="scorecard_once_a_rater"),
+        ]
+        indexes = [
+            # Trends: a person's submitted scorecards over time.
+            models.Index(
+                fields=["subject", "submitted_at"],
+                condition=Q(submitted_at__isnull=False),
+                name="scorecard_trends",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.rater} on {self.round}"
+
+
+class Score(models.Model):
+    scorecard = models.ForeignKey(Scorecard, on_delete=models.CASCADE, related_name="scores")
+    criterion = models.ForeignKey(CriterionVersion, on_delete=models.PROTECT, related_name="+")
+    rating = models.PositiveSmallIntegerField()
+    evidence_at = models.CharField(
+        "moment", max_length=12, blank=True, help_text="Where in the recording, e.g. 04:10."
+    )
+    evidence = models.CharField("what you saw or heard", max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["scorecard", "criterion__position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scorecard", "criterion"], name="score_once_a_criterion"
+            ),
+            models.CheckConstraint(
+                condition=Q(rating__gte=1, rating__lte=MAX_SCALE), name="score_rating_in_range"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.criterion}: {self.rating}"
