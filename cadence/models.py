@@ -237,6 +237,11 @@ class CadencePlan(RuleFields):
     def is_live(self) -> bool:
         return self.ended_at is None
 
+    @property
+    def counterpart_name(self) -> str:
+        """Whom the coach meets: the coachee, or the team for a team session."""
+        return self.coachee.display_name if self.coachee else self.team.name
+
 
 class Occurrence(models.Model):
     """One planned slot of a plan and the session made for it. `slot_start` is the

@@ -192,3 +192,24 @@ def test_two_senders_at_once_never_take_the_same_row(org):
     for t in threads:
         t.join()
     assert len(claimed) == len(set(claimed)) == len(rows)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("for_team", [False, True])
+def test_an_escalation_email_names_the_coachee_or_the_team(org, weekly_plan, for_team):
+    """A 1:1 plan has no team and a team plan no coachee; both escalations are sent."""
+    team = team_create(name="Closers", lead=org.manager)
+    plan = (
+        weekly_plan(kind="team_call_review", coachee=None, team=team)
+        if for_team
+        else weekly_plan()
+    )
+    with time_machine.travel(NOON, tick=False):
+        row = Notification.objects.create(
+            kind=NotificationKind.ESCALATION, recipient=org.head, plan=plan
+        )
+        outbox.drain()
+    row.refresh_from_db()
+    assert row.status == NotificationStatus.SENT, row.last_error
+    expected = "Closers" if for_team else org.rep.display_name
+    assert expected in mail.outbox[0].subject and expected in mail.outbox[0].body
