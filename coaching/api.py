@@ -547,6 +547,12 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     serializer_class = SessionSerializer
     lookup_value_converter = ID_CONVERTER
 
+    def get_serializer_class(self):
+        # The browsable API fills its PUT form from the answer's object through the
+        # view's serializer: notes and private notes are not sessions.
+        edits = {"notes": NotesUpdateSerializer, "private_note": PrivateNoteUpdateSerializer}
+        return edits.get(self.action, SessionSerializer)
+
     def get_queryset(self):
         return (
             CoachingSession.objects.visible_to(self.request.user)

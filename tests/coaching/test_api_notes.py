@@ -350,3 +350,14 @@ def test_a_private_note_never_appears_in_any_response_to_anyone_but_its_author(a
     assert seen_by == {COACH_SECRET: {"manager"}, COACHEE_SECRET: {"rep"}}
     assert PrivateNote.objects.get(author=org.manager).text == f"Worried: {COACH_SECRET}"
     assert PrivateNote.objects.get(author=org.rep).text == f"Nervous: {COACHEE_SECRET}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", [notes_url, private_url])
+def test_the_browsable_api_offers_a_form_filled_with_the_notes(api, org, session, url):
+    """The browsable API fills its PUT form from what it shows: notes, not a session."""
+    notes_save(session=session, actor=org.manager, base_version=0, changes={"goal": "Pricing"})
+    private_note_save(session=session, author=org.manager, text="Ask about Q3", base_version=0)
+    response = api(org.manager).get(url(session), HTTP_ACCEPT="text/html")
+    assert response.status_code == 200
+    assert "&quot;version&quot;" in response.content.decode()
