@@ -1,5 +1,6 @@
 """API routes of the feedback app, mounted under /api/v1/."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from . import api
@@ -9,7 +10,16 @@ router = SimpleRouter(use_regex_path=False)
 router.register("feedback", api.FeedbackViewSet, basename="feedback")
 router.register("feedback-requests", api.FeedbackRequestViewSet, basename="feedback-request")
 router.register("feedback-inbox", api.FeedbackInboxViewSet, basename="feedback-inbox")
+router.register("feedback-reviews", api.FeedbackReviewViewSet, basename="feedback-review")
 router.register("wins", api.WinViewSet, basename="win")
 router.register("interpretive-terms", api.InterpretiveTermViewSet, basename="interpretive-term")
 
-urlpatterns = router.urls
+urlpatterns = [
+    # The export is a file: its path says so, with no trailing slash.
+    path(
+        "feedback-reviews/export.csv",
+        api.feedback_review_export,
+        name="feedback-review-export",
+    ),
+    *router.urls,
+]

@@ -12,6 +12,7 @@ from django.utils import timezone
 from people.models import Team, TeamMembership, User
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
+from .selectors import FROM_AFTER_TO, ReviewFilters, reviewable_people, validate_review_day
 from .services import ANONYMITY_THRESHOLD
 
 ANONYMOUS_RULE = (
@@ -252,3 +253,67 @@ class WinForm(forms.Form):
         self.fields["team"].queryset = Team.objects.filter(Q(pk__in=on) | Q(lead=user)).order_by(
             "name"
         )
+
+
+# --- Evaluation screen filters ----------------------------------------------------------
+
+
+def _day_field(label: str) -> forms.DateField:
+    return forms.DateField(
+        label=label,
+        required=False,
+        widget=DateInput(),
+        validators=[validate_review_day],
+        error_messages={"invalid": "Give a date like 2025-03-31."},
+    )
+
+
+class ReviewPersonField(forms.ModelChoiceField):
+    def label_from_instance(self, person: User) -> str:
+        return person.display_name if person.is_active else f"{person.display_name} (left)"
+
+
+class ReviewFilterForm(forms.Form):
+    """?person=&from=&to=&page= on the evaluation screen and its CSV. The person
+    choices are the people the reader reviews, so anyone else is "not on the list"
+    whether they exist or not."""
+
+    person = ReviewPersonField(
+        queryset=User.objects.none(),
+        required=False,
+        label="Person",
+        empty_label="Everyone",
+        error_messages={"invalid_choice": "Choose someone from the list."},
+    )
+    page = forms.IntegerField(
+        required=False,
+        min_value=1,
+        error_messages={
+            "invalid": "Give a page number.",
+            "min_value": "Pages start at 1.",
+        },
+    )
+
+    def __init__(self, *args, user: User, roles, **kwargs):
+        super().__init__(*args, **kwargs)
+        # "from" is a Python keyword, so the day fields are added here.
+        self.fields["from"] = _day_field("From")
+        self.fields["to"] = _day_field("To")
+        self.order_fields(["person", "from", "to", "page"])
+        self.fields["person"].queryset = reviewable_people(user=user, roles=roles).order_by(
+            "display_name", "pk"
+        )
+
+    def clean(self):
+        data = super().clean()
+        first, last = data.get("from"), data.get("to")
+        if first and last and first > last:
+            raise forms.ValidationError(FROM_AFTER_TO)
+        return data
+
+    def filters(self) -> ReviewFilters:
+        data = self.cleaned_data
+        return ReviewFilters(person=data["person"], day_from=data["from"], day_to=data["to"])
+
+    def page_number(self) -> int:
+        return self.cleaned_data["page"] or 1

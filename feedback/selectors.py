@@ -1,12 +1,22 @@
 """Reads with rules. `access_feedback` is the only way to open one item: 404 for what
 the reader may not see, an audit event for every evaluative read by someone else, and
-the author hidden where the item is anonymous."""
+the author hidden where the item is anonymous.
 
+Evaluation screens, review exports and HR views start from `evaluative_reviews`, which
+is built on `Feedback.evaluative` alone: it cannot return developmental feedback."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from people.models import User
 from people.roles import Role
+from people.selectors import people_below
 
 from . import services
 from .models import (
@@ -145,3 +155,99 @@ def access_request(*, user: User, pk: int) -> FeedbackRequest:
         )
     except FeedbackRequest.DoesNotExist:
         raise Http404 from None
+
+
+# --- Evaluation: evaluative feedback about the people a reader reviews ----------------------
+
+REVIEWS_PER_PAGE = 50
+REVIEWER_ROLES = (Role.HR, Role.MANAGER)
+
+
+def may_review(roles) -> bool:
+    """HR, and anyone with people reporting to them. Everyone else gets 404."""
+    return bool(set(roles).intersection(REVIEWER_ROLES))
+
+
+def reviewable_people(*, user: User, roles) -> QuerySet[User]:
+    """Whose evaluative feedback this reader reviews: HR, everyone but themselves; a
+    manager, the whole chain below them (people who left included: their record
+    stays); anyone else, nobody."""
+    if _is_hr(roles):
+        return User.objects.exclude(pk=user.pk)
+    if Role.MANAGER in roles:
+        return people_below(person=user)
+    return User.objects.none()
+
+
+def reviewable_person(*, user: User, roles, pk: int) -> User | None:
+    return reviewable_people(user=user, roles=roles).filter(pk=pk).first()
+
+
+# Days outside this range are refused: they are typos, and far enough out they would
+# overflow a datetime when turned into the start of a day.
+EARLIEST_DAY, LATEST_DAY = date(1970, 1, 1), date(2999, 12, 31)
+DAY_OUT_OF_RANGE = "Pick a date between 1970 and 2999."
+FROM_AFTER_TO = "“From” is after “To”: swap them."
+
+
+def validate_review_day(day: date) -> None:
+    if not EARLIEST_DAY <= day <= LATEST_DAY:
+        raise ValidationError(DAY_OUT_OF_RANGE, code="out_of_range")
+
+
+@dataclass(frozen=True)
+class ReviewFilters:
+    """One person and/or a range of days, both ends included, in the reader's time
+    zone."""
+
+    person: User | None = None
+    day_from: date | None = None
+    day_to: date | None = None
+
+    def audit_data(self) -> dict:
+        """Ids and dates only: what was asked for, never any words."""
+        return {
+            "person_id": self.person.pk if self.person else None,
+            "from": self.day_from.isoformat() if self.day_from else None,
+            "to": self.day_to.isoformat() if self.day_to else None,
+        }
+
+
+def _start_of(day: date, zone: ZoneInfo) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=zone)
+
+
+def evaluative_reviews(
+    *, user: User, roles, filters: ReviewFilters = ReviewFilters()
+) -> QuerySet[Feedback]:
+    """Evaluative feedback received by the people this reader reviews, newest first,
+    with recipients and authors (one query). Built on `Feedback.evaluative` only, and
+    narrowed by `visible_to` — the one visibility rule — so no filter or role can
+    reach the developmental stream. The reader's own feedback is not here (it is in
+    "My feedback"), nor anonymous answers still held back."""
+    if not may_review(roles):
+        return Feedback.evaluative.none()
+    items = (
+        Feedback.evaluative.all()
+        .visible_to(user, is_hr=_is_hr(roles))
+        .filter(recipient__in=reviewable_people(user=user, roles=roles).values("pk"))
+        .exclude(held_back_for_others(user))
+        .select_related("author", "recipient")
+    )
+    if filters.person is not None:
+        items = items.filter(recipient=filters.person)
+    if filters.day_from is not None:
+        items = items.filter(created_at__gte=_start_of(filters.day_from, user.tzinfo))
+    if filters.day_to is not None:
+        next_day = filters.day_to + timedelta(days=1)
+        items = items.filter(created_at__lt=_start_of(next_day, user.tzinfo))
+    return items
+
+
+def evaluative_reviews_page(
+    *, user: User, roles, filters: ReviewFilters, page_number: int = 1
+) -> Page:
+    """One page of `evaluative_reviews` (two queries: count, rows). A page past the
+    end shows the last one."""
+    items = evaluative_reviews(user=user, roles=roles, filters=filters)
+    return Paginator(items, REVIEWS_PER_PAGE).get_page(page_number)

@@ -10,6 +10,12 @@ urlpatterns = [
     path("feedback/shared/", views.feedback_shared, name="feedback_shared"),
     path("feedback/inbox/", views.feedback_inbox, name="feedback_inbox"),
     path("feedback/wins/", views.wins, name="wins"),
+    path("feedback/reviews/", views.feedback_reviews, name="feedback_reviews"),
+    path(
+        "feedback/reviews/export.csv",
+        views.feedback_reviews_export,
+        name="feedback_reviews_export",
+    ),
     path("feedback/<int:pk>/", views.feedback_detail, name="feedback_detail"),
     path("feedback/<int:pk>/acknowledge/", views.feedback_acknowledge, name="feedback_acknowledge"),
     path("feedback/<int:pk>/share/", views.feedback_share, name="feedback_share"),

@@ -13,20 +13,21 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from people.access import request_roles
+from people.access import request_roles, role_required
 from people.forms import add_service_errors
 
-from . import selectors, services
+from . import evaluations, selectors, services
 from .forms import (
     AcknowledgeForm,
     AnswerForm,
     GiveForm,
     RequestForm,
+    ReviewFilterForm,
     ShareForm,
     UnshareForm,
     WinForm,
@@ -34,6 +35,7 @@ from .forms import (
 )
 from .models import (
     TEXT_LIMIT,
+    Direction,
     FeedbackRequest,
     ResponderStatus,
     Stream,
@@ -496,3 +498,78 @@ def wins(request):
         {"wins": list(shown), "form": form, "has_teams": form.fields["team"].queryset.exists()},
         status=400 if request.method == "POST" else 200,
     )
+
+
+# --- Evaluation: evaluative feedback about my people ------------------------------------------
+
+
+# Direction as seen from the person the feedback is about.
+DIRECTION_ABOUT = {
+    Direction.DOWNWARD: "from a manager above them",
+    Direction.UPWARD: "from someone they manage",
+    Direction.PEER: "from a peer",
+    Direction.SELF: "their self-assessment",
+}
+
+
+def _as_reviewed(items, viewer):
+    for item in _with_author(items, viewer):
+        item.direction_about = DIRECTION_ABOUT.get(item.direction, item.direction)
+    return items
+
+
+def _review_filter_form(request) -> ReviewFilterForm:
+    return ReviewFilterForm(request.GET, user=request.user, roles=request_roles(request))
+
+
+def _render_reviews(request, form, page=None, items=(), status=200):
+    return render(
+        request,
+        "feedback/reviews.html",
+        {
+            "form": form,
+            "page": page,
+            "items": _as_reviewed(items, request.user),
+            "stream": Stream.EVALUATIVE,
+        },
+        status=status,
+    )
+
+
+@require_GET
+@role_required(*selectors.REVIEWER_ROLES)
+def feedback_reviews(request):
+    """The evaluation screen: built on `selectors.evaluative_reviews` (the evaluative
+    stream only); every item shown is an audited read. Bad filters: 400, nothing
+    shown and nothing written."""
+    form = _review_filter_form(request)
+    if not form.is_valid():
+        return _render_reviews(request, form, status=400)
+    page = selectors.evaluative_reviews_page(
+        user=request.user,
+        roles=request_roles(request),
+        filters=form.filters(),
+        page_number=form.page_number(),
+    )
+    items = list(page.object_list)
+    services.evaluative_reads_record(items=items, reader=request.user, ip=_ip(request))
+    return _render_reviews(request, form, page, items)
+
+
+@require_GET
+@role_required(*selectors.REVIEWER_ROLES)
+def feedback_reviews_export(request):
+    """The same items as a CSV, every page at once; the export and each item are
+    audited before the file is handed out."""
+    form = _review_filter_form(request)
+    if not form.is_valid():
+        return _render_reviews(request, form, status=400)
+    items = evaluations.evaluative_export(
+        reader=request.user, roles=request_roles(request), filters=form.filters(), ip=_ip(request)
+    )
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{evaluations.export_filename(request.user)}"'
+    )
+    evaluations.write_evaluative_csv(response, items=items, reader=request.user)
+    return response
