@@ -2,7 +2,7 @@
 
 from rest_framework.routers import SimpleRouter
 
-from . import api
+from . import api, api_goals
 
 # path() routes with `<int:pk>`, so ids are checked by the resolver and every route
 # reads like the project's other URL patterns.
@@ -10,6 +10,7 @@ router = SimpleRouter(use_regex_path=False)
 router.register("sessions", api.SessionViewSet, basename="session")
 router.register("agenda-items", api.AgendaItemViewSet, basename="agenda-item")
 router.register("commitments", api.CommitmentViewSet, basename="commitment")
+router.register("goals", api_goals.GoalViewSet, basename="goal")
 router.register("focus-areas", api.FocusAreaViewSet, basename="focus-area")
 router.register("prompts", api.PromptViewSet, basename="prompt")
 

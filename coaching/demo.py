@@ -50,6 +50,8 @@ from .models import (
     Commitment,
     CommitmentStatus,
     FocusArea,
+    Goal,
+    GoalStatus,
     NotesRevision,
     PrivateNote,
     SessionParticipant,
@@ -60,6 +62,7 @@ from .services import (
     agenda_item_add,
     commitment_close,
     commitment_create,
+    goal_create,
     manager_review_create,
     next_host,
     notes_save,
@@ -1486,6 +1489,31 @@ class _Builder:
 
         for _start, _order, run in sorted(events, key=lambda e: (e[0], e[1])):
             run()
+        self.development_goals()
+
+    def development_goals(self) -> None:
+        """Each rep's goals in their own words, following their themes: the earlier
+        ones achieved when the next came up (every fourth rep dropped their first
+        instead), the latest still active and tied to its focus area while it runs."""
+        today = self.now.date()
+        for team, states in self.reps.items():
+            for number, state in enumerate(states):
+                tz = state.person.time_zone
+                for i, (week, theme, text) in enumerate(state.themes):
+                    goal = goal_create(owner=state.person, actor=state.person, title=text[:200])
+                    fields = {
+                        "created_at": _at(tz, self.team_week_day(tz, week, 0), 8, 40),
+                        "focus_area": self.focus_for(theme, team, today),
+                    }
+                    if i < len(state.themes) - 1:
+                        dropped = number % 4 == 3 and i == 0
+                        next_week = state.themes[i + 1][0]
+                        fields.update(
+                            status=GoalStatus.DROPPED if dropped else GoalStatus.ACHIEVED,
+                            closed_at=_at(tz, self.team_week_day(tz, next_week, 0), 8, 30),
+                            focus_area=None,
+                        )
+                    Goal.objects.filter(pk=goal.pk).update(**fields)
 
 
 # --- Entry points ---------------------------------------------------------------------

@@ -3,12 +3,20 @@ limited to what the signed-in person may pick, so a forged id is just "not a val
 choice"."""
 
 from django import forms
+from django.db.models import Q
 from django.utils import timezone
 
 from people.models import Team, User
 from people.selectors import people_below
 
-from .models import TEXT_LIMIT, CancelReason, CommitmentStatus, FocusArea, SessionKind
+from .models import (
+    TEXT_LIMIT,
+    CancelReason,
+    CommitmentStatus,
+    FocusArea,
+    GoalStatus,
+    SessionKind,
+)
 
 
 class LocalDateTimeInput(forms.DateTimeInput):
@@ -229,3 +237,44 @@ class CancelForm(forms.Form):
 
 class RescheduleForm(SessionStartForm):
     pass
+
+
+class GoalForm(forms.Form):
+    """A development goal, for the signed-in person or someone below them. Focus
+    areas offered: the current ones that apply to the goal's owner."""
+
+    title = forms.CharField(
+        max_length=200,
+        label="What I want to get better at",
+        help_text="The one thing that matters most this quarter, in your own words.",
+    )
+    success = forms.CharField(
+        max_length=500,
+        required=False,
+        label="How I'll know",
+        help_text="What you would see or hear once you are there.",
+    )
+    focus_area = forms.ModelChoiceField(
+        queryset=FocusArea.objects.none(),
+        required=False,
+        label="Focus area",
+        empty_label="None",
+        help_text="The programme's focus area this goal serves, if any.",
+        error_messages={"invalid_choice": "Pick a current focus area from the list."},
+    )
+
+    def __init__(self, *args, owner: User, kept_focus_area=None, **kwargs):
+        kwargs.setdefault("auto_id", "goal_%s")
+        super().__init__(*args, **kwargs)
+        today = timezone.localdate(timezone=owner.tzinfo)
+        offered = Q(pk__in=FocusArea.objects.active_on(today).for_person(owner).values("pk"))
+        if kept_focus_area is not None:  # an ended focus area may be kept
+            offered |= Q(pk=kept_focus_area.pk)
+        self.fields["focus_area"].queryset = FocusArea.objects.filter(offered).order_by("name")
+
+
+class GoalCloseForm(forms.Form):
+    status = forms.ChoiceField(
+        choices=[(GoalStatus.ACHIEVED, "Achieved"), (GoalStatus.DROPPED, "Dropped")],
+        error_messages={"invalid_choice": "Close a goal as achieved or dropped."},
+    )

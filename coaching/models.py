@@ -5,7 +5,7 @@ Who may see what is decided in one place per model: `QuerySet.visible_to(user)`.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Case, Exists, F, OuterRef, Q, When
 from django.utils import timezone
 
 from people.selectors import people_below
@@ -482,3 +482,83 @@ class Commitment(models.Model):
     @property
     def is_overdue(self) -> bool:
         return self.status == CommitmentStatus.OPEN and self.due_on < timezone.localdate()
+
+
+# --- Development goals -----------------------------------------------------------------
+
+MAX_ACTIVE_GOALS = 3  # coaching everything means nothing sticks
+
+
+class GoalStatus(models.TextChoices):
+    ACTIVE = "active", "Working on it"
+    ACHIEVED = "achieved", "Achieved"
+    DROPPED = "dropped", "Dropped"
+
+
+class GoalQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The owner and the owner's management chain (as commitments)."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        below = people_below(person=user).values("pk")
+        return self.filter(Q(owner=user) | Q(owner__in=below))
+
+    def active(self):
+        return self.filter(status=GoalStatus.ACTIVE)
+
+    def active_first(self):
+        """Active goals first, then the rest; newest first within each."""
+        is_active = Case(When(status=GoalStatus.ACTIVE, then=0), default=1)
+        return self.order_by(is_active, "-created_at", "-pk")
+
+
+class Goal(models.Model):
+    """A development goal in the person's own words: "the one thing I most want to get
+    better at this quarter". Feedback, requests and a 1:1's Goal step point at it."""
+
+    owner = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="development_goals")
+    title = models.CharField("what I want to get better at", max_length=200)
+    success = models.CharField(
+        "how I'll know",
+        max_length=500,
+        blank=True,
+        help_text="What you would see or hear once you are there.",
+    )
+    focus_area = models.ForeignKey(
+        FocusArea,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="goals",
+        help_text="The programme's focus area this serves, if any.",
+    )
+    status = models.CharField(max_length=16, choices=GoalStatus.choices, default=GoalStatus.ACTIVE)
+    created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GoalQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=GoalStatus.values), name="goal_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status=GoalStatus.ACTIVE, closed_at__isnull=True)
+                | (~Q(status=GoalStatus.ACTIVE) & Q(closed_at__isnull=False)),
+                name="goal_closed_at_matches_status",
+            ),
+        ]
+        indexes = [
+            # A person's goals, active first: home pages, the 1:1, feedback forms.
+            models.Index(fields=["owner", "status", "-created_at"], name="goal_by_owner"),
+        ]
+
+    def __str__(self):
+        return f"Goal #{self.pk}"  # never the words: this may reach logs or the admin
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == GoalStatus.ACTIVE

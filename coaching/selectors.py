@@ -13,6 +13,7 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    TextField,
 )
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
@@ -28,6 +29,7 @@ from .models import (
     Commitment,
     CommitmentStatus,
     FocusArea,
+    Goal,
     GrowStep,
     ParticipantRole,
     PrivateNote,
@@ -48,6 +50,12 @@ def access_session(*, user: User, pk: int) -> CoachingSession:
 
 def access_commitment(*, user: User, pk: int) -> Commitment:
     return get_object_or_404(Commitment.objects.visible_to(user).select_related("owner"), pk=pk)
+
+
+def access_goal(*, user: User, pk: int) -> Goal:
+    return get_object_or_404(
+        Goal.objects.visible_to(user).select_related("owner", "focus_area"), pk=pk
+    )
 
 
 def access_agenda_item(*, user: User, pk: int) -> AgendaItem:
@@ -178,18 +186,37 @@ def coaching_history(*, viewer: User, person: User) -> list[CoachingSession]:
     )
 
 
-def current_goal(*, person: User) -> str:
-    notes = (
+def _latest_notes_goal(person_ref) -> QuerySet[SharedNotes]:
+    return (
         SharedNotes.objects.filter(
-            session__participants__person=person,
+            session__participants__person=person_ref,
             session__participants__role=ParticipantRole.COACHEE,
         )
         .exclude(goal="")
         .order_by("-session__scheduled_start", "-pk")
-        .values_list("goal", flat=True)
-        .first()
     )
-    return notes or ""
+
+
+def _newest_active_goal(person_ref) -> QuerySet[Goal]:
+    return Goal.objects.active().filter(owner=person_ref).order_by("-created_at", "-pk")
+
+
+def current_goal(*, person: User) -> str:
+    """In a line: their newest active development goal, else the Goal of their latest
+    1:1 notes."""
+    goal = _newest_active_goal(person).values_list("title", flat=True).first()
+    return goal or _latest_notes_goal(person).values_list("goal", flat=True).first() or ""
+
+
+def goals_of(*, viewer: User, owner: User) -> QuerySet[Goal]:
+    """Someone's development goals as `viewer` may see them: active first, newest
+    first, with their focus areas (one query)."""
+    return (
+        Goal.objects.visible_to(viewer)
+        .filter(owner=owner)
+        .select_related("focus_area")
+        .active_first()
+    )
 
 
 def commitments_of(*, viewer: User, owner: User) -> QuerySet[Commitment]:
@@ -260,14 +287,10 @@ def people_overview(*, manager: User) -> list[User]:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    goal = (
-        SharedNotes.objects.filter(
-            session__participants__person=person,
-            session__participants__role=ParticipantRole.COACHEE,
-        )
-        .exclude(goal="")
-        .order_by("-session__scheduled_start", "-pk")
-        .values("goal")[:1]
+    goal = Coalesce(
+        Subquery(_newest_active_goal(person).values("title")[:1]),
+        Subquery(_latest_notes_goal(person).values("goal")[:1]),
+        output_field=TextField(),
     )
     return list(
         User.objects.filter(reports_to=manager, is_active=True)
@@ -277,7 +300,7 @@ def people_overview(*, manager: User) -> list[User]:
             last_held_at=Subquery(last_held),
             open_commitments=Coalesce(Subquery(open_count, output_field=IntegerField()), 0),
             overdue_commitments=Coalesce(Subquery(overdue_count, output_field=IntegerField()), 0),
-            goal=Subquery(goal),
+            goal=goal,
         )
         .prefetch_related(
             Prefetch(

@@ -19,6 +19,7 @@ from scorecards.models import RecordedCall
 from . import rules
 from .models import (
     DEFAULT_DURATION,
+    MAX_ACTIVE_GOALS,
     TEXT_LIMIT,
     AgendaItem,
     CancelReason,
@@ -26,6 +27,8 @@ from .models import (
     Commitment,
     CommitmentStatus,
     FocusArea,
+    Goal,
+    GoalStatus,
     NotesRevision,
     ParticipantRole,
     PrivateNote,
@@ -79,8 +82,12 @@ def _check_below(*, manager: User, people: list[User], what: str) -> None:
 
 
 def _latest_goal(coachee: User) -> str:
-    """The goal carries over from the coachee's most recent session that had one,
-    whoever the coach was — a new manager picks up where the last one left off."""
+    """The coachee's newest active development goal; without one, the goal carries
+    over from their most recent session that had one, whoever the coach was — a new
+    manager picks up where the last one left off."""
+    goal = Goal.objects.active().filter(owner=coachee).values_list("title", flat=True).first()
+    if goal:
+        return goal
     notes = (
         SharedNotes.objects.filter(
             session__participants__person=coachee,
@@ -681,3 +688,107 @@ def commitment_update(
             message="This commitment changed since you opened it.",
         )
     return commitment
+
+
+# --- Development goals -------------------------------------------------------------------
+
+
+def _may_keep_goals_of(actor: User, owner: User) -> bool:
+    """The owner, or someone above them who writes it down in a 1:1."""
+    return actor.pk == owner.pk or people_below(person=actor).filter(pk=owner.pk).exists()
+
+
+def _check_goal_fields(
+    *, owner: User, title: str, success: str, focus_area, kept_focus_area=None
+) -> dict:
+    title, success = (title or "").strip(), (success or "").strip()
+    errors = {}
+    if not title:
+        errors["title"] = "Say what you want to get better at."
+    elif len(title) > 200:
+        errors["title"] = "Keep the goal under 200 characters."
+    if len(success) > 500:
+        errors["success"] = "Keep this under 500 characters."
+    # A focus area that has ended since may be kept, not newly picked.
+    if focus_area is not None and focus_area != kept_focus_area:
+        today = timezone.localdate(timezone=owner.tzinfo)
+        applies = FocusArea.objects.active_on(today).for_person(owner).filter(pk=focus_area.pk)
+        if not applies.exists():
+            errors["focus_area"] = "Pick a current focus area that applies to this person."
+    if errors:
+        raise ValidationError(errors)
+    return {"title": title, "success": success, "focus_area": focus_area}
+
+
+def _check_room_for_active_goal(owner: User, exclude: Goal | None = None) -> None:
+    active = Goal.objects.active().filter(owner=owner)
+    if exclude is not None:
+        active = active.exclude(pk=exclude.pk)
+    if active.count() >= MAX_ACTIVE_GOALS:
+        raise ValidationError(
+            f"Work on at most {MAX_ACTIVE_GOALS} goals at a time: mark one achieved or "
+            "drop it first. Coaching everything means nothing sticks."
+        )
+
+
+@transaction.atomic
+def goal_create(
+    *, owner: User, actor: User, title: str, success: str = "", focus_area=None
+) -> Goal:
+    if not _may_keep_goals_of(actor, owner):
+        raise ValidationError({"owner": "Set goals for yourself or for people below you."})
+    if not owner.is_active:
+        raise ValidationError({"owner": "That person is no longer here."})
+    fields = _check_goal_fields(owner=owner, title=title, success=success, focus_area=focus_area)
+    # Lock the owner's row: two goals added at once cannot both pass the limit.
+    User.objects.select_for_update().filter(pk=owner.pk).first()
+    _check_room_for_active_goal(owner)
+    return Goal.objects.create(owner=owner, created_by=actor, **fields)
+
+
+def _lock_goal(goal: Goal, actor: User) -> Goal:
+    if not Goal.objects.visible_to(actor).filter(pk=goal.pk).exists():
+        raise Http404
+    return Goal.objects.select_for_update().select_related("owner").get(pk=goal.pk)
+
+
+@transaction.atomic
+def goal_update(*, goal: Goal, actor: User, title: str, success: str = "", focus_area=None) -> Goal:
+    goal = _lock_goal(goal, actor)
+    fields = _check_goal_fields(
+        owner=goal.owner,
+        title=title,
+        success=success,
+        focus_area=focus_area,
+        kept_focus_area=goal.focus_area,
+    )
+    for name, value in fields.items():
+        setattr(goal, name, value)
+    goal.save(update_fields=list(fields))
+    return goal
+
+
+@transaction.atomic
+def goal_close(*, goal: Goal, actor: User, status: str) -> Goal:
+    """Achieved, or dropped (no reason asked: a goal that no longer matters is
+    worth letting go of)."""
+    goal = _lock_goal(goal, actor)
+    if status not in (GoalStatus.ACHIEVED, GoalStatus.DROPPED):
+        raise ValidationError({"status": "Close a goal as achieved or dropped."})
+    if goal.status != GoalStatus.ACTIVE:
+        raise ValidationError("This goal is already closed.")
+    goal.status, goal.closed_at = status, timezone.now()
+    goal.save(update_fields=["status", "closed_at"])
+    return goal
+
+
+@transaction.atomic
+def goal_reopen(*, goal: Goal, actor: User) -> Goal:
+    goal = _lock_goal(goal, actor)
+    if goal.status == GoalStatus.ACTIVE:
+        raise ValidationError("This goal is already active.")
+    User.objects.select_for_update().filter(pk=goal.owner_id).first()
+    _check_room_for_active_goal(goal.owner)
+    goal.status, goal.closed_at = GoalStatus.ACTIVE, None
+    goal.save(update_fields=["status", "closed_at"])
+    return goal

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_goals
 
 urlpatterns = [
     path("sessions/", views.session_list, name="session_list"),
@@ -19,4 +19,9 @@ urlpatterns = [
     path("commitments/", views.commitment_list, name="commitment_list"),
     path("commitments/<int:pk>/close/", views.commitment_close, name="commitment_close"),
     path("people/<int:pk>/", views.person_detail, name="person_detail"),
+    path("people/<int:pk>/goals/", views_goals.person_goal_add, name="person_goal_add"),
+    path("goals/", views_goals.goal_list, name="goal_list"),
+    path("goals/<int:pk>/edit/", views_goals.goal_edit, name="goal_edit"),
+    path("goals/<int:pk>/close/", views_goals.goal_close, name="goal_close"),
+    path("goals/<int:pk>/reopen/", views_goals.goal_reopen, name="goal_reopen"),
 ]

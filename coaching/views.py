@@ -26,6 +26,7 @@ from .forms import (
     RescheduleForm,
 )
 from .models import CommitmentStatus, SessionKind
+from .views_goals import goals_context
 
 
 def _back_to_session(request, session_id, anchor=""):
@@ -69,17 +70,22 @@ def commitment_list(request):
 
 @require_GET
 def person_detail(request, pk):
-    """A coachee's page for the people above them: goal, open commitments, and the
-    coaching history under every manager they had."""
     if pk == request.user.pk:
         return redirect("home_rep")
-    person = access_person(user=request.user, pk=pk)
+    return render_person(request, access_person(user=request.user, pk=pk))
+
+
+def render_person(request, person, *, goal_form=None, goal_error=None, status=200):
+    """A coachee's page for the people above them: goals, open commitments, and the
+    coaching history under every manager they had."""
     return render(
         request,
         "coaching/person_detail.html",
         {
             "person": person,
-            "goal": selectors.current_goal(person=person),
+            "notes_goal": selectors.current_goal(person=person),
+            **goals_context(viewer=request.user, owner=person, form=goal_form),
+            "goal_error": goal_error,
             "commitments": list(
                 selectors.commitments_of(viewer=request.user, owner=person).order_by(
                     "status", "due_on"
@@ -87,6 +93,7 @@ def person_detail(request, pk):
             ),
             "history": selectors.coaching_history(viewer=request.user, person=person),
         },
+        status=status,
     )
 
 

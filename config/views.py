@@ -48,6 +48,7 @@ def home_rep(request):
             "manager": chain[0] if chain else None,
             "skip_level": chain[1] if len(chain) > 1 else None,
             "teams": current_teams(person=user),
+            "goals": list(coaching.goals_of(viewer=user, owner=user).filter(status="active")),
             "goal": coaching.current_goal(person=user),
             "upcoming": coaching.upcoming_sessions(person=user, limit=5),
             "commitments": list(

@@ -37,6 +37,8 @@ from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
+from coaching.api import FocusAreaRefSerializer
+from coaching.api_goals import FocusAreaIdField, GoalRefSerializer, OwnGoalField
 from config.api import (
     ADMINS_ONLY,
     NOT_FOUND,
@@ -113,6 +115,9 @@ class FeedbackSerializer(serializers.ModelSerializer):
     shared_with = serializers.SerializerMethodField(
         help_text="Whom the recipient shows it to now; null for everyone but the recipient."
     )
+    goal = serializers.SerializerMethodField(
+        help_text="The recipient's goal they linked it to; null for everyone else."
+    )
 
     class Meta:
         model = Feedback
@@ -132,6 +137,7 @@ class FeedbackSerializer(serializers.ModelSerializer):
             "reflection",
             "themes",
             "shared_with",
+            "goal",
         ]
         read_only_fields = fields
 
@@ -156,6 +162,12 @@ class FeedbackSerializer(serializers.ModelSerializer):
         if not self._is_recipient(item):
             return None
         return [theme.name for theme in item.themes.all()]
+
+    @extend_schema_field(GoalRefSerializer(allow_null=True))
+    def get_goal(self, item):
+        if not self._is_recipient(item) or item.goal is None:
+            return None
+        return GoalRefSerializer(item.goal).data
 
     @extend_schema_field(PersonRefSerializer(many=True, allow_null=True))
     def get_shared_with(self, item):
@@ -222,6 +234,12 @@ class AcknowledgeSerializer(StrictSerializer):
         help_text="Your own tags, to spot patterns; replaces the item's themes. Leave "
         "out to keep them.",
     )
+    goal = OwnGoalField(
+        required=False,
+        allow_null=True,
+        help_text="Link it to one of your goals (private to you); null unlinks; leave out "
+        "to keep the link.",
+    )
 
 
 class ShareSerializer(StrictSerializer):
@@ -269,7 +287,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         user = self.request.user
         return (
             selectors.visible_feedback(user=user, roles=self._roles)
-            .select_related("author", "recipient")
+            .select_related("author", "recipient", "goal")
             .prefetch_related(
                 "themes",
                 Prefetch(
@@ -387,6 +405,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 actor=request.user,
                 reflection=data["reflection"],
                 themes=data.get("themes"),
+                goal=data.get("goal", services.KEEP),
             )
         return self._respond(self._item(pk))
 
@@ -470,6 +489,10 @@ class FeedbackRequestSerializer(serializers.ModelSerializer):
     answers_shown = serializers.SerializerMethodField(
         help_text="False while an anonymous request waits for enough answers."
     )
+    goal = GoalRefSerializer(
+        read_only=True, allow_null=True, help_text="The requester's goal it is for."
+    )
+    focus_area = FocusAreaRefSerializer(read_only=True, allow_null=True)
 
     class Meta:
         model = FeedbackRequest
@@ -478,6 +501,8 @@ class FeedbackRequestSerializer(serializers.ModelSerializer):
             "requester",
             "question",
             "topic",
+            "goal",
+            "focus_area",
             "stream",
             "anonymous",
             "due_on",
@@ -558,6 +583,18 @@ class FeedbackRequestCreateSerializer(StrictSerializer):
         help_text="Defaults to “What's one thing I could do differently to be more effective?”",
     )
     topic = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    goal = OwnGoalField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="One of your goals the answers should help with; those asked see its title.",
+    )
+    focus_area = FocusAreaIdField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A current focus area that applies to you.",
+    )
     stream = serializers.ChoiceField(
         choices=Stream.choices, required=False, default=Stream.DEVELOPMENTAL
     )
@@ -595,7 +632,7 @@ class FeedbackRequestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def get_queryset(self):
         return (
             FeedbackRequest.objects.visible_to(self.request.user)
-            .select_related("requester")
+            .select_related("requester", "goal", "focus_area")
             .prefetch_related(
                 Prefetch(
                     "responders",
@@ -686,10 +723,13 @@ class FeedbackRequestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
 class RequestSummarySerializer(serializers.ModelSerializer):
     requester = PersonRefSerializer(read_only=True)
+    goal = GoalRefSerializer(read_only=True, allow_null=True)
+    focus_area = FocusAreaRefSerializer(read_only=True, allow_null=True)
 
     class Meta:
         model = FeedbackRequest
-        fields = ["id", "requester", "question", "topic", "stream", "anonymous", "due_on"]
+        fields = ["id", "requester", "question", "topic", "goal", "focus_area", "stream"]
+        fields += ["anonymous", "due_on"]
         read_only_fields = fields
 
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from coaching.models import Goal
 from people.demo import HEAD, TEAMS, demo_email
 from people.models import Team, User
 
@@ -137,12 +138,14 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
             )
             backdate(item, rng.randint(3, 80))
             made += 1
+            goal = Goal.objects.active().filter(owner=rep).first()
             if i % 2 == 0:
                 services.feedback_acknowledge(
                     feedback=item,
                     actor=rep,
                     reflection="Fair. I rush when I'm nervous about the price.",
                     themes=["discovery", "listening"] if i % 4 == 0 else ["pricing"],
+                    goal=goal if i % 4 == 0 else None,
                 )
             if i % 3 == 0:
                 peer_item = Feedback.objects.filter(author=peer, recipient=rep).first()
@@ -185,11 +188,13 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
                 observation="You sometimes answer your own question before I do.",
                 suggestion="Leave a longer silence after asking.",
             )
+        asker = reps[0]
         services.feedback_request_create(
-            requester=reps[0],
+            requester=asker,
             responders=[reps[1], reps[2], manager],
             due_on=timezone.localdate() + timedelta(days=5),
-            topic="Discovery calls",
+            topic="My next two discovery calls",
+            goal=Goal.objects.active().filter(owner=asker).first(),
         )
         for title, link in WINS[team_name]:
             services.win_share(author=rng.choice(reps), team=team, title=title, link=link)

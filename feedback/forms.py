@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from coaching.models import FocusArea, Goal
 from people.models import Team, TeamMembership, User
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
@@ -28,6 +29,19 @@ class DateInput(forms.DateInput):
 
     def __init__(self, **kwargs):
         super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+class GoalChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, goal: Goal) -> str:
+        return goal.title  # (a goal's str() is only its id, to keep words out of logs)
+
+
+def own_goals(user, keep: Goal | None = None):
+    """The person's active goals, and the one an item is linked to already."""
+    goals = Q(status="active")
+    if keep is not None:
+        goals |= Q(pk=keep.pk)
+    return Goal.objects.filter(owner=user).filter(goals).order_by("-created_at")
 
 
 def _active_people_but(user):
@@ -149,11 +163,26 @@ class RequestForm(forms.Form):
         help_text="One open question gets better answers than a questionnaire.",
     )
     stream = forms.ChoiceField(label="Stream", choices=Stream.choices, initial=Stream.DEVELOPMENTAL)
+    goal = GoalChoiceField(
+        queryset=Goal.objects.none(),
+        label="For my goal (optional)",
+        required=False,
+        empty_label="None",
+        help_text="The people you ask see its title, so their answers can help with it.",
+        error_messages={"invalid_choice": "Pick one of your goals from the list."},
+    )
+    focus_area = forms.ModelChoiceField(
+        queryset=FocusArea.objects.none(),
+        label="Focus area (optional)",
+        required=False,
+        empty_label="None",
+        error_messages={"invalid_choice": "Pick a current focus area from the list."},
+    )
     topic = forms.CharField(
-        label="About (optional)",
+        label="Anything specific (optional)",
         max_length=200,
         required=False,
-        help_text="A goal or focus area the answers should look at.",
+        help_text="A meeting, a call, a habit the answers should look at.",
     )
     due_on = forms.DateField(label="By", widget=DateInput())
     anonymous = forms.BooleanField(label="Anonymous", required=False, help_text=ANONYMOUS_RULE)
@@ -165,7 +194,12 @@ class RequestForm(forms.Form):
         field.requester_pk = user.pk
         self.fields["stream"].widget = _stream_radio("feedback_request_new")
         self.fields["stream"].widget.choices = self.fields["stream"].choices
-        self.fields["due_on"].initial = timezone.localdate(timezone=user.tzinfo) + timedelta(days=7)
+        today = timezone.localdate(timezone=user.tzinfo)
+        self.fields["due_on"].initial = today + timedelta(days=7)
+        self.fields["goal"].queryset = own_goals(user)
+        self.fields["focus_area"].queryset = (
+            FocusArea.objects.active_on(today).for_person(user).order_by("name")
+        )
 
 
 class AcknowledgeForm(forms.Form):
@@ -183,9 +217,19 @@ class AcknowledgeForm(forms.Form):
         help_text="Comma-separated, e.g. “discovery, listening” — to spot patterns over time.",
     )
 
-    def __init__(self, *args, **kwargs):
+    goal = GoalChoiceField(
+        queryset=Goal.objects.none(),
+        label="Link to one of my goals",
+        required=False,
+        empty_label="No goal",
+        help_text="Only you see the link.",
+        error_messages={"invalid_choice": "Pick one of your goals from the list."},
+    )
+
+    def __init__(self, *args, user: User, linked: Goal | None = None, **kwargs):
         kwargs.setdefault("auto_id", "ack_%s")
         super().__init__(*args, **kwargs)
+        self.fields["goal"].queryset = own_goals(user, keep=linked)
 
     def clean_themes(self) -> list[str]:
         names = [t.strip() for t in self.cleaned_data["themes"].split(",") if t.strip()]

@@ -84,6 +84,11 @@ class Feedback(models.Model):
     # The recipient's side: "Thank you, I'll think about it", and a private reflection.
     acknowledged_at = models.DateTimeField(null=True, blank=True)
     reflection = models.TextField(blank=True, max_length=TEXT_LIMIT)
+    # The recipient's own link to one of their development goals, private like the
+    # reflection. No reverse accessor: a goal never leads to feedback.
+    goal = models.ForeignKey(
+        "coaching.Goal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     objects = FeedbackQuerySet.as_manager()
     evaluative = EvaluativeManager()
@@ -170,7 +175,14 @@ class FeedbackRequest(models.Model):
     question = models.CharField(max_length=500, default=DEFAULT_QUESTION)
     stream = models.CharField(max_length=16, choices=Stream.choices, default=Stream.DEVELOPMENTAL)
     topic = models.CharField(
-        max_length=200, blank=True, help_text="A goal or focus area this is about (optional)."
+        max_length=200, blank=True, help_text="Anything specific to look at (optional)."
+    )
+    # What the answers should help with: one of the requester's goals, or a focus area.
+    goal = models.ForeignKey(
+        "coaching.Goal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    focus_area = models.ForeignKey(
+        "coaching.FocusArea", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     anonymous = models.BooleanField(
         default=False, help_text="Upward requests only; answers shown once enough arrived."

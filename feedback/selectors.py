@@ -14,6 +14,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
+from coaching.models import Goal
 from people.models import User
 from people.roles import Role
 from people.selectors import people_below
@@ -89,12 +90,12 @@ def anonymous_answers_may_show(request: FeedbackRequest | None) -> bool:
 
 
 def my_feedback(*, user: User, stream: str) -> QuerySet[Feedback]:
-    """What I received in one stream, with themes and live shares (fixed queries).
-    Anonymous answers still below the threshold are held back."""
+    """What I received in one stream, with themes, live shares and the goal I linked
+    (fixed queries). Anonymous answers still below the threshold are held back."""
     return (
         Feedback.objects.filter(recipient=user, stream=stream)
         .exclude(held_back_for_others(user))
-        .select_related("author")
+        .select_related("author", "goal")
         .prefetch_related(
             "themes",
             Prefetch(
@@ -106,6 +107,18 @@ def my_feedback(*, user: User, stream: str) -> QuerySet[Feedback]:
             ),
         )
     )
+
+
+def own_goal(*, user: User, raw: str) -> Goal | None:
+    """One of this person's goals, by an id from a query string; None if it is not
+    theirs, unknown or not a number."""
+    if not raw.isdigit():
+        return None
+    return Goal.objects.filter(owner=user, pk=int(raw)).first()
+
+
+def own_goals(*, user: User) -> list[Goal]:
+    return list(Goal.objects.filter(owner=user).active_first())
 
 
 def shared_with_me(*, user: User) -> QuerySet[Feedback]:
@@ -122,12 +135,16 @@ def shared_with_me(*, user: User) -> QuerySet[Feedback]:
 
 def my_requests(*, user: User) -> QuerySet[FeedbackRequest]:
     """What I asked, with each responder (for the status per person)."""
-    return FeedbackRequest.objects.filter(requester=user).prefetch_related(
-        Prefetch(
-            "responders",
-            queryset=RequestedResponder.objects.select_related("responder").order_by(
-                "responder__display_name"
-            ),
+    return (
+        FeedbackRequest.objects.filter(requester=user)
+        .select_related("goal", "focus_area")
+        .prefetch_related(
+            Prefetch(
+                "responders",
+                queryset=RequestedResponder.objects.select_related("responder").order_by(
+                    "responder__display_name"
+                ),
+            )
         )
     )
 
@@ -136,7 +153,7 @@ def inbox(*, user: User) -> QuerySet[RequestedResponder]:
     """Requests waiting on me, soonest due first."""
     return (
         RequestedResponder.objects.filter(responder=user, status=ResponderStatus.WAITING)
-        .select_related("request", "request__requester")
+        .select_related("request", "request__requester", "request__goal", "request__focus_area")
         .order_by("request__due_on", "pk")
     )
 
@@ -145,7 +162,7 @@ def access_request(*, user: User, pk: int) -> FeedbackRequest:
     try:
         return (
             FeedbackRequest.objects.visible_to(user)
-            .select_related("requester")
+            .select_related("requester", "goal", "focus_area")
             .prefetch_related(
                 Prefetch(
                     "responders", queryset=RequestedResponder.objects.select_related("responder")

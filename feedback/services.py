@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from coaching.models import FocusArea, Goal
 from people.models import Team, User
 from people.selectors import is_in_management_chain
 from people.services import audit_record
@@ -112,17 +113,35 @@ def feedback_give(
     )
 
 
+KEEP = object()  # "leave as it is", where None means "clear it"
+
+
+def _check_own_goal(goal: Goal | None, person: User) -> None:
+    if goal is not None and goal.owner_id != person.pk:
+        raise ValidationError({"goal": "Pick one of your own goals."})
+
+
 @transaction.atomic
 def feedback_acknowledge(
-    *, feedback: Feedback, actor: User, reflection: str = "", themes: list[str] | None = None
+    *,
+    feedback: Feedback,
+    actor: User,
+    reflection: str = "",
+    themes: list[str] | None = None,
+    goal: Goal | None = KEEP,
 ) -> Feedback:
     """The recipient's "Thank you, I'll think about it", with an optional private
-    reflection and themes to spot patterns."""
+    reflection, themes to spot patterns, and a link to one of their own goals."""
     if feedback.recipient_id != actor.pk:
         raise ValidationError("Only the person who received it can acknowledge it.")
+    fields = ["reflection", "acknowledged_at"]
+    if goal is not KEEP:
+        _check_own_goal(goal, actor)
+        feedback.goal = goal
+        fields.append("goal")
     feedback.reflection = _clean_text(reflection=reflection)["reflection"]
     feedback.acknowledged_at = feedback.acknowledged_at or timezone.now()
-    feedback.save(update_fields=["reflection", "acknowledged_at"])
+    feedback.save(update_fields=fields)
     if themes is not None:
         names = {t.strip()[:60] for t in themes if t.strip()}
         feedback.themes.set([Theme.objects.get_or_create(name=n)[0] for n in sorted(names)])
@@ -176,6 +195,8 @@ def feedback_request_create(
     stream: str = Stream.DEVELOPMENTAL,
     topic: str = "",
     anonymous: bool = False,
+    goal: Goal | None = None,
+    focus_area: FocusArea | None = None,
 ) -> FeedbackRequest:
     if stream not in Stream.values:
         raise ValidationError({"stream": "Choose developmental or evaluative."})
@@ -205,6 +226,11 @@ def feedback_request_create(
                     )
                 }
             )
+    _check_own_goal(goal, requester)
+    if focus_area is not None and not (
+        FocusArea.objects.active_on(today).for_person(requester).filter(pk=focus_area.pk).exists()
+    ):
+        raise ValidationError({"focus_area": "Pick a current focus area that applies to you."})
     text = _clean_text(question=question or "", topic=topic)
     if len(text["question"]) > 500 or len(text["topic"]) > 200:
         raise ValidationError("Keep the question under 500 and the topic under 200 characters.")
@@ -213,6 +239,8 @@ def feedback_request_create(
         question=text["question"] or FeedbackRequest._meta.get_field("question").default,
         stream=stream,
         topic=text["topic"],
+        goal=goal,
+        focus_area=focus_area,
         anonymous=anonymous,
         due_on=due_on,
     )

@@ -105,12 +105,29 @@ def _patterns(items) -> list[dict]:
 # --- What I received, what I gave, what was shared with me -----------------------------
 
 
+def _goal_counts(items) -> list[dict]:
+    """How many items the recipient linked to each goal (from the loaded items)."""
+    counts: dict[int, dict] = {}
+    for item in items:
+        if item.goal is not None:
+            row = counts.setdefault(item.goal_id, {"goal": item.goal, "count": 0})
+            row["count"] += 1
+    return sorted(counts.values(), key=lambda r: (-r["count"], r["goal"].title))
+
+
 @require_GET
 def feedback_mine(request):
+    """What I received in one stream; `?goal=` narrows it to one of my goals."""
     stream = _stream_param(request)
-    items = _with_author(
-        list(selectors.my_feedback(user=request.user, stream=stream)), request.user
-    )
+    received = selectors.my_feedback(user=request.user, stream=stream)
+    goal, status, goal_error = None, 200, None
+    if "goal" in request.GET:
+        goal = selectors.own_goal(user=request.user, raw=request.GET["goal"])
+        if goal is None:
+            status, goal_error = 400, "No such goal among yours: showing everything."
+        else:
+            received = received.filter(goal=goal)
+    items = _with_author(list(received), request.user)
     return render(
         request,
         "feedback/mine.html",
@@ -119,8 +136,13 @@ def feedback_mine(request):
             "streams": Stream,
             "items": items,
             "patterns": _patterns(items),
+            "goal_counts": _goal_counts(items),
+            "goals": selectors.own_goals(user=request.user),
+            "goal": goal,
+            "goal_error": goal_error,
             "recent_days": RECENT_DAYS,
         },
+        status=status,
     )
 
 
@@ -230,7 +252,13 @@ def _detail_context(request, item, *, ack_form=None, share_form=None, **extra):
         themes = [t.name for t in item.themes.all()]
         context["themes"] = themes
         context["ack_form"] = ack_form or AcknowledgeForm(
-            initial={"reflection": item.reflection, "themes": ", ".join(themes)}
+            initial={
+                "reflection": item.reflection,
+                "themes": ", ".join(themes),
+                "goal": item.goal_id,
+            },
+            user=request.user,
+            linked=item.goal,
         )
         if item.stream == Stream.DEVELOPMENTAL:
             shared_with = [share.person for share in item.live_shares]
@@ -260,7 +288,7 @@ def _fragment_or_page(request, item, fragment, status, **extra):
 @require_POST
 def feedback_acknowledge(request, pk):
     item = _received(request, pk)
-    form = AcknowledgeForm(request.POST)
+    form = AcknowledgeForm(request.POST, user=request.user, linked=item.goal)
     status = 400
     if form.is_valid():
         try:
@@ -269,6 +297,7 @@ def feedback_acknowledge(request, pk):
                 actor=request.user,
                 reflection=form.cleaned_data["reflection"],
                 themes=form.cleaned_data["themes"],
+                goal=form.cleaned_data["goal"],
             )
         except ValidationError as exc:
             add_service_errors(form, exc)
@@ -340,6 +369,8 @@ def feedback_request_new(request):
                 question=data["question"],
                 stream=data["stream"],
                 topic=data["topic"],
+                goal=data["goal"],
+                focus_area=data["focus_area"],
                 anonymous=data["anonymous"],
             )
         except ValidationError as exc:

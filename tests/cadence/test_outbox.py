@@ -200,9 +200,7 @@ def test_an_escalation_email_names_the_coachee_or_the_team(org, weekly_plan, for
     """A 1:1 plan has no team and a team plan no coachee; both escalations are sent."""
     team = team_create(name="Closers", lead=org.manager)
     plan = (
-        weekly_plan(kind="team_call_review", coachee=None, team=team)
-        if for_team
-        else weekly_plan()
+        weekly_plan(kind="team_call_review", coachee=None, team=team) if for_team else weekly_plan()
     )
     with time_machine.travel(NOON, tick=False):
         row = Notification.objects.create(

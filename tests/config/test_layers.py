@@ -12,7 +12,7 @@ ALLOWED = {
     "people": set(),
     "scorecards": {"people"},
     "coaching": {"people", "scorecards"},
-    "feedback": {"people"},
+    "feedback": {"people", "scorecards", "coaching"},
     "cadence": {"people", "scorecards", "coaching", "feedback"},
 }
 APPS = set(ALLOWED) | {"config"}

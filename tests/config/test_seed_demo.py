@@ -1,4 +1,5 @@
 import io
+from collections import Counter
 from datetime import timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
@@ -16,6 +17,7 @@ from coaching.models import (
     Commitment,
     CommitmentStatus,
     FocusArea,
+    Goal,
     NotesRevision,
     ParticipantRole,
     PrivateNote,
@@ -25,6 +27,7 @@ from coaching.models import (
     SharedNotes,
 )
 from coaching.selectors import coaching_quality
+from feedback.models import Feedback, FeedbackRequest
 from people.models import ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
@@ -139,6 +142,23 @@ class TestCoachingHistory:
         assert CancelReason.FORECAST_CALL in reasons
         assert CoachingSession.objects.filter(held_but_empty=True).exists()
         assert CoachingSession.objects.exclude(original_start=F("scheduled_start")).exists()
+
+    @pytest.mark.django_db
+    def test_every_rep_has_one_goal_they_work_on_and_some_they_closed(self):
+        reps = User.objects.filter(reports_to__reports_to__isnull=False, direct_reports=None)
+        active = Counter(
+            Goal.objects.active().filter(owner__in=reps).values_list("owner", flat=True)
+        )
+        assert set(active) == set(reps.values_list("pk", flat=True))
+        assert set(active.values()) == {1}
+        statuses = set(Goal.objects.values_list("status", flat=True))
+        assert statuses == {"active", "achieved", "dropped"}
+        assert Goal.objects.active().filter(focus_area__isnull=False).exists()
+        assert not Goal.objects.exclude(status="active").filter(closed_at__isnull=True).exists()
+        assert not Goal.objects.filter(created_at__gt=timezone.now()).exists()
+        # feedback received is linked to goals, and a request asks about one
+        assert Feedback.objects.filter(goal__isnull=False).exists()
+        assert FeedbackRequest.objects.filter(goal__isnull=False).exists()
 
     @pytest.mark.django_db
     def test_the_history_is_twelve_weeks_long_and_only_the_future_is_scheduled(self):

@@ -55,10 +55,12 @@ from cadence.models import (
     TeamChannel,
 )
 from cadence.services import plan_create
-from coaching.models import AgendaItem, CoachingSession, Commitment, FocusArea, Prompt
+from coaching.models import AgendaItem, CoachingSession, Commitment, FocusArea, Goal, Prompt
 from coaching.services import (
     agenda_item_add,
     commitment_create,
+    goal_close,
+    goal_create,
     manager_review_create,
     notes_save,
     private_note_save,
@@ -266,6 +268,30 @@ def world(org, settings):
     PromptFactory(text="What would good look like?")
     InterpretiveTermFactory(phrase="always")
     coaching_text = {"manager", "rep", "head"}  # coach, coachee, the coachee's chain
+    # Development goals: the owner and their chain read them, and whoever is asked for
+    # feedback on one reads its title. The rep links feedback they received to theirs
+    # (a private link: the item's readers do not learn it).
+    goal = goal_create(
+        owner=p["rep"],
+        actor=p["rep"],
+        title=f"{garden.plant('SN', 'goal, title', coaching_text | {'peer'})} discovery",
+        success=f"{garden.plant('SN', 'goal, success', coaching_text)} two questions a call",
+        focus_area=focus,
+    )
+    dropped = goal_create(
+        owner=p["rep"],
+        actor=p["manager"],
+        title=f"{garden.plant('SN', 'dropped goal', coaching_text)} cold calls",
+    )
+    goal_close(goal=dropped, actor=p["rep"], status="dropped")
+    goal_create(
+        owner=p["manager"],
+        actor=p["manager"],
+        title=f"{garden.plant('SN', 'manager goal', {'manager', 'head'})} ask first",
+    )
+    for item in Feedback.objects.filter(recipient=p["rep"], acknowledged_at__isnull=False):
+        feedback_acknowledge(feedback=item, actor=p["rep"], reflection=item.reflection, goal=goal)
+    ask(p["rep"], [p["peer"]], goal=goal, focus_area=focus)
     start = timezone.now() + timedelta(days=1)
     held_session = one_on_one(p["manager"], p["rep"], start=start, focus_area=focus)
     upcoming = one_on_one(p["manager"], p["rep"], start=start + timedelta(days=7))
@@ -448,6 +474,14 @@ FILLS_BY_MODEL = {
     Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],
     CadencePlan: ["plan_edit", "plan_pause", "plan_end"],
     FocusArea: ["api:focus-area-detail"],
+    Goal: [
+        "goal_edit",
+        "goal_close",
+        "goal_reopen",
+        "api:goal-detail",
+        "api:goal-close",
+        "api:goal-reopen",
+    ],
     Prompt: ["api:prompt-detail"],
     Win: ["api:win-detail"],
     InterpretiveTerm: ["api:interpretive-term-detail"],
@@ -462,6 +496,7 @@ FILLS = {
         for key in keys
     },
     "person_detail": _pks(User),
+    "person_goal_add": _pks(User),
     "calendar_feed": _feed_tokens,
     "account_confirm_email": _email_keys,
     "account_reset_password_from_key": _reset_keys,

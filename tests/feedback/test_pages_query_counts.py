@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from coaching.services import goal_create
 from feedback.models import Stream
 from feedback.services import (
     feedback_acknowledge,
@@ -21,12 +22,18 @@ def build(person, n):
     """n of everything: items received (acknowledged with themes, shared), requests
     waiting on them, requests they made, feedback they gave."""
     coach = UserFactory()
+    goals = [goal_create(owner=person, actor=person, title=f"Goal {g}") for g in range(2)]
     for i in range(n):
         author = UserFactory()
         item = feedback_give(
             author=author, recipient=person, stream=Stream.DEVELOPMENTAL, observation=f"Saw {i}"
         )
-        feedback_acknowledge(feedback=item, actor=person, themes=[f"theme {i % 4}", "listening"])
+        feedback_acknowledge(
+            feedback=item,
+            actor=person,
+            themes=[f"theme {i % 4}", "listening"],
+            goal=goals[i % 2] if i % 3 else None,
+        )
         feedback_share(feedback=item, actor=person, person=coach)
         feedback_request_create(
             requester=author,
@@ -58,8 +65,9 @@ def queries(client, path):
     [
         # session, user, roles (nav), waiting requests with requester
         ("/feedback/inbox/", 4),
-        # session, user, roles (nav), items with authors, their themes, their live shares
-        ("/feedback/", 6),
+        # session, user, roles (nav), items with authors and goals, their themes, their
+        # live shares, my goals (the filter)
+        ("/feedback/", 7),
         # session, user, roles, items I gave with recipients
         ("/feedback/given/", 4),
         # session, user, roles (nav), my requests, their responders with people

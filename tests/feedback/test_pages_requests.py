@@ -20,7 +20,7 @@ def soon(days=7):
 def test_the_form_has_the_default_question_the_rule_and_the_labels(client, org):
     client.force_login(org.rep)
     page = client.get("/feedback/requests/new/").content.decode()
-    for label in ("Ask", "Question", "Stream", "About (optional)", "By", "Anonymous"):
+    for label in ("Ask", "Question", "Stream", "Anything specific (optional)", "By", "Anonymous"):
         assert f">{label}</" in page, label
     assert DEFAULT_QUESTION.replace("'", "&#x27;") in page
     assert (
