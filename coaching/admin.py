@@ -5,6 +5,8 @@ programme admins see counts on dashboards, never anyone's words."""
 
 from django.contrib import admin
 
+from scorecards.models import Criterion
+
 from .models import FocusArea, Prompt
 
 
@@ -13,8 +15,16 @@ class FocusAreaAdmin(admin.ModelAdmin):
     list_display = ["name", "starts_on", "ends_on", "scope"]
     list_filter = ["starts_on"]
     search_fields = ["name", "behaviours"]
-    filter_horizontal = ["teams"]
-    fields = ["name", "behaviours", "starts_on", "ends_on", "teams"]
+    filter_horizontal = ["teams", "criteria"]
+    fields = ["name", "behaviours", "starts_on", "ends_on", "teams", "criteria"]
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "criteria":
+            kwargs["queryset"] = Criterion.objects.labelled()
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)
+        if db_field.name == "criteria":
+            field.label_from_instance = lambda criterion: criterion.label
+        return field
 
     @admin.display(description="Scope")
     def scope(self, obj):

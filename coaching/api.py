@@ -51,7 +51,7 @@ from people.access import request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, User
 from people.roles import Role
-from scorecards.models import RecordedCall
+from scorecards.models import Criterion, RecordedCall
 
 from . import rules, selectors, services
 from .models import (
@@ -1112,6 +1112,12 @@ class FocusAreaSerializer(serializers.ModelSerializer):
         help_text="Team ids; empty for the whole organisation.",
     )
     behaviour_list = serializers.ListField(child=serializers.CharField(), read_only=True)
+    criteria = serializers.PrimaryKeyRelatedField(
+        many=True,
+        queryset=Criterion.objects.all(),
+        required=False,
+        help_text="Scorecard criterion (lineage) ids that measure this focus area.",
+    )
 
     class Meta:
         model = FocusArea
@@ -1123,6 +1129,7 @@ class FocusAreaSerializer(serializers.ModelSerializer):
             "starts_on",
             "ends_on",
             "teams",
+            "criteria",
             "created_at",
         ]
         read_only_fields = ["id", "created_at"]
@@ -1155,7 +1162,9 @@ class FocusAreaViewSet(viewsets.ModelViewSet):
     lookup_value_converter = ID_CONVERTER
 
     def get_queryset(self):
-        return FocusArea.objects.prefetch_related("teams").order_by("-starts_on", "name", "id")
+        return FocusArea.objects.prefetch_related("teams", "criteria").order_by(
+            "-starts_on", "name", "id"
+        )
 
     def filter_queryset(self, queryset):
         if self.action == "list" and not query_params(ShowAllSerializer, self.request).get("all"):

@@ -92,6 +92,13 @@ class FocusArea(models.Model):
         related_name="focus_areas",
         help_text="Leave empty for the whole organisation.",
     )
+    criteria = models.ManyToManyField(
+        "scorecards.Criterion",
+        blank=True,
+        related_name="focus_areas",
+        help_text="Scorecard criteria that measure these behaviours: skill trends and team "
+        "distributions for the focus area follow them.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = FocusAreaQuerySet.as_manager()

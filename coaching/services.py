@@ -14,7 +14,9 @@ from django.utils import timezone
 
 from people.models import Team, TeamMembership, User
 from people.selectors import people_below
-from scorecards.models import RecordedCall
+from scorecards import services as scorecard_services
+from scorecards.models import RecordedCall, ScoringRound
+from scorecards.models import Template as ScorecardTemplate
 
 from . import rules
 from .models import (
@@ -269,6 +271,31 @@ def team_call_review_create(
         presented_call=call,
         participants=participants,
         created_by=actor,
+    )
+
+
+@transaction.atomic
+def call_review_scoring_open(
+    *, session: CoachingSession, actor: User, template: ScorecardTemplate
+) -> ScoringRound:
+    """Everyone in a team call review scores the presented call against one template:
+    the presenter as the subject, the team lead last (revealed once the others are
+    done), the peers in between. Opened by whoever runs the review."""
+    _require(rules.can_run(session, actor), "Only whoever runs the review opens the scoring.")
+    session = _lock(session)
+    if session.kind != SessionKind.TEAM_CALL_REVIEW or session.presented_call is None:
+        raise ValidationError("Only a team call review with a presented call is scored here.")
+    if session.status == SessionStatus.CANCELLED:
+        raise ValidationError("This review was cancelled.")
+    everyone = list(session.participants.select_related("person"))
+    manager = next((p.person for p in everyone if p.role == ParticipantRole.MANAGER), None)
+    return scorecard_services.team_review_scoring_open(
+        actor=actor,
+        work=session.presented_call,
+        template=template,
+        session_id=session.pk,
+        manager=manager,
+        participants=[p.person for p in everyone if p.person.is_active],
     )
 
 

@@ -15,6 +15,7 @@ admin.site.site_title = "Tandem admin"
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
+    path("", include("scorecards.api_urls")),
     path("", include("coaching.api_urls")),
     path("", include("feedback.api_urls")),
 ]
@@ -26,6 +27,7 @@ urlpatterns = [
     path("hr/", views.home_hr, name="home_hr"),
     path("programme/", views.home_programme, name="home_programme"),
     path("", include("people.urls")),
+    path("", include("scorecards.urls")),
     path("", include("coaching.urls")),
     path("", include("cadence.calendar_urls")),
     path("", include("cadence.urls")),

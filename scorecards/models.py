@@ -19,7 +19,7 @@ management chain see them; HR and programme admins get aggregates only."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 USER = settings.AUTH_USER_MODEL
@@ -65,6 +65,20 @@ class TemplateVersion(models.Model):
         return f"{self.template.name} v{self.number}"
 
 
+class CriterionQuerySet(models.QuerySet):
+    def labelled(self):
+        """With `label`, "Template: latest title", in the same query (pickers list
+        every criterion: no query per row)."""
+        latest = CriterionVersion.objects.filter(criterion=OuterRef("pk")).order_by(
+            "-version__number"
+        )
+        return (
+            self.select_related("template")
+            .annotate(latest_title=Subquery(latest.values("title")[:1]))
+            .order_by("template__name", "pk")
+        )
+
+
 class Criterion(models.Model):
     """The lineage of one criterion through a template's versions: trends are per
     lineage, and focus areas link to lineages."""
@@ -72,9 +86,18 @@ class Criterion(models.Model):
     template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="criteria")
     created_at = models.DateTimeField(default=timezone.now)
 
+    objects = CriterionQuerySet.as_manager()
+
     def __str__(self):
-        latest = self.versions.order_by("-version__number").first()
-        return latest.title if latest else f"Criterion #{self.pk}"
+        title = getattr(self, "latest_title", None)
+        if title is None:
+            latest = self.versions.order_by("-version__number").first()
+            title = latest.title if latest else f"Criterion #{self.pk}"
+        return title
+
+    @property
+    def label(self) -> str:
+        return f"{self.template.name}: {self}"
 
 
 class CriterionVersion(models.Model):

@@ -1,0 +1,1 @@
+"""Scorecard pages. Each view parses input, calls one service or selector, renders."""
