@@ -31,7 +31,6 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
 from config.api import (
@@ -40,6 +39,7 @@ from config.api import (
     VALIDATION_ERROR,
     DetailSerializer,
     PersonField,
+    ReadOrProgrammeAdmin,
     StrictSerializer,
     forbidden_unless,
     inline_enum,
@@ -47,10 +47,8 @@ from config.api import (
     refuse_unknown_fields,
     validated,
 )
-from people.access import request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, User
-from people.roles import Role
 from scorecards.models import Criterion, RecordedCall
 
 from . import rules, selectors, services
@@ -1051,18 +1049,6 @@ class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
 
 # --- Programme configuration: focus areas and prompts ---------------------------------
-
-
-class ReadOrProgrammeAdmin(BasePermission):
-    """Everyone signed in reads; programme admins write. Other people get 403 on
-    writes: what they tried to change is not hidden from them, only not theirs."""
-
-    message = "Only programme admins can change this."
-
-    def has_permission(self, request, view):
-        if not (request.user and request.user.is_authenticated):
-            return False
-        return request.method in SAFE_METHODS or Role.PROGRAMME_ADMIN in request_roles(request)
 
 
 class ShowAllSerializer(serializers.Serializer):

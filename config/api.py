@@ -7,9 +7,12 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from people.access import request_roles
 from people.models import User
+from people.roles import Role
 
 
 def exception_handler(exc, context):
@@ -108,3 +111,16 @@ class PersonField(serializers.PrimaryKeyRelatedField):
     def __init__(self, **kwargs):
         kwargs.setdefault("queryset", User.objects.filter(is_active=True))
         super().__init__(**kwargs)
+
+
+# Programme configuration (focus areas, prompts, the interpretive word list, scorecard
+# templates): everyone signed in reads, programme admins write. Others get 403 on
+# writes: what they tried to change is not hidden from them, only not theirs. (A
+# comment, not a docstring: drf-spectacular would show it.)
+class ReadOrProgrammeAdmin(BasePermission):
+    message = "Only programme admins can change this."
+
+    def has_permission(self, request, view):
+        if not (request.user and request.user.is_authenticated):
+            return False
+        return request.method in SAFE_METHODS or Role.PROGRAMME_ADMIN in request_roles(request)

@@ -34,7 +34,6 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
 from coaching.api import FocusAreaRefSerializer
@@ -45,6 +44,7 @@ from config.api import (
     VALIDATION_ERROR,
     DetailSerializer,
     PersonField,
+    ReadOrProgrammeAdmin,
     StrictSerializer,
     client_ip,
     forbidden_unless,
@@ -56,7 +56,6 @@ from config.api import (
 from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, TeamMembership, User
-from people.roles import Role
 
 from . import evaluations, selectors, services
 from .models import (
@@ -1016,18 +1015,6 @@ class WinViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
 
 # --- Interpretive terms ----------------------------------------------------------------
-
-
-class ReadOrProgrammeAdmin(BasePermission):
-    """Everyone signed in reads (the list is shown beside every feedback form);
-    programme admins write. Others get 403: the list is not hidden from them."""
-
-    message = "Only programme admins can change this."
-
-    def has_permission(self, request, view):
-        if not (request.user and request.user.is_authenticated):
-            return False
-        return request.method in SAFE_METHODS or Role.PROGRAMME_ADMIN in request_roles(request)
 
 
 class InterpretiveTermSerializer(serializers.ModelSerializer):

@@ -161,11 +161,12 @@ def test_the_focus_area_list_takes_the_same_number_of_queries(api, org, how_many
         FocusAreaFactory().teams.add(team)
     client = api(org.rep)
     client.get("/api/v1/focus-areas/")
-    # 1 session row, 2 user, 3 count, 4 focus areas, 5 their teams (prefetch)
+    # 1 session row, 2 user, 3 count, 4 focus areas, 5 their teams, 6 their criteria
+    # (prefetches)
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/api/v1/focus-areas/")
     assert response.json()["count"] == how_many
-    assert len(queries) == 5, [q["sql"] for q in queries]
+    assert len(queries) == 6, [q["sql"] for q in queries]
 
 
 # --- Prompts --------------------------------------------------------------------------
