@@ -2,10 +2,12 @@
 (the reveal rule); a round is opened with `access_round` (404 for everyone it does not
 concern). Trends and distributions are aggregated in the database."""
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from statistics import median
 
-from django.db.models import Avg, Count, Prefetch, Q, QuerySet
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 
@@ -49,13 +51,16 @@ def version_with_criteria(version_id: int) -> TemplateVersion:
 
 
 def calls_visible_to(user: User) -> QuerySet[RecordedCall]:
-    """Your calls and those of people below you."""
+    """Your calls, those of people below you, and the calls of rounds you may see (a
+    colleague asked to score one, a calibrating rater). One query."""
     from people.selectors import people_below
 
     if not (user and user.is_authenticated and user.is_active):
         return RecordedCall.objects.none()
     return RecordedCall.objects.filter(
-        Q(person=user) | Q(person__in=people_below(person=user).values("pk"))
+        Q(person=user)
+        | Q(person__in=people_below(person=user).values("pk"))
+        | Q(pk__in=ScoringRound.objects.visible_to(user).values("work_id"))
     )
 
 
@@ -74,7 +79,7 @@ class CriterionRow:
     criterion: CriterionVersion
     ratings: dict  # rater pk → Score, for the scorecards the viewer may see
     agreement: CriterionAgreement | None = None
-    gap: int | None = None  # self-assessment minus the others' median (coach rounds)
+    gap: float | None = None  # self-assessment minus the others' median
 
 
 @dataclass
@@ -176,9 +181,8 @@ def _rows(version, cards, scoring) -> list[CriterionRow]:
             s.rating for k, s in ratings.items() if not subject_card or k != subject_card.rater_id
         ]
         if subject_card and subject_card.rater_id in ratings and others:
-            others.sort()
-            middle = others[len(others) // 2]
-            row.gap = ratings[subject_card.rater_id].rating - middle
+            gap = ratings[subject_card.rater_id].rating - median(others)
+            row.gap = int(gap) if gap == int(gap) else gap  # a half point with two others
         rows.append(row)
     return rows
 
@@ -202,10 +206,16 @@ def rounds_for(*, user: User) -> QuerySet[ScoringRound]:
 
 def waiting_on(*, user: User) -> QuerySet[ScoringRound]:
     """Open rounds where I am a rater and have neither submitted nor declined."""
+    # Exists, not exclude(scorecards__rater=…, scorecards__submitted_at…): across a
+    # multi-valued relation exclude() need not match both on the same scorecard, and
+    # a draft of mine next to anyone's submitted one would hide the round.
+    mine_submitted = Scorecard.objects.filter(
+        round=OuterRef("pk"), rater=user, submitted_at__isnull=False
+    )
     return (
         ScoringRound.objects.open()
         .filter(raters__person=user, raters__declined_at__isnull=True)
-        .exclude(scorecards__rater=user, scorecards__submitted_at__isnull=False)
+        .exclude(Exists(mine_submitted))
         .select_related("work__person", "version__template")
         .distinct()
     )
@@ -238,15 +248,19 @@ class CriterionTrend:
 
 
 def person_trends(
-    *, person: User, since: datetime | None = None, criteria: list[int] | None = None
+    *,
+    viewer: User,
+    person: User,
+    since: datetime | None = None,
+    criteria: list[int] | None = None,
 ) -> list[CriterionTrend]:
     """Per criterion lineage and month: the others' mean and the self-assessment mean
     (two aggregate queries plus one for the titles, whatever the number of scores).
-    Calibrations are left out: they measure raters, not the person. With `since`,
-    each trend also says how much the others' mean moved after that moment."""
-    scores = Score.objects.filter(
-        scorecard__subject=person, scorecard__submitted_at__isnull=False
-    ).exclude(scorecard__context=RoundContext.CALIBRATION)
+    Only the scorecards `viewer` may see count (the reveal rule, as a subquery): a
+    subject's own trend does not move with a coach's scores before they scored or
+    declined. Calibrations are left out: they measure raters, not the person. With
+    `since`, each trend also says how much the others' mean moved after that moment."""
+    scores = _scores_seen(viewer=viewer, person=person)
     if criteria is not None:
         scores = scores.filter(criterion__criterion_id__in=criteria)
     is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
@@ -273,20 +287,56 @@ def person_trends(
             TrendPoint(month, _round(row["others"]), _round(row["mine"]), row["count"])
         )
     if since is not None and trends:
-        moves = (
-            scores.filter(~is_self)
-            .values("criterion__criterion_id")
-            .annotate(
-                before=Avg("rating", filter=Q(scorecard__submitted_at__lt=since)),
-                after=Avg("rating", filter=Q(scorecard__submitted_at__gte=since)),
-            )
-        )
-        for row in moves:
-            if row["before"] is not None and row["after"] is not None:
-                trends[row["criterion__criterion_id"]].change_since = _round(
-                    row["after"] - row["before"]
-                )
+        changes = trend_changes(viewer=viewer, person=person, windows={None: (since, criteria)})
+        for (_, lineage), change in changes.items():
+            trends[lineage].change_since = change
     return sorted(trends.values(), key=lambda t: (t.template, t.title))
+
+
+def _scores_seen(*, viewer: User, person: User) -> QuerySet[Score]:
+    """The scores about `person` on the submitted scorecards `viewer` may see, the
+    calibrations aside."""
+    cards = (
+        Scorecard.objects.visible_to(viewer)
+        .filter(subject=person, submitted_at__isnull=False)
+        .exclude(context=RoundContext.CALIBRATION)
+    )
+    return Score.objects.filter(scorecard__in=cards.values("pk"))
+
+
+def trend_changes(
+    *, viewer: User, person: User, windows: dict[Hashable, tuple[datetime, list[int] | None]]
+) -> dict[tuple[Hashable, int], float]:
+    """How much the others' mean moved after a moment, per criterion lineage, for
+    several windows at once: `windows` maps a key (a focus area) to its start and
+    its lineages (None: all). Returns {(key, lineage): after − before} where both
+    exist. One aggregate query, whatever the number of windows."""
+    if not windows:
+        return {}
+    keys = list(windows)
+    others = _scores_seen(viewer=viewer, person=person).filter(
+        ~Q(scorecard__rater_role=RaterRole.SUBJECT)
+    )
+    if all(lineages is not None for _, lineages in windows.values()):
+        wanted = {pk for _, lineages in windows.values() for pk in lineages}
+        others = others.filter(criterion__criterion_id__in=wanted)
+    annotations = {}
+    for n, key in enumerate(keys):
+        since, lineages = windows[key]
+        scope = Q() if lineages is None else Q(criterion__criterion_id__in=lineages)
+        annotations[f"before_{n}"] = Avg(
+            "rating", filter=scope & Q(scorecard__submitted_at__lt=since)
+        )
+        annotations[f"after_{n}"] = Avg(
+            "rating", filter=scope & Q(scorecard__submitted_at__gte=since)
+        )
+    changes = {}
+    for row in others.values("criterion__criterion_id").annotate(**annotations):
+        for n, key in enumerate(keys):
+            before, after = row[f"before_{n}"], row[f"after_{n}"]
+            if before is not None and after is not None:
+                changes[(key, row["criterion__criterion_id"])] = _round(after - before)
+    return changes
 
 
 def _latest_titles(lineages: set[int]) -> dict[int, tuple[str, str]]:
@@ -318,26 +368,94 @@ def team_distribution(
 ) -> list[Distribution]:
     """How the scores of these people spread over the rating levels, per criterion
     lineage (coaches', peers' and reviewers' scores; one aggregate query)."""
+    return team_distribution_windows(people=people, windows={None: (since, criteria)})[None]
+
+
+def team_distribution_windows(
+    *,
+    people: QuerySet[User] | list[int],
+    windows: dict[Hashable, tuple[datetime | None, list[int]]],
+) -> dict[Hashable, list[Distribution]]:
+    """`team_distribution` for several windows at once: `windows` maps a key (a focus
+    area) to its start (None: all time) and its lineages. One aggregate query plus
+    one for the titles, whatever the number of windows."""
+    keys = list(windows)
+    wanted = {pk for _, lineages in windows.values() for pk in lineages}
     scores = (
         Score.objects.filter(
             scorecard__subject__in=people,
             scorecard__submitted_at__isnull=False,
-            criterion__criterion_id__in=criteria,
+            criterion__criterion_id__in=wanted,
         )
         .exclude(scorecard__rater_role=RaterRole.SUBJECT)
         .exclude(scorecard__context=RoundContext.CALIBRATION)
     )
-    if since is not None:
-        scores = scores.filter(scorecard__submitted_at__gte=since)
-    rows = scores.values("criterion__criterion_id", "rating").annotate(n=Count("pk"))
-    titles = _latest_titles(set(criteria))
-    found: dict[int, Distribution] = {
-        lineage: Distribution(lineage, titles[lineage][0], {}, 0)
-        for lineage in criteria
-        if lineage in titles
+    starts = [since for since, _ in windows.values()]
+    if starts and None not in starts:
+        scores = scores.filter(scorecard__submitted_at__gte=min(starts))
+    counts = {}
+    for n, key in enumerate(keys):
+        since, lineages = windows[key]
+        scope = Q(criterion__criterion_id__in=lineages)
+        if since is not None:
+            scope &= Q(scorecard__submitted_at__gte=since)
+        counts[f"n_{n}"] = Count("pk", filter=scope)
+    rows = scores.values("criterion__criterion_id", "rating").annotate(**counts) if keys else []
+    titles = _latest_titles(wanted)
+    found: dict[Hashable, dict[int, Distribution]] = {
+        key: {
+            lineage: Distribution(lineage, titles[lineage][0], {}, 0)
+            for lineage in lineages
+            if lineage in titles
+        }
+        for key, (_, lineages) in windows.items()
     }
     for row in rows:
-        dist = found[row["criterion__criterion_id"]]
-        dist.counts[row["rating"]] = row["n"]
-        dist.total += row["n"]
-    return list(found.values())
+        for n, key in enumerate(keys):
+            dist = found[key].get(row["criterion__criterion_id"])
+            if dist is not None and row[f"n_{n}"]:
+                dist.counts[row["rating"]] = row[f"n_{n}"]
+                dist.total += row[f"n_{n}"]
+    return {key: list(dists.values()) for key, dists in found.items()}
+
+
+# --- Pages ------------------------------------------------------------------------------------
+
+
+def access_call(*, user: User, pk: int) -> RecordedCall:
+    try:
+        return calls_visible_to(user).select_related("person").get(pk=pk)
+    except RecordedCall.DoesNotExist:
+        raise Http404 from None
+
+
+def calls_with_rounds(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
+    """My calls, or those of the people below me, newest first, each with how many
+    rounds score it (one query)."""
+    calls = calls_visible_to(user)
+    calls = calls.filter(person=user) if mine else calls.exclude(person=user)
+    return calls.select_related("person").annotate(rounds_count=Count("rounds", distinct=True))
+
+
+def rounds_of_call(*, user: User, call: RecordedCall) -> QuerySet[ScoringRound]:
+    return rounds_for(user=user).filter(work=call)
+
+
+def templates_with_current(*, include_retired: bool = False) -> list[Template]:
+    """The library: each template with `current` (its newest version, criteria in
+    order). Three queries, whatever the number of templates."""
+    templates = Template.objects.all() if include_retired else offered_templates()
+    templates = list(
+        templates.order_by("name").prefetch_related(
+            Prefetch(
+                "versions",
+                queryset=TemplateVersion.objects.order_by("-number").prefetch_related(
+                    Prefetch("criteria", queryset=CriterionVersion.objects.order_by("position"))
+                ),
+            )
+        )
+    )
+    for template in templates:
+        versions = template.versions.all()
+        template.current = versions[0] if versions else None
+    return templates

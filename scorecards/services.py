@@ -159,18 +159,20 @@ def template_update(
     *,
     actor: User,
     template: Template,
-    criteria: list[CriterionSpec],
+    criteria: list[CriterionSpec] | None = None,
     name: str | None = None,
     description: str | None = None,
 ) -> TemplateVersion:
-    """Change a template's criteria. A version nobody has scored with yet is edited in
-    place; a used one is kept as it is and a new version made, so old scorecards
-    keep pointing at what they were scored on. Returns the current version."""
+    """Change a template's name, description and criteria (None: keep them). A
+    version nobody has scored with yet is edited in place; a used one is kept as it
+    is and a new version made — only if the criteria really changed — so old
+    scorecards keep pointing at what they were scored on. Returns the current
+    version."""
     _require_admin(actor)
     template = Template.objects.select_for_update().get(pk=template.pk)
     if template.is_retired:
         raise ValidationError("This template is retired: restore it before editing.")
-    specs = _clean_specs(criteria, template)
+    specs = None if criteria is None else _clean_specs(criteria, template)
     if name is not None:
         name = name.strip()
         if not name or len(name) > 120:
@@ -182,6 +184,8 @@ def template_update(
         template.description = description.strip()
     template.save()
     version = current_version(template)
+    if specs is None or _describe(specs) == _describe_version(version):
+        return version
     if version.rounds.exists():
         return _write_version(template, specs, version.number + 1, actor)
     version.criteria.all().delete()
@@ -189,6 +193,28 @@ def template_update(
     # Criteria dropped before anyone scored with them leave no lineage behind.
     Criterion.objects.filter(template=template, versions__isnull=True).delete()
     return version
+
+
+def _describe(specs: list[CriterionSpec]) -> list[tuple]:
+    return [
+        (s.criterion, s.title, s.behaviour, s.scale_max, Decimal(str(s.weight)), s.anchors)
+        for s in specs
+    ]
+
+
+def _describe_version(version: TemplateVersion) -> list[tuple]:
+    rows = version.criteria.order_by("position").prefetch_related("anchors")
+    return [
+        (
+            c.criterion_id,
+            c.title,
+            c.behaviour,
+            c.scale_max,
+            c.weight,
+            {a.level: a.description for a in c.anchors.all()},
+        )
+        for c in rows
+    ]
 
 
 @transaction.atomic
@@ -270,6 +296,17 @@ def _open_round(
         raise ValidationError({"raters": "Each person rates once."})
     if any(not person.is_active for person, _ in raters):
         raise ValidationError({"raters": "Someone you picked is no longer here."})
+    if context in (RoundContext.SELF, RoundContext.COACH, RoundContext.PEER):
+        # The same rater scoring the same call against the same scorecard twice at
+        # once is a slip, not a second opinion: carry on in the open round.
+        twin = ScoringRound.objects.open().filter(
+            work=work, version__template=template, context=context, raters__person__in=people
+        )
+        if twin.exists():
+            raise ValidationError(
+                f"This call is already being scored with “{template.name}” this way: "
+                "carry on there."
+            )
     try:
         with transaction.atomic():
             scoring = ScoringRound.objects.create(

@@ -12,7 +12,7 @@ from coaching.services import call_review_scoring_open, session_cancel, team_cal
 from people.services import team_create, team_member_add
 from scorecards.models import RaterRole, RoundContext
 from scorecards.services import template_create
-from tests.scorecards.conftest import DISCOVERY
+from tests.scorecards.conftest import DISCOVERY, clear_starter_library
 
 
 @pytest.fixture
@@ -33,6 +33,7 @@ def review(org):
 
 @pytest.fixture
 def template(org):
+    clear_starter_library()  # the migration's "Discovery call"
     return template_create(actor=org.admin, name="Discovery call", criteria=DISCOVERY)
 
 

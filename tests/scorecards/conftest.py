@@ -3,8 +3,25 @@ import datetime as dt
 import pytest
 
 from scorecards import services
+from scorecards.models import Criterion, CriterionVersion, Template
 from scorecards.services import CriterionSpec
-from tests.factories import RecordedCallFactory
+from tests.factories import RecordedCallFactory, UserFactory
+
+
+def clear_starter_library():
+    """A migration seeds the starter library (scorecards 0003); tests that build their
+    own templates start without it."""
+    CriterionVersion.objects.all().delete()  # their lineages are protected until then
+    Criterion.objects.all().delete()
+    Template.objects.all().delete()
+
+
+@pytest.fixture(autouse=True)
+def no_starter_library(request):
+    if request.node.get_closest_marker("django_db") or "db" in request.fixturenames:
+        request.getfixturevalue("db")
+        clear_starter_library()
+
 
 DISCOVERY = [
     CriterionSpec(
@@ -42,3 +59,11 @@ def submit(person, scoring, ratings, **kwargs):
     return services.scorecard_save(
         actor=person, scoring=scoring, scores=scores, submit=True, **kwargs
     )
+
+
+@pytest.fixture
+def people(org):
+    """`org`, plus a colleague of the rep who is asked to score nothing."""
+    org.outside_peer = UserFactory(display_name="Ola Outside", manager=org.manager)
+    org.team_peer = org.peer
+    return org

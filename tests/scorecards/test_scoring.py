@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 
 from scorecards import services
 from scorecards.models import Score, Scorecard, ScoringRound
+from scorecards.selectors import round_view
 from scorecards.services import ScoreInput
 
 from .conftest import DISCOVERY, criteria_of, submit
@@ -146,3 +147,29 @@ def test_the_same_person_is_not_invited_twice(org, template, call):
             title="Q3",
         )
     assert not ScoringRound.objects.exists()
+
+
+def test_the_same_rater_does_not_score_the_same_call_twice_at_once(org, template, call):
+    """A second coach round on the same call and scorecard would ask the rep twice;
+    a self-assessment is its own context; once closed, a later look is a new round."""
+    coached = services.coach_scoring_open(actor=org.manager, work=call, template=template)
+    with pytest.raises(ValidationError, match="already being scored"):
+        services.coach_scoring_open(actor=org.head, work=call, template=template)
+    alone = services.self_assessment_open(actor=org.rep, work=call, template=template)
+    with pytest.raises(ValidationError, match="already being scored"):
+        services.self_assessment_open(actor=org.rep, work=call, template=template)
+    services.round_close(actor=org.manager, scoring=coached)
+    assert services.coach_scoring_open(actor=org.head, work=call, template=template)
+    assert ScoringRound.objects.count() == 3 and alone.context == "self"
+
+
+def test_the_gap_is_against_the_median_of_the_others(org, template, call):
+    """Self 2 against others 1 and 3: no gap (the median is 2), not −1."""
+    scoring = services.peer_scoring_open(
+        actor=org.rep, work=call, template=template, peers=[org.peer, org.manager]
+    )
+    submit(org.peer, scoring, [1, 1, 1])
+    submit(org.manager, scoring, [3, 4, 1])
+    submit(org.rep, scoring, [2, 2, 1])
+    rows = round_view(user=org.rep, scoring=scoring).rows
+    assert [row.gap for row in rows] == [0, -0.5, 0]
