@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_goals
+from . import views, views_goals, views_skills
 
 urlpatterns = [
     path("sessions/", views.session_list, name="session_list"),
@@ -12,6 +12,7 @@ urlpatterns = [
     path("sessions/<int:pk>/agenda/", views.agenda_add, name="agenda_add"),
     path("sessions/<int:pk>/commitments/", views.commitment_add, name="commitment_add"),
     path("sessions/<int:pk>/held/", views.session_held, name="session_held"),
+    path("sessions/<int:pk>/call-scoring/", views.call_review_scoring, name="call_review_scoring"),
     path("sessions/<int:pk>/cancel/", views.session_cancel, name="session_cancel"),
     path("sessions/<int:pk>/reschedule/", views.session_reschedule, name="session_reschedule"),
     path("agenda/<int:pk>/toggle/", views.agenda_toggle, name="agenda_toggle"),
@@ -20,6 +21,9 @@ urlpatterns = [
     path("commitments/<int:pk>/close/", views.commitment_close, name="commitment_close"),
     path("people/<int:pk>/", views.person_detail, name="person_detail"),
     path("people/<int:pk>/goals/", views_goals.person_goal_add, name="person_goal_add"),
+    path("people/<int:pk>/skills/", views_skills.person_skills, name="person_skills"),
+    path("skills/", views_skills.skills_mine, name="skills_mine"),
+    path("teams/<int:pk>/skills/", views_skills.team_skills, name="team_skills"),
     path("goals/", views_goals.goal_list, name="goal_list"),
     path("goals/<int:pk>/edit/", views_goals.goal_edit, name="goal_edit"),
     path("goals/<int:pk>/close/", views_goals.goal_close, name="goal_close"),

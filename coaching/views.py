@@ -13,6 +13,7 @@ from people.access import request_roles
 from people.forms import add_service_errors
 from people.roles import Role
 from people.selectors import access_person
+from scorecards import selectors as scorecard_selectors
 
 from . import selectors, services
 from .forms import (
@@ -211,6 +212,11 @@ def _page_context(request, pk, **extra):
         or CommitmentForm(session=page.session),
         "close_form": CommitmentCloseForm(),
     }
+    if page.session.kind == SessionKind.TEAM_CALL_REVIEW and page.session.presented_call_id:
+        context["call_rounds"] = list(
+            scorecard_selectors.rounds_for(user=request.user).filter(session_id=pk)
+        )
+        context["scorecard_templates"] = list(scorecard_selectors.offered_templates())
     context.update(extra)
     return context
 
@@ -497,3 +503,22 @@ def session_reschedule(request, pk):
         {"session": session, "form": form},
         status=400 if request.method == "POST" else 200,
     )
+
+
+@require_POST
+def call_review_scoring(request, pk):
+    """Everyone in the review scores the presented call against the chosen scorecard."""
+    session = selectors.access_session(user=request.user, pk=pk)
+    raw = request.POST.get("template", "")
+    offered = scorecard_selectors.offered_templates()
+    template = offered.filter(pk=int(raw)).first() if raw.isdigit() else None
+    try:
+        if template is None:
+            raise ValidationError("Pick a scorecard from the list.")
+        scoring = services.call_review_scoring_open(
+            session=session, actor=request.user, template=template
+        )
+    except ValidationError as exc:
+        context = _page_context(request, pk, scoring_error=exc.messages)
+        return render(request, "coaching/session_detail.html", context, status=400)
+    return redirect("round_detail", scoring.pk)

@@ -18,6 +18,7 @@ from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
 from people.selectors import current_teams, management_chain, people_below
+from scorecards import selectors as scorecards
 
 from .health import check_broker, check_database
 
@@ -56,6 +57,7 @@ def home_rep(request):
             ),
             "recent": coaching.recent_sessions(person=user, limit=5),
             "focus_areas": coaching.active_focus_areas(person=user),
+            "scorecards_waiting": scorecards.waiting_on(user=user).count(),
             **_feedback_panel(user),
         },
     )

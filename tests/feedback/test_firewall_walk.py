@@ -78,9 +78,12 @@ from feedback.services import (
     feedback_share_revoke,
     win_share,
 )
-from people.models import User
+from people.models import Team, User
 from people.selectors import management_chain
 from people.services import api_token_rotate, team_create, team_member_add
+from scorecards import services as scorecard_services
+from scorecards.models import RecordedCall, Scorecard, ScoringRound
+from scorecards.models import Template as ScorecardTemplate
 from tests.factories import (
     FocusAreaFactory,
     InterpretiveTermFactory,
@@ -95,10 +98,10 @@ from tests.urlwalk import concrete_paths, routes
 # Eight letters and a three-digit number, matched case-insensitively and also when
 # cut short after the letters: a random token (CSRF, session, calendar feed) spells
 # the letters by chance about once in 10^12 positions.
-MARKER = re.compile(r"(?i)(DV|RQ|EP|PN|SN|EV)ZQMARK[0-9]{0,3}")
+MARKER = re.compile(r"(?i)(DV|RQ|EP|PN|SN|SC|EV)ZQMARK[0-9]{0,3}")
 # What a reader must never see unless the marker names them. EV (evaluative words)
 # is not checked: HR and the chain may read them; it is the positive control.
-CHECKED = {"DV", "RQ", "EP", "PN", "SN"}
+CHECKED = {"DV", "RQ", "EP", "PN", "SN", "SC"}
 DEVELOPMENTAL = {"DV", "RQ", "EP"}  # the firewall proper: feedback and its private side
 READERS = ["hr", "admin", "head"]
 
@@ -333,6 +336,7 @@ def world(org, settings):
         text=f"{garden.plant('PN', 'skip-level private note', {'head'})} coaching is rushed",
     )
     session_mark_held(session=held_session, actor=p["manager"])
+    _scorecards(garden, p, focus)
     plan = plan_create(
         kind="one_on_one",
         coach=p["manager"],
@@ -372,6 +376,68 @@ def world(org, settings):
     feedback_reminders.due_queue()
     outbox.drain()
     return w
+
+
+def _scorecards(garden, p, focus):
+    """Scorecards are developmental: their words (evidence, keep, try) stay with the
+    people in the round and the subject's managers. A coach round both scored, a
+    self-assessment, and a closed calibration among the managers."""
+    template = scorecard_services.template_create(
+        actor=p["admin"],
+        name="Walk discovery call",
+        criteria=[
+            scorecard_services.CriterionSpec("Open questions", "Asks before pitching."),
+            scorecard_services.CriterionSpec("Next step", "Ends with a dated next step."),
+        ],
+    )
+    focus.criteria.set(template.criteria.all())
+    call = scorecard_services.recorded_call_create(
+        actor=p["manager"],
+        person=p["rep"],
+        title="Northwind discovery",
+        call_date=timezone.localdate(),
+        url="https://calls.example.com/1",
+    )
+
+    def score(person, scoring, readers, what):
+        criteria = list(scoring.version.criteria.order_by("position"))
+        scores = [
+            scorecard_services.ScoreInput(
+                criterion=c.pk,
+                rating=2 + i,
+                evidence_at="04:10",
+                evidence=f"{garden.plant('SC', f'{what}, evidence', readers)} asked why",
+            )
+            for i, c in enumerate(criteria)
+        ]
+        scorecard_services.scorecard_save(
+            actor=person,
+            scoring=scoring,
+            scores=scores,
+            keep=f"{garden.plant('SC', f'{what}, keep', readers)} the pause",
+            try_next=f"{garden.plant('SC', f'{what}, try', readers)} a second question",
+            submit=True,
+        )
+
+    coached = scorecard_services.coach_scoring_open(
+        actor=p["manager"], work=call, template=template
+    )
+    around_rep = {"rep", "manager", "head"}
+    score(p["manager"], coached, around_rep, "coach's scorecard")
+    score(p["rep"], coached, around_rep, "rep's self-assessment")
+    alone = scorecard_services.self_assessment_open(actor=p["rep"], work=call, template=template)
+    score(p["rep"], alone, around_rep, "rep's self-only scorecard")
+    calibration = scorecard_services.calibration_open(
+        actor=p["head"],
+        work=call,
+        template=template,
+        raters=[p["manager"], p["other_manager"]],
+        title="Walk calibration",
+    )
+    raters = {"manager", "other_manager", "head"}
+    score(p["manager"], calibration, raters, "calibration, manager")
+    score(p["other_manager"], calibration, raters, "calibration, other manager")
+    scorecard_services.round_close(actor=p["head"], scoring=calibration)
 
 
 def _admin_rows(people):
@@ -463,6 +529,7 @@ FILLS_BY_MODEL = {
         "session_cancel",
         "session_reschedule",
         "session_calendar",
+        "call_review_scoring",
         "api:session-detail",
         "api:session-cancel",
         "api:session-held",
@@ -474,6 +541,27 @@ FILLS_BY_MODEL = {
     Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],
     CadencePlan: ["plan_edit", "plan_pause", "plan_end"],
     FocusArea: ["api:focus-area-detail"],
+    RecordedCall: ["call_detail", "call_score", "api:recorded-call-detail"],
+    ScoringRound: [
+        "round_detail",
+        "round_scorecard_save",
+        "round_decline",
+        "round_close",
+        "api:scoring-round-detail",
+        "api:scoring-round-scorecard",
+        "api:scoring-round-decline",
+        "api:scoring-round-close",
+    ],
+    Scorecard: ["api:scorecard-detail"],
+    ScorecardTemplate: [
+        "template_detail",
+        "template_edit",
+        "template_retire",
+        "api:scorecard-template-detail",
+        "api:scorecard-template-retire",
+        "api:scorecard-template-restore",
+    ],
+    Team: ["team_skills"],
     Goal: [
         "goal_edit",
         "goal_close",
@@ -497,6 +585,7 @@ FILLS = {
     },
     "person_detail": _pks(User),
     "person_goal_add": _pks(User),
+    "person_skills": _pks(User),
     "calendar_feed": _feed_tokens,
     "account_confirm_email": _email_keys,
     "account_reset_password_from_key": _reset_keys,
