@@ -2,12 +2,13 @@ import io
 from collections import Counter
 from datetime import timedelta
 from itertools import pairwise
+from statistics import mean
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, Max, Min, OuterRef, Q
 from django.utils import timezone
 
 from coaching.models import (
@@ -31,7 +32,17 @@ from feedback.models import Feedback, FeedbackRequest
 from people.models import ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
-from scorecards.models import RecordedCall
+from scorecards.agreement import criterion_agreement
+from scorecards.models import (
+    RaterRole,
+    RecordedCall,
+    RoundContext,
+    RoundRater,
+    Score,
+    Scorecard,
+    ScoringRound,
+)
+from scorecards.selectors import waiting_on
 
 
 @pytest.mark.django_db
@@ -322,3 +333,217 @@ class TestCoachingHistory:
             created_by=_person("daniel.mensah"),
         )
         assert reviews_by_daniel.count() == 9
+
+
+# --- Scorecards -------------------------------------------------------------------------
+
+SCORECARD_ROWS = (ScoringRound, RoundRater, Scorecard, Score, RecordedCall)
+
+
+def _demo_reps():
+    return User.objects.filter(reports_to__reports_to__isnull=False, direct_reports=None)
+
+
+def _coach_mean(rep, *, since=None, until=None, role=RaterRole.COACH):
+    lineages = FocusArea.objects.get(name__startswith="Discovery").criteria.all()
+    scores = Score.objects.filter(
+        scorecard__subject=rep,
+        scorecard__context=RoundContext.COACH,
+        scorecard__rater_role=role,
+        scorecard__submitted_at__isnull=False,
+        criterion__criterion__in=lineages,
+    )
+    if since:
+        scores = scores.filter(scorecard__submitted_at__gte=since)
+    if until:
+        scores = scores.filter(scorecard__submitted_at__lt=until)
+    ratings = list(scores.values_list("rating", flat=True))
+    assert ratings, (rep, since, until)
+    return mean(ratings)
+
+
+@pytest.mark.usefixtures("seeded_once")
+class TestScorecards:
+    @pytest.mark.django_db
+    def test_focus_areas_are_measured_by_scorecard_criteria(self):
+        def linked(name):
+            area = FocusArea.objects.get(name__startswith=name)
+            return {(c.template.name, str(c)) for c in area.criteria.select_related("template")}
+
+        discovery = linked("Discovery")
+        assert len(discovery) == 3 and {t for t, _ in discovery} == {"Discovery call"}
+        assert {t for t, _ in linked("Objection handling")} == {"Objection handling"}
+        assert len(linked("Objection handling")) >= 4
+        assert linked("Multi-threading") == {("Discovery call", "Stakeholders and next step")}
+
+    @pytest.mark.django_db
+    def test_every_rep_is_scored_with_their_coach_over_at_least_ten_weeks(self):
+        reps = list(_demo_reps().select_related("reports_to"))
+        assert len(reps) == 24
+        for rep in reps:
+            cards = Scorecard.objects.filter(
+                subject=rep, context=RoundContext.COACH, submitted_at__isnull=False
+            )
+            for role, rater in ((RaterRole.COACH, rep.reports_to), (RaterRole.SUBJECT, rep)):
+                mine = cards.filter(rater_role=role, rater=rater)
+                assert mine.count() >= 5, (rep, role)
+                span = mine.aggregate(first=Min("submitted_at"), last=Max("submitted_at"))
+                assert span["last"] - span["first"] >= timedelta(weeks=10), (rep, role)
+        assert (
+            Scorecard.objects.filter(
+                context=RoundContext.SELF, rater_role=RaterRole.SUBJECT, submitted_at__isnull=False
+            ).count()
+            >= 10
+        )
+        # The evidence is written out, with the moment in the recording.
+        noted = Score.objects.exclude(evidence="")
+        assert noted.count() >= 300
+        assert not noted.filter(evidence_at="").exists()
+        assert not Scorecard.objects.filter(
+            context=RoundContext.COACH, submitted_at__isnull=False, keep=""
+        ).exists()
+
+    @pytest.mark.django_db
+    def test_enterprise_east_gets_better_central_stays_flat_and_self_scores_come_down(self):
+        now = timezone.now()
+        first_month = {"until": now - timedelta(weeks=8)}
+        last_month = {"since": now - timedelta(days=28)}
+        east = _demo_reps().filter(memberships__team__name="Enterprise East")
+        assert east.count() == 8
+        for rep in east:
+            assert _coach_mean(rep, **last_month) > _coach_mean(rep, **first_month), rep
+        emea = list(_demo_reps().filter(memberships__team__name="EMEA Growth"))
+        better = [r for r in emea if _coach_mean(r, **last_month) > _coach_mean(r, **first_month)]
+        assert len(better) >= 6
+        central = list(_demo_reps().filter(memberships__team__name="Mid-Market Central"))
+        change = mean(_coach_mean(r, **last_month) - _coach_mean(r, **first_month) for r in central)
+        assert abs(change) < 0.4
+        # Self-assessment starts above the coach's, and the gap closes.
+        reps = list(_demo_reps())
+
+        def gap(window):
+            return mean(
+                _coach_mean(r, role=RaterRole.SUBJECT, **window) - _coach_mean(r, **window)
+                for r in reps
+            )
+
+        assert gap(first_month) >= 0.7
+        assert gap(last_month) < gap(first_month) - 0.4
+
+    @pytest.mark.django_db
+    def test_some_rounds_wait_on_the_rep_after_the_coach_scored_and_one_was_declined(self):
+        aisha = _person("aisha.bello")
+        waiting = waiting_on(user=aisha).filter(context=RoundContext.COACH)
+        assert waiting.count() == 1
+        scoring = waiting.get()
+        assert Scorecard.objects.filter(
+            round=scoring, rater_role=RaterRole.COACH, submitted_at__isnull=False
+        ).exists()
+        # The coach's scores stay hidden from her until she scores it herself.
+        assert not Scorecard.objects.visible_to(aisha).filter(round=scoring).exists()
+        open_rounds = ScoringRound.objects.open().filter(context=RoundContext.COACH)
+        assert open_rounds.filter(raters__declined_at__isnull=False).count() == 1
+        coach_only = open_rounds.filter(
+            scorecards__rater_role=RaterRole.COACH, scorecards__submitted_at__isnull=False
+        ).exclude(scorecards__rater_role=RaterRole.SUBJECT)
+        assert coach_only.count() >= 3
+
+    @pytest.mark.django_db
+    def test_the_head_of_sales_ran_a_closed_calibration_with_an_outlier_and_one_is_open(self):
+        daniel = _person("daniel.mensah")
+        managers = {_person(k).pk for k in ("sofia.alvarez", "marcus.chen", "lena.fischer")}
+        calibrations = ScoringRound.objects.filter(
+            context=RoundContext.CALIBRATION, created_by=daniel
+        )
+        closed = calibrations.get(closed_at__isnull=False)
+        assert closed.version.template.name == "Discovery call"
+        assert set(closed.raters.values_list("person", flat=True)) == managers
+        cards = closed.scorecards.filter(submitted_at__isnull=False)
+        assert cards.count() == 3
+        assert all(card.submitted_at < closed.closed_at for card in cards)
+        outliers = []
+        for criterion in closed.version.criteria.all():
+            ratings = dict(
+                Score.objects.filter(scorecard__in=cards, criterion=criterion).values_list(
+                    "scorecard__rater", "rating"
+                )
+            )
+            outliers += criterion_agreement(ratings).outliers
+        assert outliers == [_person("marcus.chen").pk]
+        still = calibrations.get(closed_at__isnull=True)
+        assert still.scorecards.filter(submitted_at__isnull=False).count() == 2
+
+    @pytest.mark.django_db
+    def test_each_team_scored_its_latest_held_call_review_and_one_is_still_open(self):
+        rounds = ScoringRound.objects.filter(context=RoundContext.TEAM_REVIEW)
+        sessions = CoachingSession.objects.in_bulk(rounds.values_list("session_id", flat=True))
+        teams = {}
+        for scoring in rounds:
+            session = sessions[scoring.session_id]
+            latest = (
+                CoachingSession.objects.filter(
+                    team=session.team,
+                    kind=SessionKind.TEAM_CALL_REVIEW,
+                    status=SessionStatus.HELD,
+                )
+                .order_by("-scheduled_start")
+                .first()
+            )
+            assert session == latest and scoring.work == session.presented_call
+            teams[session.team.name] = scoring
+        assert set(teams) == {"Enterprise East", "Mid-Market Central", "EMEA Growth"}
+        open_ones = [s for s in teams.values() if not s.is_closed]
+        assert len(open_ones) == 1
+        scoring = open_ones[0]
+        submitted = scoring.scorecards.filter(submitted_at__isnull=False)
+        assert submitted.filter(rater_role=RaterRole.MANAGER).exists()
+        assert scoring.raters.count() - submitted.count() == 2
+        for scoring in teams.values():
+            ratings = Score.objects.filter(scorecard__round=scoring).values("rating").distinct()
+            assert ratings.count() >= 2  # a spread of opinions
+            assert scoring.scorecards.filter(submitted_at__isnull=False).count() >= 7
+
+    @pytest.mark.django_db
+    def test_scorecard_history_lies_in_the_past_and_self_assessment_comes_first(self):
+        now = timezone.now()
+        assert not Scorecard.objects.filter(submitted_at__gt=now).exists()
+        assert not Scorecard.objects.filter(created_at__gt=now).exists()
+        assert not ScoringRound.objects.filter(
+            Q(created_at__gt=now) | Q(closed_at__gt=now)
+        ).exists()
+        assert not RecordedCall.objects.filter(created_at__gt=now).exists()
+        assert not Scorecard.objects.filter(submitted_at__lt=F("round__created_at")).exists()
+        assert not Scorecard.objects.filter(round__closed_at__lt=F("submitted_at")).exists()
+        oldest = ScoringRound.objects.order_by("created_at").first().created_at
+        assert now - timedelta(weeks=13) < oldest < now - timedelta(weeks=11)
+        own_first = Scorecard.objects.filter(
+            round=OuterRef("round"),
+            rater_role=RaterRole.SUBJECT,
+            submitted_at__lt=OuterRef("submitted_at"),
+        )
+        coach_cards = Scorecard.objects.filter(
+            context=RoundContext.COACH,
+            rater_role=RaterRole.COACH,
+            submitted_at__isnull=False,
+            round__raters__role=RaterRole.SUBJECT,
+            round__raters__declined_at__isnull=True,
+            round__closed_at__isnull=False,
+        )
+        assert coach_cards.count() >= 120
+        assert not coach_cards.exclude(Exists(own_first)).exists()
+        calls = RecordedCall.objects.filter(rounds__isnull=False).distinct()
+        assert calls.filter(url__startswith="https://calls.example.com/").count() == calls.count()
+        assert not calls.filter(timestamps="").exists()
+        assert not calls.exclude(title__contains=" — ").exists()
+        first_calls = Q(title__startswith="Discovery — ") | Q(title__startswith="First call — ")
+        assert calls.filter(first_calls).count() >= 100
+
+    @pytest.mark.django_db
+    def test_running_it_again_adds_no_scorecards(self, capsys):
+        counts = {model.__name__: model.objects.count() for model in SCORECARD_ROWS}
+        links = FocusArea.criteria.through.objects.count()
+        call_command("seed_demo")
+        out = capsys.readouterr().out
+        assert "Scorecards already present" in out and "scoring rounds: " in out
+        assert counts == {model.__name__: model.objects.count() for model in SCORECARD_ROWS}
+        assert links == FocusArea.criteria.through.objects.count()

@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 
 from cadence.demo import seed_cadence
 from coaching.demo import seed_coaching
+from coaching.demo_scorecards import seed_scorecards
 from feedback.demo import seed_feedback
 from people.demo import DEMO_PASSWORD, seed_people
 
@@ -26,6 +27,10 @@ class Command(BaseCommand):
         else:
             self.stdout.write("Coaching history already present — left as it is.")
         for line in coaching.lines():
+            self.stdout.write(line)
+
+        # On the history: calls every few weeks, scored with the coach, the calibrations.
+        for line in seed_scorecards({spec.key: user for spec, user in people}):
             self.stdout.write(line)
 
         # After the history: plans start where it leaves off, so nothing is doubled.
