@@ -201,6 +201,8 @@ def rounds_for(*, user: User) -> QuerySet[ScoringRound]:
                 "scorecards", filter=Q(scorecards__submitted_at__isnull=False), distinct=True
             ),
         )
+        # Meta.ordering does not apply to a query with aggregates: say it.
+        .order_by("-created_at", "-id")
     )
 
 

@@ -159,6 +159,7 @@ def _round_context(request, scoring, form=None):
         "form": form,
         "may_close": services.may_close(request.user, scoring) and not scoring.is_closed,
         "table": _side_by_side(view),
+        "summaries": [card for card in view.visible if card.keep or card.try_next],
         "shows_gap": any(row.gap is not None for row in view.rows),
     }
 
