@@ -5,12 +5,22 @@ class CadenceConfig(AppConfig):
     name = "cadence"
 
     def ready(self):
+        from coaching.signals import pair_ended, pair_members_changed, pair_started
         from feedback.signals import feedback_requested
         from people.signals import team_membership_changed
 
-        from .receivers import follow_team_membership, tell_people_asked_for_feedback
+        from .receivers import (
+            end_pair_cadence,
+            follow_pair_members,
+            follow_team_membership,
+            start_pair_cadence,
+            tell_people_asked_for_feedback,
+        )
 
         team_membership_changed.connect(follow_team_membership, dispatch_uid="cadence-membership")
         feedback_requested.connect(
             tell_people_asked_for_feedback, dispatch_uid="cadence-feedback-asked"
         )
+        pair_started.connect(start_pair_cadence, dispatch_uid="cadence-pair-started")
+        pair_members_changed.connect(follow_pair_members, dispatch_uid="cadence-pair-members")
+        pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")

@@ -20,6 +20,7 @@ from coaching.models import (
     RUNNING_ROLES,
     CoachingSession,
     FocusArea,
+    PairMember,
     ParticipantRole,
     SessionKind,
     SessionParticipant,
@@ -125,6 +126,18 @@ class _BatchContext:
             .order_by("person__display_name", "person_id")
         ):
             self.members[m.team_id].append(m.person)
+        # A pair's sessions are for its current members (two or three).
+        self.pair_members: dict[int, list[User]] = defaultdict(list)
+        for member in (
+            PairMember.objects.filter(
+                pair_id__in={p.pair_id for p in plans if p.pair_id},
+                left_at__isnull=True,
+                person__is_active=True,
+            )
+            .select_related("person")
+            .order_by("pk")
+        ):
+            self.pair_members[member.pair_id].append(member.person)
         self.hosts = self._host_rotations(plans)
         self.focus_areas = list(
             FocusArea.objects.filter(starts_on__lte=horizon.date())
@@ -180,6 +193,11 @@ class _BatchContext:
         )
         if plan.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW):
             people = [(plan.coach, ParticipantRole.COACH), (plan.coachee, ParticipantRole.COACHEE)]
+        elif plan.kind == SessionKind.PEER and plan.pair_id:
+            members = self.pair_members[plan.pair_id]
+            if len(members) < 2:
+                return None  # a pair of one does not meet
+            people = [(member, ParticipantRole.PEER) for member in members]
         elif plan.kind == SessionKind.PEER:
             people = [(plan.coach, ParticipantRole.PEER), (plan.coachee, ParticipantRole.PEER)]
         else:

@@ -143,6 +143,7 @@ class EndReason(models.TextChoices):
     POLICY_ENDED = "policy_ended", "Team policy ended"
     ROLE_CHANGE = "role_change", "Role changed"
     LEAVE = "leave", "Long leave"
+    PAIR_ENDED = "pair_ended", "Peer pair ended"
     OTHER = "other", "Other"
 
 
@@ -174,6 +175,10 @@ class CadencePlan(RuleFields):
     )
     assignment = models.ForeignKey(
         PolicyAssignment, null=True, blank=True, on_delete=models.SET_NULL, related_name="plans"
+    )
+    # A peer pair's plan: its sessions are for the pair's current members (two or three).
+    pair = models.ForeignKey(
+        "coaching.PeerPair", null=True, blank=True, on_delete=models.PROTECT, related_name="plans"
     )
     time_zone = models.CharField(max_length=64, validators=[validate_time_zone])
     starts_on = models.DateField()
@@ -451,3 +456,37 @@ class CalendarFeed(models.Model):
 
     def __str__(self):
         return f"Calendar of {self.person}"  # never the token
+
+
+# --- Programme rollout ------------------------------------------------------------------
+
+
+class Rollout(models.Model):
+    """A team installing the programme: the 30/60/90-day checklist counts from here
+    (see `cadence.rollout`)."""
+
+    team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="rollout")
+    starts_on = models.DateField()
+    created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return f"Rollout of {self.team}"
+
+
+class RolloutTick(models.Model):
+    """A checklist item the data cannot tell (recordings turned on, say), ticked by
+    the team lead."""
+
+    rollout = models.ForeignKey(Rollout, on_delete=models.CASCADE, related_name="ticks")
+    item = models.CharField(max_length=40)
+    ticked_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    ticked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rollout", "item"], name="rollout_item_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.item} ticked"

@@ -7,3 +7,15 @@ def follow_team_membership(sender, membership, **kwargs):
 
 def tell_people_asked_for_feedback(sender, request, **kwargs):
     feedback_reminders.asked_queue(request=request)
+
+
+def start_pair_cadence(sender, pair, actor=None, **kwargs):
+    services.pair_cadence_start(pair=pair, actor=actor)
+
+
+def follow_pair_members(sender, pair, actor=None, **kwargs):
+    services.pair_cadence_restart(pair=pair, actor=actor)
+
+
+def end_pair_cadence(sender, pair, actor=None, **kwargs):
+    services.pair_cadence_end(pair=pair, actor=actor)

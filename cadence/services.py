@@ -72,10 +72,12 @@ def plan_create(
     starts_on: date | None = None,
     ends_on: date | None = None,
     assignment: PolicyAssignment | None = None,
+    pair=None,
     actor: User | None = None,
     generate: bool = True,
 ) -> CadencePlan:
-    """A new plan, in the coach's time zone unless told otherwise."""
+    """A new plan, in the coach's time zone unless told otherwise. A peer pair's plan
+    names the pair: its sessions are for the pair's current members."""
     if kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW, SessionKind.PEER):
         if coachee is None or coachee.pk == coach.pk:
             raise ValidationError({"coachee": "This kind of plan is between two people."})
@@ -87,6 +89,7 @@ def plan_create(
         coachee=coachee,
         team=team if kind in (SessionKind.TEAM_CALL_REVIEW, SessionKind.ROLE_PLAY) else None,
         assignment=assignment,
+        pair=pair,
         recurrence=recurrence,
         weekday=weekday,
         interval_weeks=interval_weeks,
@@ -314,3 +317,63 @@ def notifications_mark_read(*, person: User, up_to: int | None = None) -> int:
     if up_to is not None:
         unread = unread.filter(pk__lte=up_to)
     return unread.update(read_at=timezone.now())
+
+
+# --- Peer pairs -------------------------------------------------------------------------------
+
+
+def _pair_plan_from(pair, members: list[User], actor) -> CadencePlan:
+    return plan_create(
+        kind=SessionKind.PEER,
+        coach=members[0],
+        coachee=members[1],
+        pair=pair,
+        weekday=pair.weekday,
+        local_time=pair.local_time,
+        time_zone=pair.time_zone,
+        interval_weeks=pair.interval_weeks,
+        duration_minutes=pair.duration_minutes,
+        actor=actor,
+    )
+
+
+def _current_members(pair) -> list[User]:
+    return [
+        m.person
+        for m in pair.members.filter(left_at__isnull=True, person__is_active=True)
+        .select_related("person")
+        .order_by("pk")
+    ]
+
+
+@transaction.atomic
+def pair_cadence_start(*, pair, actor: User | None = None) -> CadencePlan | None:
+    """The pair's plan, once every member accepted: its sessions are for the pair's
+    current members, at the pair's day, time and frequency."""
+    if CadencePlan.objects.live().filter(pair=pair).exists():
+        return None
+    members = _current_members(pair)
+    if len(members) < 2:
+        return None
+    return _pair_plan_from(pair, members, actor)
+
+
+@transaction.atomic
+def pair_cadence_end(*, pair, actor: User | None = None) -> None:
+    """No more sessions: future untouched ones go, held ones stay as history."""
+    for plan in CadencePlan.objects.live().filter(pair=pair):
+        plan_end(plan=plan, actor=actor, reason=EndReason.PAIR_ENDED, check=False)
+
+
+@transaction.atomic
+def pair_cadence_restart(*, pair, actor: User | None = None) -> CadencePlan | None:
+    """Someone left a trio: the sessions ahead are drafted again for who remains."""
+    for plan in CadencePlan.objects.live().filter(pair=pair):
+        plan_end(
+            plan=plan,
+            actor=actor,
+            reason=EndReason.REPLACED,
+            note="A member left the pair.",
+            check=False,
+        )
+    return pair_cadence_start(pair=pair, actor=actor)

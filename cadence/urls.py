@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -14,4 +14,5 @@ urlpatterns = [
         views.notification_preferences,
         name="notification_preferences",
     ),
+    path("", include("cadence.urls_rollout")),
 ]

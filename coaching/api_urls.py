@@ -2,7 +2,7 @@
 
 from rest_framework.routers import SimpleRouter
 
-from . import api, api_goals
+from . import api, api_diagnosis, api_goals, api_learning, api_pairs
 
 # path() routes with `<int:pk>`, so ids are checked by the resolver and every route
 # reads like the project's other URL patterns.
@@ -13,5 +13,8 @@ router.register("commitments", api.CommitmentViewSet, basename="commitment")
 router.register("goals", api_goals.GoalViewSet, basename="goal")
 router.register("focus-areas", api.FocusAreaViewSet, basename="focus-area")
 router.register("prompts", api.PromptViewSet, basename="prompt")
+
+for area in (api_pairs, api_learning, api_diagnosis):
+    area.register(router)
 
 urlpatterns = router.urls

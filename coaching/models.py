@@ -126,6 +126,7 @@ class GrowStep(models.TextChoices):
     OPTIONS = "options", "Options"
     WILL = "will", "Will"
     GENERAL = "general", "General"
+    EXPERIMENT = "experiment", "Experiment"  # the prompt menu for experiments
 
 
 class Prompt(models.Model):
@@ -569,3 +570,29 @@ class Goal(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == GoalStatus.ACTIVE
+
+
+# Peer coaching, diagnosis and the learning loop live in their own modules; importing
+# them here makes them models of this app (and importable from `coaching.models`).
+from .models_library import (  # noqa: E402, F401
+    Audience,
+    Department,
+    Experiment,
+    ExperimentStatus,
+    Learning,
+    LearningKind,
+    LearningTag,
+    PlaybookModule,
+)
+from .models_peers import (  # noqa: E402, F401
+    AgreementTemplate,
+    CheckInOutcome,
+    Diagnosis,
+    GapType,
+    Habit,
+    HabitCheckIn,
+    PairingRationale,
+    PairMember,
+    PairNote,
+    PeerPair,
+)

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views, views_goals, views_skills
 
@@ -28,4 +28,7 @@ urlpatterns = [
     path("goals/<int:pk>/edit/", views_goals.goal_edit, name="goal_edit"),
     path("goals/<int:pk>/close/", views_goals.goal_close, name="goal_close"),
     path("goals/<int:pk>/reopen/", views_goals.goal_reopen, name="goal_reopen"),
+    path("", include("coaching.urls_pairs")),
+    path("", include("coaching.urls_learning")),
+    path("", include("coaching.urls_diagnosis")),
 ]

@@ -18,6 +18,7 @@ api_v1 = [
     path("", include("scorecards.api_urls")),
     path("", include("coaching.api_urls")),
     path("", include("feedback.api_urls")),
+    path("", include("cadence.api_urls")),
 ]
 
 urlpatterns = [

@@ -1,0 +1,3 @@
+"""Pages of the programme rollout (included by cadence/urls.py)."""
+
+urlpatterns: list = []

@@ -1,0 +1,249 @@
+"""Coaching beyond the manager's calendar: the diagnosis a coach makes before
+coaching, and peer pairs (or trios) with their agreement, private notes and the
+habits each member keeps and the partner checks in.
+
+Imported by `coaching.models`, so every model here is `coaching.<Model>`."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from people.models import validate_time_zone
+from people.selectors import people_below
+
+from .models import FocusArea
+
+USER = settings.AUTH_USER_MODEL
+NOTE_LIMIT = 5_000
+
+
+# --- Diagnose before you coach ---------------------------------------------------------
+
+
+class GapType(models.TextChoices):
+    SKILL = "skill", "Skill gap"
+    WILL = "will", "Will gap"
+    KNOWLEDGE = "knowledge", "Knowledge gap"
+    SYSTEM = "system", "System gap"
+    NONE = "none", "No gap"
+
+
+class DiagnosisQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The coach who made it and the people above that coach. Not the coachee:
+        it is the coach's working hypothesis, not a verdict to hand over."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        return self.filter(Q(author=user) | Q(author__in=people_below(person=user).values("pk")))
+
+
+class Diagnosis(models.Model):
+    """Four questions in order — does the coachee know HOW, believe it moves the
+    number, have a shared framework and scorecard, have the time and the evidence —
+    landing on the first gap, each with its next step."""
+
+    coachee = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="diagnoses")
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="diagnoses_made")
+    knows_how = models.BooleanField("they know how")
+    believes = models.BooleanField("they believe it moves the number")
+    has_framework = models.BooleanField("there is a shared framework and scorecard")
+    has_system = models.BooleanField("time is blocked and the evidence is there")
+    gap = models.CharField(max_length=16, choices=GapType.choices)
+    notes = models.TextField(blank=True, max_length=2_000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = DiagnosisQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "diagnoses"
+        constraints = [
+            models.CheckConstraint(condition=Q(gap__in=GapType.values), name="diagnosis_gap_valid"),
+        ]
+        indexes = [
+            # A coachee's diagnoses, newest first, on their page.
+            models.Index(fields=["coachee", "-created_at"], name="diagnosis_by_coachee"),
+        ]
+
+    def __str__(self):
+        return f"Diagnosis #{self.pk}"
+
+
+# --- Peer pairs ----------------------------------------------------------------------------
+
+
+class PairingRationale(models.TextChoices):
+    COMPLEMENTARY = "complementary", "Complementary skills: each is strong where the other grows"
+    SIMILAR = "similar", "Similar goals: working on the same skill"
+
+
+class AgreementTemplate(models.Model):
+    """The agreement text a new pair starts from (one row, edited by programme
+    admins): confidentiality, candour, respect, and progress without shaming."""
+
+    text = models.TextField(max_length=NOTE_LIMIT)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        return "Peer pair agreement"
+
+
+class PeerPairQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Its members (past ones too: they keep the history of their own pair) and
+        whoever formed it. Managers do not see pairs: participation is voluntary and
+        not a thing to inspect. Programme admins see them on their own page."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        member = PairMember.objects.filter(pair=OuterRef("pk"), person=user)
+        return self.filter(Q(created_by=user) | Exists(member))
+
+    def live(self):
+        return self.filter(ended_at__isnull=True)
+
+
+class PeerPair(models.Model):
+    """Two or three people who coach each other: 30 minutes at a frequency they
+    choose, through the cadence engine once every member accepted the agreement."""
+
+    rationale = models.CharField(max_length=16, choices=PairingRationale.choices)
+    rationale_note = models.CharField(
+        "why these people", max_length=500, blank=True, help_text="E.g. what the scores show."
+    )
+    focus_area = models.ForeignKey(
+        FocusArea, null=True, blank=True, on_delete=models.SET_NULL, related_name="pairs"
+    )
+    agreement_text = models.TextField(max_length=NOTE_LIMIT)
+    # The cadence the plan follows once every member accepted.
+    weekday = models.PositiveSmallIntegerField(help_text="0 = Monday.")
+    local_time = models.TimeField()
+    time_zone = models.CharField(max_length=64, validators=[validate_time_zone])
+    interval_weeks = models.PositiveSmallIntegerField(default=2)
+    duration_minutes = models.PositiveSmallIntegerField(default=30)
+    created_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PeerPairQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rationale__in=PairingRationale.values), name="pair_rationale_valid"
+            ),
+            models.CheckConstraint(condition=Q(weekday__lte=6), name="pair_weekday_valid"),
+            models.CheckConstraint(
+                condition=Q(interval_weeks__gte=1, interval_weeks__lte=4),
+                name="pair_interval_valid",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Peer pair #{self.pk}"
+
+    @property
+    def status(self) -> str:
+        if self.ended_at:
+            return "ended"
+        return "active" if self.started_at else "forming"
+
+
+class PairMember(models.Model):
+    pair = models.ForeignKey(PeerPair, on_delete=models.CASCADE, related_name="members")
+    person = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="pair_memberships")
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+    # Declining (before the start) or leaving needs no reason; one given is shown to
+    # programme admins only.
+    left_reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["pair", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["pair", "person"], name="pair_member_once"),
+        ]
+        indexes = [
+            # "My pairs": a person's memberships.
+            models.Index(fields=["person", "pair"], name="pair_member_by_person"),
+        ]
+
+    def __str__(self):
+        return f"Member #{self.pk} of pair #{self.pair_id}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.left_at is None
+
+
+class PairNote(models.Model):
+    """What the pair writes between sessions. Private to the pair: no manager, HR or
+    admin ever reads it."""
+
+    pair = models.ForeignKey(PeerPair, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=NOTE_LIMIT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"Pair note #{self.pk}"
+
+
+class Habit(models.Model):
+    """A small observable habit or milestone one member commits to; the partner checks
+    it in at each session (mutual support: progress, not perfection)."""
+
+    pair = models.ForeignKey(PeerPair, on_delete=models.CASCADE, related_name="habits")
+    owner = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(default=timezone.now)
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pair", "created_at", "id"]
+
+    def __str__(self):
+        return f"Habit #{self.pk}"
+
+
+class CheckInOutcome(models.TextChoices):
+    KEPT = "kept", "Kept it"
+    PARTLY = "partly", "Partly"
+    NOT_YET = "not_yet", "Not yet"
+
+
+class HabitCheckIn(models.Model):
+    habit = models.ForeignKey(Habit, on_delete=models.CASCADE, related_name="check_ins")
+    checked_by = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey(
+        "coaching.CoachingSession",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="habit_check_ins",
+    )
+    outcome = models.CharField(max_length=16, choices=CheckInOutcome.choices)
+    note = models.CharField(max_length=300, blank=True)
+    checked_on = models.DateField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-checked_on", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outcome__in=CheckInOutcome.values), name="check_in_outcome_valid"
+            ),
+            models.UniqueConstraint(
+                fields=["habit", "session"],
+                condition=Q(session__isnull=False),
+                name="check_in_once_a_session",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Check-in #{self.pk}"

@@ -1,0 +1,12 @@
+"""Signals for apps to the right (the cadence engine), so coaching imports none of
+them. Each is sent inside the transaction of the change: a receiver's writes commit or
+roll back with it."""
+
+from django.dispatch import Signal
+
+# `pair=`, `actor=`: every member accepted the agreement — the pair starts meeting.
+pair_started = Signal()
+# `pair=`, `actor=`: a member left and two or more remain — the sessions ahead change.
+pair_members_changed = Signal()
+# `pair=`, `actor=`: the pair ended (fewer than two left, or closed) — no more sessions.
+pair_ended = Signal()

@@ -1,0 +1,3 @@
+"""Pages of the pairs part of coaching (included by coaching/urls.py)."""
+
+urlpatterns: list = []
