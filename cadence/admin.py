@@ -20,6 +20,8 @@ from .models import (
     Notification,
     PolicyAssignment,
     PolicyItem,
+    Rollout,
+    RolloutTick,
     TeamChannel,
 )
 from .selectors import describe_rule
@@ -370,4 +372,35 @@ class NotificationAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- Install plans ----------------------------------------------------------------------
+
+
+class RolloutTickInline(admin.TabularInline):
+    model = RolloutTick
+    fields = ["item", "ticked_by", "ticked_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rollout)
+class RolloutAdmin(admin.ModelAdmin):
+    """Install plans are started from the team's page (by its lead, someone above the
+    lead or a programme admin); here a start date entered wrongly can be corrected.
+    The lead ticks the by-hand items on the team's page."""
+
+    list_display = ["team", "starts_on", "created_by", "created_at"]
+    list_select_related = ["team", "created_by"]
+    search_fields = ["team__name"]
+    fields = ["team", "starts_on", "created_by", "created_at"]
+    readonly_fields = ["team", "created_by", "created_at"]
+    inlines = [RolloutTickInline]
+
+    def has_add_permission(self, request):
         return False

@@ -7,12 +7,12 @@ ids only and never an ETA for reminders days ahead."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, Q
 from django.utils import timezone
 
 from coaching.models import CoachingSession, SessionKind
 from feedback.models import FeedbackRequest
-from people.models import Team, validate_time_zone
+from people.models import Team, User, validate_time_zone
 
 USER = settings.AUTH_USER_MODEL
 
@@ -461,6 +461,29 @@ class CalendarFeed(models.Model):
 # --- Programme rollout ------------------------------------------------------------------
 
 
+class RolloutQuerySet(models.QuerySet):
+    @staticmethod
+    def team_scope(user, path: str = "") -> Q:
+        """Whose install plans `user` may see, as a condition on a team (`path` leads
+        from the rows filtered to the team): the team's lead, the people above the
+        lead, HR and programme admins. A checklist holds no one's words, only
+        whether the rhythm is in place."""
+        from people.roles import GROUP_FOR_ROLE, Role
+        from people.selectors import people_below
+
+        appointed = User.groups.through.objects.filter(
+            user_id=user.pk,
+            group__name__in=[GROUP_FOR_ROLE[Role.HR], GROUP_FOR_ROLE[Role.PROGRAMME_ADMIN]],
+        )
+        below = people_below(person=user).values("pk")
+        return Q(**{f"{path}lead": user}) | Q(**{f"{path}lead__in": below}) | Q(Exists(appointed))
+
+    def visible_to(self, user):
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        return self.filter(self.team_scope(user, "team__"))
+
+
 class Rollout(models.Model):
     """A team installing the programme: the 30/60/90-day checklist counts from here
     (see `cadence.rollout`)."""
@@ -469,6 +492,8 @@ class Rollout(models.Model):
     starts_on = models.DateField()
     created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(default=timezone.now)
+
+    objects = RolloutQuerySet.as_manager()
 
     def __str__(self):
         return f"Rollout of {self.team}"

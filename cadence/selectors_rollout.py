@@ -1,0 +1,118 @@
+"""Reads of install plans. Whose a person may see is `RolloutQuerySet.team_scope`
+(the lead, the people above the lead, HR and programme admins); a team outside it is
+404. Lists cost a fixed number of queries whatever the number of teams."""
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.http import Http404
+from django.utils import timezone
+
+from people.models import Team, User
+
+from . import services_rollout as services
+from .models import Rollout, RolloutQuerySet
+from .rollout import Progress, progress_for
+
+
+def teams_in_scope(*, user: User):
+    """The teams whose install plan `user` may see, with lead and rollout (one query)."""
+    if not (user and user.is_authenticated and user.is_active):
+        return Team.objects.none()
+    return Team.objects.filter(RolloutQuerySet.team_scope(user)).select_related("lead", "rollout")
+
+
+def rollouts(*, user: User):
+    """The rollouts `user` may see, with their teams, newest start first."""
+    return (
+        Rollout.objects.visible_to(user)
+        .select_related("team", "team__lead")
+        .order_by("-starts_on", "team__name", "pk")
+    )
+
+
+def _rollout_of(team: Team) -> Rollout | None:
+    try:
+        return team.rollout
+    except Rollout.DoesNotExist:
+        return None
+
+
+@dataclass
+class TeamRollout:
+    team: Team
+    rollout: Rollout | None
+    progress: Progress | None
+    may_start: bool
+    may_tick: bool
+
+
+def access_team(*, user: User, pk: int) -> Team:
+    """A team whose install plan `user` may see; else 404."""
+    team = teams_in_scope(user=user).filter(pk=pk).first()
+    if team is None:
+        raise Http404
+    return team
+
+
+def team_rollout(*, user: User, pk: int, today: date | None = None) -> TeamRollout:
+    """A team's install plan as `user` sees it, or 404."""
+    team = access_team(user=user, pk=pk)
+    rollout = _rollout_of(team)
+    progress = None
+    if rollout is not None:
+        rollout.team = team
+        progress = progress_for([rollout], today=today)[rollout.pk]
+    return TeamRollout(
+        team=team,
+        rollout=rollout,
+        progress=progress,
+        may_start=rollout is None and services.may_start(actor=user, team=team),
+        may_tick=rollout is not None and services.may_tick(actor=user, rollout=rollout),
+    )
+
+
+@dataclass
+class OverviewRow:
+    team: Team
+    progress: Progress | None  # None: not started
+
+
+@dataclass
+class Overview:
+    rows: list[OverviewRow]
+
+    @property
+    def started(self) -> int:
+        return sum(1 for r in self.rows if r.progress is not None)
+
+    @property
+    def finished(self) -> int:
+        return sum(1 for r in self.rows if r.progress is not None and r.progress.finished)
+
+    @property
+    def behind(self) -> int:
+        return sum(1 for r in self.rows if r.progress is not None and r.progress.overdue_count)
+
+
+def overview(*, user: User, today: date | None = None) -> Overview:
+    """Every team in `user`'s scope with its progress, by name: a fixed number of
+    queries however many teams there are."""
+    today = today or timezone.localdate()
+    teams = list(teams_in_scope(user=user).order_by("name", "pk"))
+    started = []
+    for team in teams:
+        rollout = _rollout_of(team)
+        if rollout is not None:
+            rollout.team = team
+            started.append(rollout)
+    progress = progress_for(started, today=today)
+    return Overview(
+        rows=[
+            OverviewRow(
+                team=t,
+                progress=progress.get(r.pk) if (r := _rollout_of(t)) is not None else None,
+            )
+            for t in teams
+        ]
+    )

@@ -1,0 +1,92 @@
+"""Install-plan pages: a team's 30/60/90-day checklist (its lead, the people above
+the lead, HR and programme admins; others 404) and the overview of every team in
+one's scope (HR, programme admins, managers of managers). The lead ticks the two
+items the data cannot tell, with htmx or plain forms; refusals are 400 with the
+reason and nothing saved."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from people.access import role_required
+from people.forms import add_service_errors
+from people.roles import Role
+
+from . import selectors_rollout as selectors
+from . import services_rollout as services
+from .forms_rollout import RolloutStartForm, RolloutTickForm
+from .rollout import BY_KEY
+
+
+def _page(request, state, *, start_form=None, tick_error=None, status=200):
+    if state.may_start and start_form is None:
+        start_form = RolloutStartForm()
+    context = {"state": state, "start_form": start_form, "tick_error": tick_error}
+    return render(request, "cadence/rollout.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def team_rollout(request, pk):
+    """The checklist; a POST starts the rollout (whoever may start it)."""
+    state = selectors.team_rollout(user=request.user, pk=pk)
+    if request.method == "GET":
+        return _page(request, state)
+    if not services.may_start(actor=request.user, team=state.team):
+        raise Http404
+    form = RolloutStartForm(request.POST)
+    if form.is_valid():
+        try:
+            services.rollout_start(
+                team=state.team, actor=request.user, starts_on=form.cleaned_data["starts_on"]
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, "Rollout started: the checklist counts from its first day.")
+            return redirect("team_rollout", pk=state.team.pk)
+    return _page(request, state, start_form=form, status=400)
+
+
+def _tick(request, pk, service, done_message):
+    state = selectors.team_rollout(user=request.user, pk=pk)
+    if not state.may_tick:
+        raise Http404  # the lead's to tick; the page offers it to no one else
+    form = RolloutTickForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            service(rollout=state.rollout, actor=request.user, item=form.cleaned_data["item"])
+        except ValidationError as exc:
+            error = exc.messages
+    else:
+        error = [e for errors in form.errors.values() for e in errors]
+    status = 400 if error else 200
+    if request.htmx:
+        state = selectors.team_rollout(user=request.user, pk=pk)
+        context = {"state": state, "tick_error": error}
+        return render(request, "cadence/_rollout_checklist.html", context, status=status)
+    if error:
+        return _page(request, state, tick_error=error, status=status)
+    messages.success(request, done_message.format(BY_KEY[form.cleaned_data["item"]].title))
+    return redirect(reverse("team_rollout", args=[pk]) + f"#item-{form.cleaned_data['item']}")
+
+
+@require_POST
+def rollout_tick(request, pk):
+    return _tick(request, pk, services.rollout_tick, "Ticked: {}.")
+
+
+@require_POST
+def rollout_untick(request, pk):
+    return _tick(request, pk, services.rollout_untick, "Not done after all: {}.")
+
+
+@require_GET
+@role_required(Role.HR, Role.PROGRAMME_ADMIN, Role.MANAGER_OF_MANAGERS)
+def rollout_overview(request):
+    """Every team in scope: started or not, how far along, what is overdue."""
+    overview = selectors.overview(user=request.user)
+    return render(request, "cadence/rollout_overview.html", {"overview": overview})

@@ -1,0 +1,295 @@
+"""Install-plan pages: a team's checklist for its lead, the people above the lead, HR
+and programme admins (others 404); starting it (the lead, above the lead, programme
+admins); the lead's ticks with htmx or plain forms; the overview for HR, programme
+admins and managers of managers. Bad input is a 400 with the reason and nothing
+saved; the pages cost the same queries for 2 teams as for 20."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from cadence.models import Rollout, RolloutTick
+from cadence.services_rollout import rollout_start
+from people.services import team_create, team_member_add
+from tests.factories import UserFactory
+
+from .rollout_support import (
+    calibration,
+    call_review,
+    focus_with_criteria,
+    manager_review,
+    pair,
+    role_play,
+    rollout_fixture,  # noqa: F401 - the `rollout` fixture
+    team_fixture,  # noqa: F401 - the `team` fixture
+    weekly,
+)
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+SEE = ["manager", "head", "hr", "admin"]  # the lead, above the lead, HR, programme admin
+OUTSIDERS = ["rep", "peer", "other_manager", "other_rep"]
+
+
+def page(team):
+    return f"/teams/{team.pk}/rollout/"
+
+
+def text(response):
+    return response.content.decode()
+
+
+# --- The team's page --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", SEE)
+def test_the_lead_above_the_lead_hr_and_admins_see_the_checklist(client, org, team, rollout, who):
+    client.force_login(getattr(org, who))
+    body = text(client.get(page(team)))
+    assert "Enterprise East" in body and "First team call review held" in body
+    assert "By day 30" in body and "By day 60" in body and "By day 90" in body
+    assert "0 of 10" in body
+    ticks = f'action="/teams/{team.pk}/rollout/tick/"'
+    assert (ticks in body) == (who == "manager")  # only the lead ticks
+
+
+@pytest.mark.parametrize("who", OUTSIDERS)
+def test_everyone_else_gets_404_everywhere_and_changes_nothing(client, org, team, rollout, who):
+    client.force_login(getattr(org, who))
+    assert client.get(page(team)).status_code == 404
+    assert client.post(page(team), {"starts_on": "2026-01-01"}).status_code == 404
+    for action in ("tick", "untick"):
+        response = client.post(f"{page(team)}{action}/", {"item": "recordings_on"})
+        assert response.status_code == 404
+    assert not RolloutTick.objects.exists() and Rollout.objects.count() == 1
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client, team, rollout):
+    for response in (
+        client.get(page(team)),
+        client.get("/rollout/"),
+        client.post(f"{page(team)}tick/", {"item": "recordings_on"}),
+    ):
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not RolloutTick.objects.exists()
+
+
+def test_a_missing_team_is_404(client, org):
+    client.force_login(org.hr)
+    assert client.get("/teams/999999/rollout/").status_code == 404
+
+
+def test_the_page_shows_what_is_done_with_its_day_and_what_is_overdue(client, org, team):
+    started = rollout_start(
+        team=team, actor=org.manager, starts_on=timezone.localdate() - timedelta(days=40)
+    )
+    held = call_review(org, team)
+    client.force_login(org.manager)
+    body = text(client.get(page(team)))
+    assert f"Done {held.held_at:%-d %b}" in body
+    assert "overdue" in body and "Overdue" in body
+    assert f"day {(timezone.localdate() - started.starts_on).days}" in body
+
+
+# --- Starting ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", ["manager", "head", "admin"])
+def test_the_lead_someone_above_or_a_programme_admin_starts_it(client, org, team, who):
+    client.force_login(getattr(org, who))
+    assert "Start the rollout" in text(client.get(page(team)))
+    today = timezone.localdate()
+    response = client.post(page(team), {"starts_on": today.isoformat()})
+    assert response.status_code == 302 and response["Location"] == page(team)
+    started = Rollout.objects.get()
+    assert (started.team, started.starts_on, started.created_by) == (team, today, getattr(org, who))
+
+
+def test_hr_sees_a_team_not_started_but_does_not_start_it(client, org, team):
+    client.force_login(org.hr)
+    body = text(client.get(page(team)))
+    assert "has not started its rollout yet" in body and "Start the rollout" not in body
+    assert client.post(page(team), {"starts_on": "2026-01-01"}).status_code == 404
+    assert not Rollout.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "Give the day the rollout starts."),
+        ({"starts_on": "soon"}, "Enter a valid date."),
+        ({"starts_on": "FAR"}, "within the next 90 days"),
+        ({"starts_on": "LONG_AGO"}, "at most a year ago"),
+    ],
+)
+def test_a_bad_start_is_a_400_with_the_reason_and_nothing_saved(client, org, team, data, message):
+    days = {"FAR": 91, "LONG_AGO": -366}
+    if data.get("starts_on") in days:
+        data = {"starts_on": (timezone.localdate() + timedelta(days=days[data["starts_on"]]))}
+    client.force_login(org.manager)
+    response = client.post(page(team), data)
+    assert response.status_code == 400 and message in text(response)
+    assert not Rollout.objects.exists()
+
+
+def test_starting_twice_is_a_400_with_the_reason(client, org, team, rollout):
+    client.force_login(org.head)
+    response = client.post(page(team), {"starts_on": timezone.localdate().isoformat()})
+    assert response.status_code == 400
+    assert "rollout already started on" in text(response)
+    assert Rollout.objects.count() == 1
+
+
+# --- Ticking ----------------------------------------------------------------------------------
+
+
+def test_the_lead_ticks_and_unticks_with_plain_forms(client, org, team, rollout):
+    client.force_login(org.manager)
+    response = client.post(f"{page(team)}tick/", {"item": "recordings_on"})
+    assert response.status_code == 302
+    assert response["Location"] == f"{page(team)}#item-recordings_on"
+    assert RolloutTick.objects.get().item == "recordings_on"
+    body = text(client.get(response["Location"]))
+    assert "Ticked: Recordings turned on." in body and "1 of 10" in body
+    assert client.post(f"{page(team)}untick/", {"item": "recordings_on"}).status_code == 302
+    assert not RolloutTick.objects.exists()
+
+
+def test_the_lead_ticks_with_htmx_and_gets_the_checklist_back(client, org, team, rollout):
+    client.force_login(org.manager)
+    response = client.post(f"{page(team)}tick/", {"item": "scorecard_agreed"}, **HTMX)
+    body = text(response)
+    assert response.status_code == 200 and 'id="checklist"' in body and "<html" not in body
+    assert "1 of 10" in body and "Not done after all" in body
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize("item", ["first_call_review", "nonsense", ""])
+def test_a_bad_tick_is_a_400_with_the_reason(client, org, team, rollout, item, htmx):
+    client.force_login(org.manager)
+    response = client.post(f"{page(team)}tick/", {"item": item}, **(HTMX if htmx else {}))
+    assert response.status_code == 400
+    assert "ticked by hand" in text(response) or "Say which item." in text(response)
+    assert not RolloutTick.objects.exists()
+
+
+@pytest.mark.parametrize("who", ["head", "hr", "admin"])
+def test_only_the_lead_ticks_others_who_see_it_get_404(client, org, team, rollout, who):
+    client.force_login(getattr(org, who))
+    assert client.post(f"{page(team)}tick/", {"item": "recordings_on"}).status_code == 404
+    assert not RolloutTick.objects.exists()
+
+
+def test_ticking_before_the_rollout_started_is_404(client, org, team):
+    client.force_login(org.manager)
+    assert client.post(f"{page(team)}tick/", {"item": "recordings_on"}).status_code == 404
+
+
+# --- The overview ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", ["hr", "admin", "head"])
+def test_hr_admins_and_managers_of_managers_see_the_overview(client, org, team, rollout, who):
+    team_create(name="Not yet", lead=org.other_manager)
+    client.force_login(getattr(org, who))
+    body = text(client.get("/rollout/"))
+    assert "Enterprise East" in body and "Not yet" in body and "not started" in body
+    assert f'href="{page(team)}"' in body and "0 of 10" in body
+
+
+@pytest.mark.parametrize("who", ["manager", "rep", "other_manager", "peer"])
+def test_the_overview_is_404_to_everyone_else(client, org, team, rollout, who):
+    client.force_login(getattr(org, who))
+    assert client.get("/rollout/").status_code == 404
+
+
+def test_a_manager_of_managers_sees_only_the_teams_below_them(client, org, team, rollout):
+    boss = UserFactory(display_name="Bea Boss")
+    lead = UserFactory(display_name="Lou Lead", manager=boss)
+    UserFactory(manager=lead)
+    team_create(name="Central", lead=lead)
+    client.force_login(boss)
+    body = text(client.get("/rollout/"))
+    assert "Central" in body and "Enterprise East" not in body
+    assert client.get(page(team)).status_code == 404
+    client.force_login(org.head)
+    assert "Central" not in text(client.get("/rollout/"))
+
+
+def test_the_pages_are_linked_from_the_homes(client, org, team):
+    client.force_login(org.manager)
+    assert f'href="{page(team)}"' in text(client.get("/team/"))
+    for who in ("hr", "head"):
+        client.force_login(getattr(org, who))
+        home = "/hr/" if who == "hr" else "/team/"
+        assert 'href="/rollout/"' in text(client.get(home))
+    client.force_login(org.admin)
+    assert 'href="/rollout/"' in text(client.get("/programme/"))
+
+
+# --- Query counts -----------------------------------------------------------------------------
+
+
+def _queries(client, path):
+    client.get(path)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path).status_code == 200
+    return len(captured)
+
+
+def _busy_team(org, n):
+    """A team with a lead, two members with plans, and every kind of evidence."""
+    lead = UserFactory(display_name=f"Lead {n}", manager=org.head)
+    members = [UserFactory(manager=lead) for _ in range(2)]
+    team = team_create(name=f"Team {n}", lead=lead)
+    for person in members:
+        team_member_add(team=team, person=person)
+        weekly(lead, person)
+    rollout_start(team=team, actor=lead, starts_on=timezone.localdate() - timedelta(days=n))
+    role_play(org, coach=lead, participants=members[:1], team=team)
+    pair(org, members[0], org.other_rep)
+    return team
+
+
+# The checklist's evidence is read set-based (cadence.rollout): a membership query
+# with each member's first live plan, two for focus areas, three for held sessions
+# (call reviews, role-plays by team, role-plays by member), calibrations, manager
+# reviews, playbooks, pairs and the ticks — eleven, for one team or many.
+EVIDENCE = 11
+
+
+def test_the_team_page_costs_the_same_queries_whatever_the_data(client, org, team, rollout):
+    client.force_login(org.manager)
+    few = _queries(client, page(team))
+    # session, user, the team with its lead and rollout, the evidence, the viewer's roles
+    assert few == 3 + EVIDENCE + 1
+    for person in (org.rep, org.peer):
+        weekly(org.manager, person)
+    focus_with_criteria(org, teams=[team])
+    call_review(org, team)
+    call_review(org, team)
+    role_play(org, coach=org.manager, participants=[org.rep, org.peer], team=team)
+    manager_review(org, manager=org.manager)
+    calibration(org, submitters=[org.manager])
+    pair(org, org.rep, org.peer)
+    client.post(f"{page(team)}tick/", {"item": "recordings_on"})
+    assert "8 of 10" in text(client.get(page(team)))
+    assert _queries(client, page(team)) == few
+
+
+def test_the_overview_costs_the_same_queries_for_2_teams_as_for_20(client, org):
+    client.force_login(org.hr)
+    for n in range(2):
+        _busy_team(org, n)
+    two = _queries(client, "/rollout/")
+    # session, user, the viewer's roles, the teams with leads and rollouts, the evidence
+    assert two == 4 + EVIDENCE
+    for n in range(2, 20):
+        _busy_team(org, n)
+    team_create(name="Nobody leads it")
+    body = text(client.get("/rollout/"))
+    assert "Team 19" in body and "Nobody leads it" in body
+    assert _queries(client, "/rollout/") == two
