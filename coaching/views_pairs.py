@@ -1,0 +1,342 @@
+"""Peer pairs in the browser: "Peers" (my pairs, and "Form a pair" for programme
+admins and leads), the pair page (members and their acceptance, the agreement, the
+cadence, habits and check-ins, private notes, leaving), and the programme admins'
+overview (every pair with the reasons people gave for leaving — never the notes).
+
+Refusals come back as 400 on the page they came from, with the reason."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from people.access import request_roles, role_required
+from people.forms import add_service_errors
+from people.roles import Role
+
+from . import selectors_pairs as selectors
+from . import services_pairs as services
+from .forms_pairs import (
+    AgreementForm,
+    CheckInForm,
+    HabitForm,
+    PairForm,
+    PairNoteForm,
+    StepOutForm,
+)
+from .models import CoachingSession, PeerPair
+
+
+def _roles(request):
+    return request_roles(request)
+
+
+# --- Lists ---------------------------------------------------------------------------------
+
+
+@require_GET
+def pair_list(request):
+    """My pairs: the ones waiting for my answer, forming, active, ended."""
+    roles = _roles(request)
+    return render(
+        request,
+        "coaching/pairs/pair_list.html",
+        {
+            "pairs": selectors.my_pairs(user=request.user),
+            "may_form": selectors.may_form_pairs(user=request.user, roles=roles),
+            "is_admin": selectors.is_programme_admin(request.user, roles),
+        },
+    )
+
+
+@require_GET
+@role_required(Role.PROGRAMME_ADMIN)
+def pair_overview(request):
+    """Every pair, for programme admins: status and the reasons people gave for
+    leaving. The pairs' notes, habits and check-ins are not on it."""
+    return render(
+        request, "coaching/pairs/pair_overview.html", {"pairs": selectors.pairs_overview()}
+    )
+
+
+# --- Forming a pair ---------------------------------------------------------------------------
+
+
+def _focus_from(data):
+    """The focus area whose scores to show: from the form or the query string."""
+    raw = data.get("focus_area") or ""
+    if not raw.isdigit():
+        return None
+    return selectors.current_focus_areas().filter(pk=int(raw)).first()
+
+
+def _pair_form(request, data=None, focus_area=None):
+    people = list(selectors.formable_people(user=request.user, roles=_roles(request)))
+    scores = None
+    if focus_area is not None:
+        scores = selectors.focus_scores(
+            viewer=request.user, focus_area=focus_area, people=[p.pk for p in people]
+        )
+    initial = {
+        "agreement_text": services.agreement_template_text(),
+        "focus_area": focus_area,
+    }
+    return PairForm(data, user=request.user, people=people, scores=scores, initial=initial)
+
+
+@require_http_methods(["GET", "POST"])
+def pair_new(request):
+    """Form a pair: people, why them, the focus, the cadence and the agreement. With
+    a focus area picked, each person shows their latest coaches'-and-peers' average
+    on it (as far as the person forming the pair may see scores)."""
+    if not selectors.may_form_pairs(user=request.user, roles=_roles(request)):
+        raise Http404
+    if request.method == "GET":
+        focus_area = _focus_from(request.GET)
+        form = _pair_form(request, focus_area=focus_area)
+        return _render_new(request, form, focus_area)
+    focus_area = _focus_from(request.POST)
+    form = _pair_form(request, request.POST, focus_area=focus_area)
+    if form.is_valid():
+        try:
+            pair = services.pair_create(actor=request.user, **_create_args(form.cleaned_data))
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(
+                request, "Pair formed. Each member now reads the agreement and accepts it."
+            )
+            return redirect("pair_detail", pk=pair.pk)
+    return _render_new(request, form, focus_area, status=400)
+
+
+def _create_args(data: dict) -> dict:
+    return {
+        "members": data["members"],
+        "rationale": data["rationale"],
+        "rationale_note": data["rationale_note"],
+        "focus_area": data["focus_area"],
+        "weekday": data["weekday"],
+        "local_time": data["local_time"],
+        "time_zone": data["time_zone"] or None,
+        "interval_weeks": data["interval_weeks"],
+        "duration_minutes": data["duration_minutes"],
+        "agreement_text": data["agreement_text"],
+    }
+
+
+def _render_new(request, form, focus_area, status=200):
+    return render(
+        request,
+        "coaching/pairs/pair_new.html",
+        {
+            "form": form,
+            "focus_area": focus_area,
+            "focus_areas": list(selectors.current_focus_areas()),
+        },
+        status=status,
+    )
+
+
+# --- The pair page ------------------------------------------------------------------------------
+
+
+def _render_pair(request, pair: PeerPair, *, status=200, error=None, **forms):
+    page = selectors.pair_page(user=request.user, pair=pair, roles=_roles(request))
+    context = {
+        "page": page,
+        "pair": pair,
+        "error": error,
+        "note_form": forms.get("note_form") or PairNoteForm(),
+        "habit_form": forms.get("habit_form") or HabitForm(),
+        "agreement_form": forms.get("agreement_form")
+        or AgreementForm(initial={"agreement_text": pair.agreement_text}),
+        "step_out_form": StepOutForm(),
+        "check_in_form": CheckInForm(sessions=page.sessions, auto_id=False),
+        "next_session": _next_session(pair),
+    }
+    return render(request, "coaching/pairs/pair_detail.html", context, status=status)
+
+
+def _next_session(pair: PeerPair):
+    """From the annotation made when the pair was read (no query)."""
+    if getattr(pair, "next_session_id", None) is None:
+        return None
+    return {"id": pair.next_session_id, "start": pair.next_session_start}
+
+
+@require_GET
+def pair_detail(request, pk):
+    return _render_pair(request, selectors.access_pair(user=request.user, pk=pk))
+
+
+def _act(request, pair, change, done, *, to_list=False):
+    """Run a service; on a refusal, the pair page again with the reason (400)."""
+    try:
+        change()
+    except ValidationError as exc:
+        return _render_pair(request, pair, status=400, error=exc.messages)
+    messages.success(request, done)
+    if to_list:
+        return redirect("pair_list")
+    return redirect("pair_detail", pk=pair.pk)
+
+
+@require_POST
+def pair_accept(request, pk):
+    pair = selectors.access_pair(user=request.user, pk=pk)
+    return _act(
+        request,
+        pair,
+        lambda: services.pair_accept(pair=pair, actor=request.user),
+        "You accepted the agreement. The pair starts meeting once everyone has.",
+    )
+
+
+def _step_out(request, pk, service, done):
+    pair = selectors.access_pair(user=request.user, pk=pk)
+    form = StepOutForm(request.POST)
+    if not form.is_valid():
+        errors = [e for errs in form.errors.values() for e in errs]
+        return _render_pair(request, pair, status=400, error=errors)
+    reason = form.cleaned_data["reason"]
+    return _act(
+        request,
+        pair,
+        lambda: service(pair=pair, actor=request.user, reason=reason),
+        done,
+        to_list=True,
+    )
+
+
+@require_POST
+def pair_decline(request, pk):
+    return _step_out(
+        request, pk, services.pair_decline, "You declined. Nobody in the pair is told why."
+    )
+
+
+@require_POST
+def pair_leave(request, pk):
+    return _step_out(
+        request, pk, services.pair_leave, "You left the pair. Nobody in it is told why."
+    )
+
+
+@require_POST
+def pair_end(request, pk):
+    """Whoever formed the pair, from its page; a programme admin, from the overview."""
+    if selectors.is_programme_admin(request.user, _roles(request)):
+        pair = PeerPair.objects.filter(pk=pk).first()
+        if pair is None:
+            raise Http404
+        try:
+            services.pair_end(pair=pair, actor=request.user)
+        except ValidationError as exc:
+            return render(
+                request,
+                "coaching/pairs/pair_overview.html",
+                {"pairs": selectors.pairs_overview(), "error": exc.messages},
+                status=400,
+            )
+        messages.success(request, "The pair has ended. Its held sessions stay as history.")
+        if pair.created_by_id == request.user.pk:
+            return redirect("pair_detail", pk=pair.pk)
+        return redirect("pair_overview")
+    pair = selectors.access_pair(user=request.user, pk=pk)
+    return _act(
+        request,
+        pair,
+        lambda: services.pair_end(pair=pair, actor=request.user),
+        "The pair has ended. Its held sessions stay as history.",
+    )
+
+
+@require_POST
+def pair_agreement(request, pk):
+    pair = selectors.access_pair(user=request.user, pk=pk)
+    form = AgreementForm(request.POST)
+    if form.is_valid():
+        try:
+            services.pair_agreement_update(
+                pair=pair, actor=request.user, text=form.cleaned_data["agreement_text"]
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, "Agreement saved.")
+            return redirect("pair_detail", pk=pair.pk)
+    errors = [e for errs in form.errors.values() for e in errs]
+    return _render_pair(request, pair, status=400, error=errors, agreement_form=form)
+
+
+@require_POST
+def pair_note_add(request, pk):
+    pair = selectors.access_pair(user=request.user, pk=pk)
+    form = PairNoteForm(request.POST)
+    if form.is_valid():
+        try:
+            services.pair_note_add(pair=pair, actor=request.user, text=form.cleaned_data["text"])
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            return redirect(reverse("pair_detail", args=[pair.pk]) + "#notes-heading")
+    errors = [e for errs in form.errors.values() for e in errs]
+    return _render_pair(request, pair, status=400, error=errors, note_form=form)
+
+
+@require_POST
+def pair_habit_add(request, pk):
+    pair = selectors.access_pair(user=request.user, pk=pk)
+    form = HabitForm(request.POST)
+    if form.is_valid():
+        try:
+            services.habit_add(pair=pair, actor=request.user, text=form.cleaned_data["text"])
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, "Habit added. Your partner checks it in at your sessions.")
+            return redirect(reverse("pair_detail", args=[pair.pk]) + "#habits-heading")
+    errors = [e for errs in form.errors.values() for e in errs]
+    return _render_pair(request, pair, status=400, error=errors, habit_form=form)
+
+
+def _habit_and_pair(request, pk):
+    habit = selectors.access_habit(user=request.user, pk=pk)
+    return habit, selectors.access_pair(user=request.user, pk=habit.pair_id)
+
+
+@require_POST
+def habit_retire(request, pk):
+    habit, pair = _habit_and_pair(request, pk)
+    return _act(
+        request,
+        pair,
+        lambda: services.habit_retire(habit=habit, actor=request.user),
+        "Habit retired.",
+    )
+
+
+@require_POST
+def habit_check_in(request, pk):
+    habit, pair = _habit_and_pair(request, pk)
+    form = CheckInForm(request.POST)
+    if not form.is_valid():
+        errors = [e for errs in form.errors.values() for e in errs]
+        return _render_pair(request, pair, status=400, error=errors)
+    data = form.cleaned_data
+    session: CoachingSession | None = data["session"]
+    return _act(
+        request,
+        pair,
+        lambda: services.habit_check_in(
+            habit=habit,
+            actor=request.user,
+            outcome=data["outcome"],
+            note=data["note"],
+            session=session,
+        ),
+        "Checked in. Progress, not perfection.",
+    )
