@@ -181,7 +181,9 @@ class Learning(models.Model):
         ]
 
     def __str__(self):
-        return self.title
+        # Never the title: a team's learning is the team's, and this reaches the
+        # admin's delete pages (a person's or a team's) and logs.
+        return f"Learning #{self.pk}"
 
 
 # --- Playbooks --------------------------------------------------------------------------------

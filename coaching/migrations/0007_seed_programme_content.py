@@ -6,7 +6,7 @@ from django.db import migrations
 
 from coaching.programme_content import seed_programme_content
 
-# The library's search: title and body, English stemming (coaching.selectors_library).
+# The library's search: title and body, English stemming (coaching.selectors_learning).
 SEARCH_INDEX = (
     "CREATE INDEX IF NOT EXISTS learning_search ON coaching_learning USING GIN "
     "(to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, '')))"
