@@ -32,10 +32,13 @@ class GapType(models.TextChoices):
 class DiagnosisQuerySet(models.QuerySet):
     def visible_to(self, user):
         """The coach who made it and the people above that coach. Not the coachee:
-        it is the coach's working hypothesis, not a verdict to hand over."""
+        it is the coach's working hypothesis, not a verdict to hand over — not even
+        after a reorganisation puts the coachee above its author."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        return self.filter(Q(author=user) | Q(author__in=people_below(person=user).values("pk")))
+        return self.filter(
+            Q(author=user) | Q(author__in=people_below(person=user).values("pk"))
+        ).exclude(coachee=user)
 
 
 class Diagnosis(models.Model):
@@ -45,10 +48,12 @@ class Diagnosis(models.Model):
 
     coachee = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="diagnoses")
     author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="diagnoses_made")
+    # The first question is always asked; after the first "no" nothing is asked and
+    # the answer stays null (not established), so counts of "no" stay honest.
     knows_how = models.BooleanField("they know how")
-    believes = models.BooleanField("they believe it moves the number")
-    has_framework = models.BooleanField("there is a shared framework and scorecard")
-    has_system = models.BooleanField("time is blocked and the evidence is there")
+    believes = models.BooleanField("they believe it moves the number", null=True)
+    has_framework = models.BooleanField("there is a shared framework and scorecard", null=True)
+    has_system = models.BooleanField("time is blocked and the evidence is there", null=True)
     gap = models.CharField(max_length=16, choices=GapType.choices)
     notes = models.TextField(blank=True, max_length=2_000)
     created_at = models.DateTimeField(default=timezone.now)
@@ -178,6 +183,19 @@ class PairMember(models.Model):
         return self.left_at is None
 
 
+class PairNoteQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The pair's current members; someone who left reads what was written while
+        they were in it. Never whoever formed the pair, a manager, HR or an admin."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        member = PairMember.objects.filter(pair=OuterRef("pair"), person=user)
+        return self.filter(
+            Exists(member.filter(left_at__isnull=True))
+            | Exists(member.filter(left_at__gte=OuterRef("created_at")))
+        )
+
+
 class PairNote(models.Model):
     """What the pair writes between sessions. Private to the pair: no manager, HR or
     admin ever reads it."""
@@ -187,11 +205,25 @@ class PairNote(models.Model):
     text = models.TextField(max_length=NOTE_LIMIT)
     created_at = models.DateTimeField(default=timezone.now)
 
+    objects = PairNoteQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self):
         return f"Pair note #{self.pk}"
+
+
+class HabitQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The pair's members, past ones too (like the pair itself) — not whoever formed
+        it: what each member works on is the pair's business."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        return self.filter(Exists(PairMember.objects.filter(pair=OuterRef("pair"), person=user)))
+
+    def active(self):
+        return self.filter(retired_at__isnull=True)
 
 
 class Habit(models.Model):
@@ -203,6 +235,8 @@ class Habit(models.Model):
     text = models.CharField(max_length=300)
     created_at = models.DateTimeField(default=timezone.now)
     retired_at = models.DateTimeField(null=True, blank=True)
+
+    objects = HabitQuerySet.as_manager()
 
     class Meta:
         ordering = ["pair", "created_at", "id"]

@@ -27,7 +27,9 @@ from .forms import (
     RescheduleForm,
 )
 from .models import CommitmentStatus, SessionKind
+from .views_diagnosis import diagnosis_context
 from .views_goals import goals_context
+from .views_learning import experiments_context
 
 
 def _back_to_session(request, session_id, anchor=""):
@@ -93,6 +95,8 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
                 )
             ),
             "history": selectors.coaching_history(viewer=request.user, person=person),
+            **experiments_context(viewer=request.user, person=person),
+            **diagnosis_context(viewer=request.user, person=person),
         },
         status=status,
     )

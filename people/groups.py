@@ -39,6 +39,17 @@ ROLE_PERMISSIONS: dict[Role, list[str]] = {
         "coaching.add_prompt",
         "coaching.change_prompt",
         "coaching.delete_prompt",
+        # The learning loop: playbook modules and the library's tags.
+        "coaching.view_playbookmodule",
+        "coaching.add_playbookmodule",
+        "coaching.change_playbookmodule",
+        "coaching.view_learningtag",
+        "coaching.change_learningtag",
+        "coaching.delete_learningtag",
+        # Peer pairs: the agreement template (one row) and the pairs, read only.
+        "coaching.view_agreementtemplate",
+        "coaching.change_agreementtemplate",
+        "coaching.view_peerpair",
         # Cadence: policies and their items, applying them to teams (ending is a
         # change), plans (read, rule edits), team channels, the outbox (read only).
         "cadence.view_cadencepolicy",
@@ -58,6 +69,10 @@ ROLE_PERMISSIONS: dict[Role, list[str]] = {
         "cadence.change_teamchannel",
         "cadence.delete_teamchannel",
         "cadence.view_notification",
+        # Install plans: correcting a start date; the ticks read only.
+        "cadence.view_rollout",
+        "cadence.change_rollout",
+        "cadence.view_rollouttick",
     ],
 }
 

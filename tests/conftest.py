@@ -10,12 +10,41 @@ from tests.factories import PASSWORD, UserFactory
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     on_postgres = connection.vendor == "postgresql"
     skip_pg = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL)")
     for item in items:
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(skip_pg)
+        _keep_seeded_rows(item)
+    # Transactional tests last, whatever reordered the items before this hook (pytest
+    # groups tests by higher-scoped fixtures after pytest-django's own sort): a
+    # transactional test empties the tables when it ends, and a plain test after it
+    # would find none of the rows migrations seed.
+    items.sort(key=_is_transactional)
+
+
+def _is_transactional(item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return bool(
+        (marker is not None and marker.kwargs.get("transaction"))
+        or {"transactional_db", "live_server"} & fixtures
+    )
+
+
+def _keep_seeded_rows(item):
+    """A transactional test empties every table when it ends, and with them the rows
+    migrations seed (prompts, the interpretive word list, the scorecard library, the
+    playbooks, role groups): serialized rollback puts them back, so no test depends on
+    which ran before it."""
+    marker = item.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        return
+    if not marker.kwargs.get("serialized_rollback"):
+        kwargs = {**marker.kwargs, "serialized_rollback": True}
+        item.add_marker(pytest.mark.django_db(*marker.args, **kwargs), append=False)
 
 
 @pytest.fixture

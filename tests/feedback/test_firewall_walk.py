@@ -8,11 +8,12 @@ server error. The same walk as the recipient finds every word they may read.
 Words are planted as markers: `DV…` in every developmental field (observation,
 impact, suggestion) and in the recipient's private reflection and themes; `RQ…` in
 the question and topic of developmental requests; `EP…` in the recipient's
-reflection and themes on evaluative items; `PN…` in a coach's private note; `SN…`
-in shared 1:1 notes, agenda and commitments (HR and admins see counts only);
-`EV…` in evaluative words, which HR and the chain may read — the positive control
-that the walk reaches content. Each marker knows who may read it; any other reader
-seeing it fails the walk, naming the URL.
+reflection and themes on evaluative items; `PN…` in a coach's private note, a
+diagnosis's notes and what a peer pair writes (notes, habits, check-ins; a leave
+reason is the admins'); `SN…` in shared 1:1 notes, agenda and commitments (HR and
+admins see counts only); `EV…` in evaluative words, which HR and the chain may read
+— the positive control that the walk reaches content. Each marker knows who may
+read it; any other reader seeing it fails the walk, naming the URL.
 
 Routes come from the resolver (tests/urlwalk.py); a new route with parameters must
 be filled in FILLS or skipped in SKIP with a reason, or
@@ -52,10 +53,25 @@ from cadence.models import (
     NotificationKind,
     NotificationStatus,
     PolicyAssignment,
+    Rollout,
     TeamChannel,
 )
 from cadence.services import plan_create
-from coaching.models import AgendaItem, CoachingSession, Commitment, FocusArea, Goal, Prompt
+from cadence.services_rollout import rollout_start, rollout_tick
+from coaching.models import (
+    AgendaItem,
+    CoachingSession,
+    Commitment,
+    Diagnosis,
+    Experiment,
+    FocusArea,
+    Goal,
+    Habit,
+    Learning,
+    PeerPair,
+    PlaybookModule,
+    Prompt,
+)
 from coaching.services import (
     agenda_item_add,
     commitment_create,
@@ -66,6 +82,7 @@ from coaching.services import (
     private_note_save,
     session_mark_held,
 )
+from coaching.services_diagnosis import diagnosis_record
 from feedback.models import Feedback, FeedbackRequest, InterpretiveTerm, Stream, Win
 from feedback.services import (
     ANONYMITY_THRESHOLD,
@@ -337,6 +354,7 @@ def world(org, settings):
     )
     session_mark_held(session=held_session, actor=p["manager"])
     _scorecards(garden, p, focus)
+    _peer_pairs(garden, p, focus)
     plan = plan_create(
         kind="one_on_one",
         coach=p["manager"],
@@ -358,6 +376,25 @@ def world(org, settings):
         team_member_add(team=team, person=p[person])
     win_share(author=p["rep"], team=team, title="Pricing pause of the week")
     w.team = team
+    _learning_loop(garden, p, team, held_session)
+    # An install plan (no one's words in it: the walk proves its pages serve everyone
+    # who may see them without an error).
+    rollout = rollout_start(team=team, actor=p["manager"], starts_on=timezone.localdate())
+    rollout_tick(rollout=rollout, actor=p["manager"], item="recordings_on")
+    # Diagnoses: the coach's working hypothesis, read by its author and the people
+    # above the author — never the coachee, HR or a programme admin.
+    diagnosed = [("manager", "rep"), ("head", "manager"), ("other_manager", "other_rep")]
+    for author, coachee in diagnosed:
+        readers = {author} | chain(p[author])
+        diagnosis_record(
+            author=p[author],
+            coachee=p[coachee],
+            knows_how=True,
+            believes=False,
+            has_framework=None,
+            has_system=None,
+            notes=f"{garden.plant('PN', f'diagnosis of {coachee}, notes', readers)} it is admin",
+        )
     for person in ("rep", "manager", "head", "hr", "admin"):
         calendar_feed_create_or_rotate(person=p[person])
     api_token_rotate(person=p["rep"])
@@ -438,6 +475,134 @@ def _scorecards(garden, p, focus):
     score(p["manager"], calibration, raters, "calibration, manager")
     score(p["other_manager"], calibration, raters, "calibration, other manager")
     scorecard_services.round_close(actor=p["head"], scoring=calibration)
+
+
+def _peer_pairs(garden, p, focus):
+    """Peer pairs: what a pair writes (notes, habits, check-ins) is read by its members
+    only — not whoever formed it (a manager, the programme admin), not the skip-level,
+    not HR. A reason given for leaving is read by programme admins only. A pair formed
+    by the manager with its sessions planned, one formed by the admin, and a trio one
+    member left with a reason."""
+    from cadence.engine import occurrences_generate
+    from coaching import services_pairs as pairs
+
+    def formed(actor, *members, **extra):
+        pair = pairs.pair_create(
+            actor=actor,
+            members=list(members),
+            rationale="complementary",
+            weekday=3,
+            local_time=clock(15, 0),
+            focus_area=focus,
+            **extra,
+        )
+        for person in members:
+            pairs.pair_accept(pair=pair, actor=person)
+        return pair
+
+    def words(pair, *members):
+        names = {n for n, u in p.items() if u in members}
+        for author in members:
+            pairs.pair_note_add(
+                pair=pair,
+                actor=author,
+                text=f"{garden.plant('PN', 'pair note', names)} I freeze at the price",
+            )
+        habit = pairs.habit_add(
+            pair=pair,
+            actor=members[0],
+            text=f"{garden.plant('PN', 'pair habit', names)} pause after the number",
+        )
+        return habit, names
+
+    mine = formed(p["manager"], p["rep"], p["peer"])
+    occurrences_generate(plan_ids=list(mine.plans.values_list("pk", flat=True)))
+    habit, names = words(mine, p["rep"], p["peer"])
+    session = CoachingSession.objects.filter(occurrence__plan__pair=mine).earliest(
+        "scheduled_start"
+    )
+    pairs.habit_check_in(
+        habit=habit,
+        actor=p["peer"],
+        outcome="partly",
+        note=f"{garden.plant('PN', 'pair check-in', names)} once of twice",
+        session=session,
+    )
+    admins = formed(p["admin"], p["rep"], p["other_rep"])
+    words(admins, p["rep"], p["other_rep"])
+    trio = formed(p["admin"], p["peer"], p["r3"], p["r4"])
+    words(trio, p["peer"], p["r3"], p["r4"])
+    pairs.pair_leave(
+        pair=trio,
+        actor=p["r4"],
+        reason=f"{garden.plant('PN', 'pair leave reason', {'admin', 'root'})} my manager",
+    )
+    forming = pairs.pair_create(
+        actor=p["head"],
+        members=[p["manager"], p["other_manager"]],
+        rationale="similar",
+        weekday=0,
+        local_time=clock(9, 0),
+    )
+    pairs.pair_decline(
+        pair=forming,
+        actor=p["other_manager"],
+        reason=f"{garden.plant('PN', 'pair decline reason', {'admin', 'root'})} no time",
+    )
+
+
+def _learning_loop(garden, p, team, session):
+    """Experiments are read by their owner, the owner's chain and their current
+    partners in the pair they are linked to; a team's learnings by its current
+    members, its lead and the author — not HR, admins or the skip-level (the head is
+    above the lead, not on the team). Organisation learnings are everyone's."""
+    from coaching import selectors_learning, services_learning
+
+    pairs = selectors_learning.pairs_to_link(owner=p["rep"])
+    pair = pairs.filter(members__person=p["peer"]).first()  # formed by the manager
+    shared = {"rep", "manager", "head"} | ({"peer"} if pair else set())
+    others = {"other_rep", "other_manager", "head"}
+    for owner, readers, linked in (("rep", shared, pair), ("other_rep", others, None)):
+        experiment = services_learning.experiment_create(
+            owner=p[owner],
+            hypothesis=f"{garden.plant('SN', f'{owner} experiment, hypothesis', readers)} pause",
+            test=f"{garden.plant('SN', f'{owner} experiment, test', readers)} three calls",
+            evidence=f"{garden.plant('SN', f'{owner} experiment, evidence', readers)} walks",
+            pair=linked,
+        )
+        services_learning.experiment_finish(
+            experiment=experiment,
+            actor=p[owner],
+            result=f"{garden.plant('SN', f'{owner} experiment, result', readers)} held twice",
+            learning=f"{garden.plant('SN', f'{owner} experiment, learning', readers)} silence",
+        )
+        # Published to everyone in words of its own: the experiment stays private.
+        services_learning.learning_publish(
+            author=p[owner],
+            kind="learning",
+            title="Silence after the price",
+            body="Three seconds after the number.",
+            audience="organisation",
+            tags="pricing",
+            experiment=experiment,
+        )
+    services_learning.experiment_create(
+        owner=p["manager"],
+        hypothesis=f"{garden.plant('SN', 'manager experiment', {'manager', 'head'})} ask first",
+        test="Ask before telling in every 1:1",
+    )
+    team_only = {"rep", "peer", "r3", "r4", "manager"}  # members and the lead
+    services_learning.learning_publish(
+        author=p["rep"],
+        kind="checklist",
+        title=f"{garden.plant('SN', 'team learning, title', team_only)} renewal checklist",
+        body=f"{garden.plant('SN', 'team learning, body', team_only)} ask the champion",
+        audience="team",
+        team=team,
+        tags="renewals, team",
+        session=session,
+    )
+    team.playbook_modules.set(PlaybookModule.objects.filter(department__in=["core", "sales"]))
 
 
 def _admin_rows(people):
@@ -561,7 +726,16 @@ FILLS_BY_MODEL = {
         "api:scorecard-template-retire",
         "api:scorecard-template-restore",
     ],
-    Team: ["team_skills"],
+    Team: [
+        "team_skills",
+        "team_rollout",
+        "rollout_tick",
+        "rollout_untick",
+        "team_playbooks",
+        "api:team-playbook-detail",
+    ],
+    Rollout: ["api:rollout-detail", "api:rollout-tick", "api:rollout-untick"],
+    Diagnosis: ["api:diagnosis-detail"],
     Goal: [
         "goal_edit",
         "goal_close",
@@ -571,6 +745,47 @@ FILLS_BY_MODEL = {
         "api:goal-reopen",
     ],
     Prompt: ["api:prompt-detail"],
+    PeerPair: [
+        "pair_detail",
+        "pair_accept",
+        "pair_decline",
+        "pair_leave",
+        "pair_end",
+        "pair_agreement",
+        "pair_note_add",
+        "pair_habit_add",
+        "api:peer-pair-detail",
+        "api:peer-pair-accept",
+        "api:peer-pair-decline",
+        "api:peer-pair-leave",
+        "api:peer-pair-end",
+        "api:peer-pair-notes",
+        "api:peer-pair-habits",
+    ],
+    Habit: [
+        "habit_retire",
+        "habit_check_in",
+        "api:pair-habit-detail",
+        "api:pair-habit-retire",
+        "api:pair-habit-check-ins",
+    ],
+    Experiment: [
+        "experiment_detail",
+        "experiment_start",
+        "experiment_finish",
+        "experiment_drop",
+        "api:experiment-detail",
+        "api:experiment-start",
+        "api:experiment-finish",
+        "api:experiment-drop",
+    ],
+    Learning: [
+        "learning_detail",
+        "learning_edit",
+        "learning_unpublish",
+        "api:learning-detail",
+    ],
+    PlaybookModule: ["api:playbook-module-detail"],
     Win: ["api:win-detail"],
     InterpretiveTerm: ["api:interpretive-term-detail"],
 }
@@ -586,6 +801,7 @@ FILLS = {
     "person_detail": _pks(User),
     "person_goal_add": _pks(User),
     "person_skills": _pks(User),
+    "diagnosis_new": _pks(User),
     "calendar_feed": _feed_tokens,
     "account_confirm_email": _email_keys,
     "account_reset_password_from_key": _reset_keys,
@@ -817,6 +1033,46 @@ def test_the_recipient_walking_the_same_pages_sees_their_own_developmental_words
     assert len(theirs) > 40
     assert not walked.leaks, _report("rep", walked)
     assert not walked.errors, "\n".join(walked.errors)
+
+
+@pytest.mark.django_db
+def test_pair_members_and_admins_walking_the_peer_pages_read_what_they_may(client, world):
+    """The positive control for peer pairs: the rep, walking the peer pages and
+    endpoints, reads every word of the pairs they are in (so the walks above cannot
+    pass by seeing nothing); the programme admin reads the reasons people gave for
+    leaving, and neither reads anything else."""
+    peer_pages = ("/peers/", "/api/v1/peer-pairs", "/api/v1/pair-habits")
+    words = {
+        "rep": {"pair note", "pair habit", "pair check-in"},
+        "admin": {"pair leave reason", "pair decline reason"},
+    }
+    for reader, what in words.items():
+        walked = walk(client, world, reader, only=peer_pages)
+        plants = world.garden.plants.items()
+        theirs = {m for m, p in plants if p.what in what and reader in p.readers}
+        assert theirs and theirs - walked.seen == set(), sorted(theirs - walked.seen)
+        assert not walked.leaks, _report(reader, walked)
+        assert not walked.errors, "\n".join(walked.errors)
+
+
+@pytest.mark.django_db
+def test_the_learning_loop_walked_by_those_who_may_read_it(client, world):
+    """The positive control for experiments and the library: a teammate reads the
+    team's learning and the experiment shared with the pair; the skip-level reads the
+    rep's experiment (on the experiment's and the rep's pages) — and neither anything
+    else."""
+    pages = ("/library/", "/experiments/", "/api/v1/learnings", "/api/v1/experiments", "/people/")
+    words = {
+        "peer": {"team learning, title", "team learning, body", "rep experiment, result"},
+        "head": {"rep experiment, hypothesis", "rep experiment, result", "manager experiment"},
+    }
+    for reader, what in words.items():
+        walked = walk(client, world, reader, only=pages)
+        plants = world.garden.plants.items()
+        theirs = {m for m, p in plants if p.what in what and reader in p.readers}
+        assert theirs and theirs - walked.seen == set(), sorted(theirs - walked.seen)
+        assert not walked.leaks, _report(reader, walked)
+        assert not walked.errors, "\n".join(walked.errors)
 
 
 @pytest.mark.django_db
