@@ -104,9 +104,9 @@ def test_a_rep_who_runs_a_peer_plan_has_the_page(client, org):
 
 
 @pytest.mark.django_db
-def test_nav_links_my_cadence_for_managers_only(client, org, plan):
+def test_my_team_links_my_cadence_for_managers_only(client, org, plan):
     client.force_login(org.manager)
-    assert b'href="/cadence/"' in client.get("/me/").content
+    assert b'href="/cadence/"' in client.get("/team/").content
     client.force_login(org.rep)
     page = client.get("/me/").content
     assert b'href="/cadence/"' not in page
