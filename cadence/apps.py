@@ -5,7 +5,7 @@ class CadenceConfig(AppConfig):
     name = "cadence"
 
     def ready(self):
-        from coaching.signals import pair_ended, pair_members_changed, pair_started
+        from coaching.signals import pair_ended, pair_formed, pair_members_changed, pair_started
         from feedback.signals import feedback_requested
         from people.signals import team_membership_changed
 
@@ -13,6 +13,7 @@ class CadenceConfig(AppConfig):
             end_pair_cadence,
             follow_pair_members,
             follow_team_membership,
+            invite_pair_members,
             start_pair_cadence,
             tell_people_asked_for_feedback,
         )
@@ -24,3 +25,4 @@ class CadenceConfig(AppConfig):
         pair_started.connect(start_pair_cadence, dispatch_uid="cadence-pair-started")
         pair_members_changed.connect(follow_pair_members, dispatch_uid="cadence-pair-members")
         pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")
+        pair_formed.connect(invite_pair_members, dispatch_uid="cadence-pair-formed")

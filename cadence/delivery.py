@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coaching.models import Commitment, ParticipantRole, SessionStatus
+from coaching.selectors_pairs import cadence_text as pair_cadence_text
 
-from . import feedback_reminders
+from . import feedback_reminders, pair_invitations
 from .models import Notification, NotificationKind, NotificationPreference, TeamChannel
 
 SENT, SKIPPED = "sent", "skipped"
@@ -145,6 +146,23 @@ def message_context(row: Notification) -> dict | None:
             requester=asked.requester,
             stream=asked.stream,
             request_url=absolute(reverse("feedback_request_detail", args=[asked.pk])),
+        )
+    elif row.kind == NotificationKind.PAIR_INVITED:
+        if not pair_invitations.still_invited(row):
+            return None  # answered, left or ended meanwhile
+        pair = row.pair
+        partners = [
+            m.person.display_name
+            for m in pair.members.filter(left_at__isnull=True).select_related("person")
+            if m.person_id != person.pk
+        ]
+        when = pair_cadence_text(pair)
+        context.update(
+            pair=pair,
+            formed_by=pair.created_by,
+            partners_names=", ".join(partners),
+            cadence_text=when[:1].lower() + when[1:],
+            pair_url=absolute(reverse("pair_detail", args=[pair.pk])),
         )
     return context
 

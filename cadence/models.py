@@ -278,6 +278,7 @@ class NotificationKind(models.TextChoices):
     TEAM_DIGEST = "team_digest", "Weekly team digest"
     FEEDBACK_ASKED = "feedback_asked", "Feedback asked of you"
     FEEDBACK_DUE = "feedback_due", "Feedback request due"
+    PAIR_INVITED = "pair_invited", "Invited to a peer pair"
 
 
 class NotificationStatus(models.TextChoices):
@@ -327,6 +328,13 @@ class Notification(models.Model):
         on_delete=models.CASCADE,
         related_name="notifications",
     )
+    pair = models.ForeignKey(
+        "coaching.PeerPair",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
     period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
     status = models.CharField(
         max_length=16, choices=NotificationStatus.choices, default=NotificationStatus.PENDING
@@ -362,6 +370,11 @@ class Notification(models.Model):
                 fields=["feedback_request", "kind", "recipient"],
                 condition=Q(feedback_request__isnull=False),
                 name="notification_once_per_feedback_request",
+            ),
+            models.UniqueConstraint(
+                fields=["pair", "kind", "recipient"],
+                condition=Q(pair__isnull=False),
+                name="notification_once_per_pair",
             ),
             models.UniqueConstraint(
                 fields=["kind", "recipient", "period"],
@@ -411,6 +424,9 @@ class NotificationPreference(models.Model):
     email_feedback = models.BooleanField(
         "email me when someone asks me for feedback, and the day before it is due",
         default=True,
+    )
+    email_pair_invited = models.BooleanField(
+        "email me when I am invited to a peer pair", default=True
     )
     quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")
     quiet_until = models.TimeField(

@@ -1,4 +1,4 @@
-from . import feedback_reminders, services
+from . import feedback_reminders, pair_invitations, services
 
 
 def follow_team_membership(sender, membership, **kwargs):
@@ -19,3 +19,7 @@ def follow_pair_members(sender, pair, actor=None, **kwargs):
 
 def end_pair_cadence(sender, pair, actor=None, **kwargs):
     services.pair_cadence_end(pair=pair, actor=actor)
+
+
+def invite_pair_members(sender, pair, actor=None, **kwargs):
+    pair_invitations.invited_queue(pair=pair, actor=actor)

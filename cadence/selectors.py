@@ -199,6 +199,12 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
             f"{label}: {asked.requester.display_name}, by {due}",
             reverse("feedback_request_detail", args=[asked.pk]),
         )
+    if row.pair_id is not None:
+        return NotificationLine(
+            row,
+            f"{label}: formed by {row.pair.created_by.display_name}",
+            reverse("pair_detail", args=[row.pair_id]),
+        )
     if session is None:
         return NotificationLine(row, label, None)
     if session.pk not in visible:  # no longer theirs to see (e.g. a new manager)
@@ -225,7 +231,11 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
     rows = (
         Notification.objects.visible_to(user)
         .select_related(
-            "session__team", "plan__coach", "plan__coachee", "feedback_request__requester"
+            "session__team",
+            "plan__coach",
+            "plan__coachee",
+            "feedback_request__requester",
+            "pair__created_by",
         )
         .prefetch_related(
             Prefetch(

@@ -284,6 +284,7 @@ PREFERENCE_FIELDS = (
     "email_escalation",
     "email_digest",
     "email_feedback",
+    "email_pair_invited",
     "quiet_from",
     "quiet_until",
 )

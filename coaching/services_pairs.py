@@ -35,7 +35,7 @@ from .models import (
 )
 from .models_peers import NOTE_LIMIT
 from .programme_content import AGREEMENT
-from .signals import pair_ended, pair_members_changed, pair_started
+from .signals import pair_ended, pair_formed, pair_members_changed, pair_started
 
 MIN_MEMBERS, MAX_MEMBERS = 2, 3
 MIN_INTERVAL, MAX_INTERVAL = 1, 4
@@ -178,6 +178,7 @@ def pair_create(
     )
     PairMember.objects.bulk_create(PairMember(pair=pair, person=m) for m in members)
     audit_record(actor=actor, verb="pair.created", target=pair, data={"members": len(members)})
+    pair_formed.send(sender=PeerPair, pair=pair, actor=actor)
     return pair
 
 

@@ -4,6 +4,8 @@ roll back with it."""
 
 from django.dispatch import Signal
 
+# `pair=`, `actor=`: a pair was formed — its members are asked to read the agreement.
+pair_formed = Signal()
 # `pair=`, `actor=`: every member accepted the agreement — the pair starts meeting.
 pair_started = Signal()
 # `pair=`, `actor=`: a member left and two or more remain — the sessions ahead change.

@@ -1,0 +1,175 @@
+"""The demo's install plans and its peer pairs' cadence, after `coaching.demo_peers`.
+
+- Peer pairs: the cadence engine made each pair's plan the moment its last member
+  accepted — today, as far as the wall clock knows — while the pairs started weeks ago
+  and booked their sessions ad hoc until now (`coaching.demo`'s `PEER_PAIRS`). So
+  that nothing is doubled, each live pair plan starts after the last session its
+  members booked together, keeping their rhythm (a pair without any starts on its
+  weekday after today); what the engine drafted before is discarded by its own
+  `occurrences_discard_untouched` and drafted again. Plans of pairs that ended carry
+  the pair's dates.
+- Install plans: each demo team's 30/60/90-day checklist, started about 90 days ago
+  by its lead through `cadence.services_rollout`. Most items tick themselves from
+  the history; Sofia ticked both by-hand items for Enterprise East (recordings on in
+  week one, the scorecard agreed in week three), Lena one for EMEA Growth, Marcus
+  none — so the three teams stand at different places.
+
+Idempotent: plans already carrying their pair's dates are left alone, and a team
+whose rollout has started is skipped."""
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from coaching.models import CoachingSession, SessionKind, SessionParticipant, SessionStatus
+from people.demo import TEAMS, demo_email, demo_people
+from people.models import Team, User
+
+from . import engine
+from .models import CadencePlan, Rollout, RolloutTick
+from .rollout import progress_for
+from .services_rollout import rollout_start, rollout_tick
+
+# Team → (days since its rollout started, {by-hand item: days after the start it was ticked}).
+ROLLOUTS = {
+    "Enterprise East": (92, {"recordings_on": 6, "scorecard_agreed": 19}),
+    "EMEA Growth": (90, {"recordings_on": 33}),
+    "Mid-Market Central": (88, {}),
+}
+
+
+def _demo_people() -> dict[str, User]:
+    keys = {demo_email(spec.key): spec.key for spec in demo_people()}
+    return {keys[u.email]: u for u in User.objects.filter(email__in=keys)}
+
+
+def _at(day: date, at: time, tz: str) -> datetime:
+    return datetime.combine(day, at, tzinfo=ZoneInfo(tz))
+
+
+# --- Peer pairs --------------------------------------------------------------------------
+
+
+def _last_booked(pair, members: list[int]) -> CoachingSession | None:
+    """The latest peer session all of the pair's members booked together by hand."""
+    sessions = CoachingSession.objects.filter(kind=SessionKind.PEER, occurrence__isnull=True)
+    for person_id in members:
+        sessions = sessions.filter(
+            pk__in=SessionParticipant.objects.filter(person_id=person_id).values("session")
+        )
+    return sessions.order_by("-original_start").first()
+
+
+def _first_day(plan: CadencePlan, *, today: date) -> date:
+    """After the pair's own bookings, in their rhythm; else its weekday after today."""
+    members = list(
+        plan.pair.members.filter(left_at__isnull=True).values_list("person_id", flat=True)
+    )
+    last = _last_booked(plan.pair, members)
+    if last is None:
+        day = today + timedelta(days=1)
+        return day + timedelta(days=(plan.weekday - day.weekday()) % 7)
+    step = timedelta(weeks=plan.interval_weeks)
+    day = last.original_start.astimezone(ZoneInfo(plan.time_zone)).date() + step
+    while day <= today:
+        day += step
+    return day
+
+
+def _pair_plans(people: dict[str, User], *, today: date) -> list[int]:
+    """Give the demo pairs' plans their pairs' dates; the live ones' ids."""
+    plans = (
+        CadencePlan.objects.filter(
+            kind=SessionKind.PEER,
+            pair__created_by__in=people.values(),
+            pair__started_at__isnull=False,
+        )
+        .select_related("pair")
+        .order_by("pk")
+    )
+    live = []
+    for plan in plans:
+        pair = plan.pair
+        if not plan.is_live:
+            if plan.created_at - pair.started_at > timedelta(days=1):
+                CadencePlan.objects.filter(pk=plan.pk).update(
+                    created_at=pair.started_at,
+                    starts_on=timezone.localdate(pair.started_at, ZoneInfo(plan.time_zone)),
+                    ended_at=pair.ended_at or plan.ended_at,
+                )
+            continue
+        live.append(plan.pk)
+        if plan.created_at - pair.started_at <= timedelta(days=1):
+            continue  # already continues the pair's bookings (or the pair started today)
+        engine.occurrences_discard_untouched(plan=plan)
+        CadencePlan.objects.filter(pk=plan.pk).update(
+            created_at=pair.started_at,
+            starts_on=_first_day(plan, today=today),
+            generated_until=None,
+        )
+    return live
+
+
+# --- Install plans -----------------------------------------------------------------------
+
+
+def _rollouts(people: dict[str, User], *, today: date) -> bool:
+    created = False
+    teams = Team.objects.filter(name__in=ROLLOUTS).select_related("lead").order_by("name")
+    for team in teams:
+        if Rollout.objects.filter(team=team).exists() or team.lead is None:
+            continue
+        days, ticks = ROLLOUTS[team.name]
+        lead = people.get(TEAMS[team.name].key, team.lead)
+        starts_on = today - timedelta(days=days)
+        rollout = rollout_start(team=team, actor=lead, starts_on=starts_on)
+        Rollout.objects.filter(pk=rollout.pk).update(
+            created_at=_at(starts_on, time(9, 0), lead.time_zone)
+        )
+        for item, after in ticks.items():
+            tick = rollout_tick(rollout=rollout, actor=lead, item=item)
+            RolloutTick.objects.filter(pk=tick.pk).update(
+                ticked_at=_at(starts_on + timedelta(days=after), time(16, 30), lead.time_zone)
+            )
+        created = True
+    return created
+
+
+def rollout_summary(people: dict[str, User], live_pair_plans: list[int]) -> list[str]:
+    now = timezone.now()
+    ahead = CoachingSession.objects.filter(
+        occurrence__plan__in=live_pair_plans,
+        status=SessionStatus.SCHEDULED,
+        scheduled_start__gte=now,
+    ).count()
+    rollouts = list(Rollout.objects.filter(team__name__in=ROLLOUTS).select_related("team"))
+    progress = progress_for(rollouts)
+    teams = ", ".join(
+        f"{r.team.name} {progress[r.pk].done_count}/{progress[r.pk].total} "
+        f"(day {progress[r.pk].day})"
+        for r in sorted(rollouts, key=lambda r: -progress[r.pk].done_count)
+    )
+    return [
+        f"  pair plans: {len(live_pair_plans)} live, {ahead} sessions planned ahead "
+        "(after the pairs' own bookings)",
+        f"  install plans: {teams or 'none'}",
+    ]
+
+
+def seed_rollouts(people: dict[str, User] | None = None) -> list[str]:
+    """Continue the demo pairs' plans after their bookings and start each demo team's
+    install plan, unless done before. Returns the lines to print either way."""
+    people = people or _demo_people()
+    today = timezone.localdate()
+    with transaction.atomic():
+        live = _pair_plans(people, today=today)
+        created = _rollouts(people, today=today)
+    engine.occurrences_generate(plan_ids=live)
+    first = (
+        "Install plans started for the demo teams, 30/60/90 days."
+        if created
+        else "Install plans already in place — left as they are."
+    )
+    return [first, *rollout_summary(people, live)]
