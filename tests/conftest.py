@@ -1,7 +1,8 @@
 import os
 
 import pytest
-from django.db import connection
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from tests.factories import PASSWORD, UserFactory
 
@@ -45,6 +46,29 @@ def _keep_seeded_rows(item):
     if not marker.kwargs.get("serialized_rollback"):
         kwargs = {**marker.kwargs, "serialized_rollback": True}
         item.add_marker(pytest.mark.django_db(*marker.args, **kwargs), append=False)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """Serialized rollback restores the rows migrations seed from a copy Django keeps
+    on the connection object that created the test database. Playwright's sync API
+    runs browser tests in a greenlet, where Django hands out another connection object
+    without that copy, so after the first browser test the seeded rows (prompts,
+    playbooks, the scorecard library…) would silently stay empty. Keep the copy where
+    every connection object of that backend finds it."""
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    contents = getattr(wrapper, "_test_serialized_contents", None)
+    if contents is not None:
+        type(wrapper)._test_serialized_contents = contents
+    yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Every test starts with an empty cache. allauth counts sign-ins per IP in it (30 a
+    minute), and with Redis as the cache the count outlives a test, even a test run:
+    browser journeys that sign in several times would be refused one day."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -1,16 +1,8 @@
 """Sign-in through allauth: email + password, audit, rate limits, admin route."""
 
 import pytest
-from django.core.cache import cache
 
 from people.models import AuditEvent
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def sign_in(client, email, password):
