@@ -7,7 +7,8 @@
   members booked together, keeping their rhythm (a pair without any starts on its
   weekday after today); what the engine drafted before is discarded by its own
   `occurrences_discard_untouched` and drafted again. Plans of pairs that ended carry
-  the pair's dates.
+  the pair's dates, and the invitations queued when each pair was formed are dated
+  then too: delivered, and read by whoever has answered (aisha.bello has not).
 - Install plans: each demo team's 30/60/90-day checklist, started about 90 days ago
   by its lead through `cadence.services_rollout`. Most items tick themselves from
   the history; Sofia ticked both by-hand items for Enterprise East (recordings on in
@@ -28,7 +29,14 @@ from people.demo import TEAMS, demo_email, demo_people
 from people.models import Team, User
 
 from . import engine
-from .models import CadencePlan, Rollout, RolloutTick
+from .models import (
+    CadencePlan,
+    Notification,
+    NotificationKind,
+    NotificationStatus,
+    Rollout,
+    RolloutTick,
+)
 from .rollout import progress_for
 from .services_rollout import rollout_start, rollout_tick
 
@@ -112,6 +120,28 @@ def _pair_plans(people: dict[str, User], *, today: date) -> list[int]:
     return live
 
 
+def _pair_invitations(people: dict[str, User]) -> None:
+    """The invitations queued when the demo pairs were formed, dated then: delivered
+    a couple of minutes later, read by the members who have answered."""
+    rows = Notification.objects.filter(
+        kind=NotificationKind.PAIR_INVITED, pair__created_by__in=people.values()
+    ).select_related("pair")
+    for row in rows:
+        formed = row.pair.created_at
+        if row.created_at - formed <= timedelta(days=1):
+            continue  # dated already (or a pair formed today)
+        member = row.pair.members.filter(person_id=row.recipient_id).first()
+        answered = member and (member.accepted_at or member.left_at)
+        Notification.objects.filter(pk=row.pk).update(
+            created_at=formed,
+            next_attempt_at=formed,
+            status=NotificationStatus.SENT,
+            attempts=1,
+            sent_at=formed + timedelta(minutes=2),
+            read_at=answered or None,
+        )
+
+
 # --- Install plans -----------------------------------------------------------------------
 
 
@@ -165,6 +195,7 @@ def seed_rollouts(people: dict[str, User] | None = None) -> list[str]:
     today = timezone.localdate()
     with transaction.atomic():
         live = _pair_plans(people, today=today)
+        _pair_invitations(people)
         created = _rollouts(people, today=today)
     engine.occurrences_generate(plan_ids=live)
     first = (

@@ -1,7 +1,9 @@
 from django.core.management.base import BaseCommand
 
 from cadence.demo import seed_cadence
+from cadence.demo_rollout import seed_rollouts
 from coaching.demo import seed_coaching
+from coaching.demo_peers import seed_peers
 from coaching.demo_scorecards import seed_scorecards
 from feedback.demo import seed_feedback
 from people.demo import DEMO_PASSWORD, seed_people
@@ -40,6 +42,13 @@ class Command(BaseCommand):
         else:
             self.stdout.write("Cadence already in place — left as it is.")
         for line in cadence.lines():
+            self.stdout.write(line)
+
+        # Peer pairs (their plans start from the engine), experiments, the library; then
+        # the pairs' plans continue after their own bookings, and the install plans.
+        for line in seed_peers({spec.key: user for spec, user in people}):
+            self.stdout.write(line)
+        for line in seed_rollouts({spec.key: user for spec, user in people}):
             self.stdout.write(line)
 
         self.stdout.write(seed_feedback())
