@@ -23,9 +23,7 @@ api_v1 = [
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("me/", views.home_rep, name="home_rep"),
-    path("team/", views.home_manager, name="home_manager"),
-    path("hr/", views.home_hr, name="home_hr"),
+    path("", include("dashboards.urls")),
     path("programme/", views.home_programme, name="home_programme"),
     path("", include("people.urls")),
     path("", include("scorecards.urls")),

@@ -39,13 +39,14 @@ INSTALLED_APPS = [
     "allauth.mfa",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.openid_connect",
-    # Ours, in dependency order: people ← scorecards ← coaching ← cadence; people ← feedback
+    # Ours, in dependency order (README, Architecture)
     "config.apps.PlatformConfig",
     "people",
     "scorecards",
     "coaching",
-    "cadence",
     "feedback",
+    "cadence",
+    "dashboards",
 ]
 
 MIDDLEWARE = [

@@ -14,6 +14,7 @@ ALLOWED = {
     "coaching": {"people", "scorecards"},
     "feedback": {"people", "scorecards", "coaching"},
     "cadence": {"people", "scorecards", "coaching", "feedback"},
+    "dashboards": {"people", "scorecards", "coaching", "feedback", "cadence"},
 }
 APPS = set(ALLOWED) | {"config"}
 
