@@ -105,6 +105,7 @@ from django.db.models import (
     Exists,
     F,
     IntegerField,
+    Max,
     OuterRef,
     Q,
     QuerySet,
@@ -416,36 +417,84 @@ def weekly_adherence(
     """Per calendar week (Monday to Monday in `tz`, default the current time zone),
     the `weeks` weeks ending with the one containing `until` (default now), oldest
     first, empty weeks included. One query."""
-    if weeks < 1:
-        raise ValueError("weeks must be at least 1")
-    now = _check_now(now)
-    until = until or now
-    _window(until, until, now)  # refuses a naive `until`
-    tz = tz or timezone.get_current_timezone()
-    last_monday = until.astimezone(tz).date()
-    last_monday -= timedelta(days=last_monday.weekday())
-    mondays = [last_monday - timedelta(weeks=n) for n in range(weeks - 1, -1, -1)]
-    since = datetime.combine(mondays[0], time(), tzinfo=tz)
-    end = datetime.combine(last_monday + timedelta(weeks=1), time(), tzinfo=tz)
+    weeks_ = _CalendarWeeks.ending(weeks, until=until, now=now, tz=tz)
     rows = (
-        _due(since, end, now)
+        _due(weeks_.since, weeks_.end, weeks_.now)
         .filter(scope.sessions)
-        .annotate(week=TruncWeek("scheduled_start", tzinfo=tz))
+        .annotate(week=weeks_.trunc())
         .values("week")
         .annotate(**_SESSION_COUNTS)
     )
-    by_week = {row["week"].astimezone(tz).date(): row for row in rows}
-    empty = dict.fromkeys(_SESSION_COUNTS, 0)
-    return [
-        WeekNumbers(
-            week_start=monday,
-            **{name: by_week.get(monday, empty)[name] for name in _SESSION_COUNTS},
-        )
-        for monday in mondays
-    ]
+    return weeks_.numbers({weeks_.monday_of(row["week"]): row for row in rows})
+
+
+@dataclass(frozen=True)
+class _CalendarWeeks:
+    """`count` calendar weeks (Monday to Monday in `tz`) ending with the one that
+    contains `until`, oldest first."""
+
+    mondays: list[date]
+    tz: tzinfo
+    now: datetime
+
+    @classmethod
+    def ending(cls, count: int, *, until, now, tz) -> _CalendarWeeks:
+        if count < 1:
+            raise ValueError("weeks must be at least 1")
+        now = _check_now(now)
+        until = until or now
+        _window(until, until, now)  # refuses a naive `until`
+        tz = tz or timezone.get_current_timezone()
+        last = until.astimezone(tz).date()
+        last -= timedelta(days=last.weekday())
+        return cls([last - timedelta(weeks=n) for n in range(count - 1, -1, -1)], tz, now)
+
+    @property
+    def since(self) -> datetime:
+        return datetime.combine(self.mondays[0], time(), tzinfo=self.tz)
+
+    @property
+    def end(self) -> datetime:
+        return datetime.combine(self.mondays[-1] + timedelta(weeks=1), time(), tzinfo=self.tz)
+
+    def trunc(self) -> TruncWeek:
+        return TruncWeek("scheduled_start", tzinfo=self.tz)
+
+    def monday_of(self, week: datetime) -> date:
+        return week.astimezone(self.tz).date()
+
+    def numbers(self, by_week: dict[date, dict]) -> list[WeekNumbers]:
+        empty = dict.fromkeys(_SESSION_COUNTS, 0)
+        return [
+            WeekNumbers(
+                week_start=monday,
+                **{name: by_week.get(monday, empty)[name] for name in _SESSION_COUNTS},
+            )
+            for monday in self.mondays
+        ]
 
 
 # --- Many teams, many managers ---------------------------------------------------------
+
+
+def _via_coachee(team_ids: list[int]) -> dict:
+    """Sessions without a team whose coachee is a current member of one of the teams."""
+    return {
+        "team__isnull": True,
+        "participants__role": ParticipantRole.COACHEE,
+        "participants__person__memberships__team__in": team_ids,
+        "participants__person__memberships__left_at__isnull": True,
+    }
+
+
+def _counts_by_team(due: QuerySet, team_ids: list[int], **keys) -> QuerySet:
+    """Session counts per team (as `key`) and `keys`: a team's own sessions UNION ALL
+    its members' sessions without a team (see "Scopes")."""
+    own = due.filter(team__in=team_ids).values(key=F("team_id"), **keys)
+    members = due.filter(**_via_coachee(team_ids)).values(
+        key=F("participants__person__memberships__team"), **keys
+    )
+    return own.annotate(**_SESSION_COUNTS).union(members.annotate(**_SESSION_COUNTS), all=True)
 
 
 def health_by_team(
@@ -457,18 +506,7 @@ def health_by_team(
     now = _window(since, until, now)
     ids = _ids(teams)
     tallies = {pk: _Tally() for pk in ids}
-    via_coachee = {
-        "team__isnull": True,
-        "participants__role": ParticipantRole.COACHEE,
-        "participants__person__memberships__team__in": ids,
-        "participants__person__memberships__left_at__isnull": True,
-    }
-    due = _due(since, until, now)
-    own = due.filter(team__in=ids).values(key=F("team_id"), reason=F("cancel_reason"))
-    members = due.filter(**via_coachee).values(
-        key=F("participants__person__memberships__team"), reason=F("cancel_reason")
-    )
-    for row in own.annotate(**_SESSION_COUNTS).union(members.annotate(**_SESSION_COUNTS), all=True):
+    for row in _counts_by_team(_due(since, until, now), ids, reason=F("cancel_reason")):
         tallies[row["key"]].add_sessions(row)
 
     for row in (
@@ -487,7 +525,7 @@ def health_by_team(
     made = _commitments(since, until, now)
     own_made = made.filter(created_in__team__in=ids).values(key=F("created_in__team_id"))
     members_made = made.filter(
-        **{f"created_in__{lookup}": value for lookup, value in via_coachee.items()}
+        **{f"created_in__{lookup}": value for lookup, value in _via_coachee(ids).items()}
     ).values(key=F("created_in__participants__person__memberships__team"))
     for row in own_made.annotate(**_COMMITMENT_COUNTS).union(
         members_made.annotate(**_COMMITMENT_COUNTS), all=True
@@ -597,6 +635,57 @@ def health_by_manager(
     return {pk: tally.numbers() for pk, tally in tallies.items()}
 
 
+# --- Many coaches ----------------------------------------------------------------------
+
+
+def health_by_coach(
+    coaches: Iterable[User | int],
+    *,
+    since: datetime,
+    until: datetime,
+    now: datetime | None = None,
+) -> dict[int, HealthNumbers]:
+    """`health(Scope.coach(p))` for every coach, keyed by user id: the sessions each
+    led (as coach or team lead), their direct reports' coverage, the commitments made
+    in the sessions they led. Three queries however many coaches: sessions grouped by
+    leading person and cancel reason, reps and covered reps grouped by manager,
+    commitments grouped by leading person (a session led by two of them counts for
+    both, as it does in each one's own scope)."""
+    now = _window(since, until, now)
+    ids = _ids(coaches)
+    tallies = {pk: _Tally() for pk in ids}
+    led_by = {"participants__role__in": LEADING_ROLES, "participants__person__in": ids}
+    for row in (
+        _due(since, until, now)
+        .filter(**led_by)
+        .values(key=F("participants__person"), reason=F("cancel_reason"))
+        .annotate(**_SESSION_COUNTS)
+    ):
+        tallies[row["key"]].add_sessions(row)
+
+    for row in (
+        _reps()
+        .filter(reports_to__in=ids)
+        .values("reports_to_id")
+        .annotate(
+            reps=Count("pk"),
+            covered=Count("pk", filter=Q(_covered(OuterRef("pk"), until=until, now=now))),
+        )
+    ):
+        tallies[row["reports_to_id"]].reps = row["reps"]
+        tallies[row["reports_to_id"]].covered = row["covered"]
+
+    for row in (
+        _commitments(since, until, now)
+        .filter(**{f"created_in__{lookup}": value for lookup, value in led_by.items()})
+        .values(key=F("created_in__participants__person"))
+        .annotate(**_COMMITMENT_COUNTS)
+    ):
+        tallies[row["key"]].made += row["made"]
+        tallies[row["key"]].done += row["done"]
+    return {pk: tally.numbers() for pk, tally in tallies.items()}
+
+
 # --- Runs: consecutive misses and streaks ----------------------------------------------
 
 
@@ -691,3 +780,68 @@ def plans_ended_by_reason(scope: Scope, *, since: datetime, until: datetime) -> 
         .order_by("end_reason")
     )
     return {row["end_reason"]: row["n"] for row in rows}
+
+
+# --- Dashboards: teams by week, coverage per coach, call reviews ---------------------------
+
+
+def weekly_by_team(
+    teams: Iterable[Team | int],
+    *,
+    weeks: int = 8,
+    until: datetime | None = None,
+    now: datetime | None = None,
+    tz: tzinfo | None = None,
+) -> dict[int, list[WeekNumbers]]:
+    """`weekly_adherence(Scope.team(t))` for every team, keyed by team id: the heatmap's
+    cells. One query however many teams and weeks."""
+    ids = _ids(teams)
+    weeks_ = _CalendarWeeks.ending(weeks, until=until, now=now, tz=tz)
+    by_team: dict[int, dict[date, Counter]] = {pk: {} for pk in ids}
+    due = _due(weeks_.since, weeks_.end, weeks_.now)
+    for row in _counts_by_team(due, ids, week=weeks_.trunc()):
+        cell = by_team[row["key"]].setdefault(weeks_.monday_of(row["week"]), Counter())
+        cell.update({name: row[name] for name in _SESSION_COUNTS})
+    return {pk: weeks_.numbers(cells) for pk, cells in by_team.items()}
+
+
+def coverage_by_coach(
+    coaches: Iterable[User | int] | None = None,
+    *,
+    until: datetime,
+    now: datetime | None = None,
+) -> dict[int, tuple[int, int]]:
+    """Per coach id: (reps, covered) over their direct reports — coverage as defined
+    above, at the end of a window. `coaches=None`: everyone with a direct report. One
+    query."""
+    now = _window(until, until, now)
+    reps = _reps()
+    if coaches is not None:
+        reps = reps.filter(reports_to__in=_ids(coaches))
+    rows = reps.values("reports_to_id").annotate(
+        reps=Count("pk"),
+        covered=Count("pk", filter=Q(_covered(OuterRef("pk"), until=until, now=now))),
+    )
+    return {row["reports_to_id"]: (row["reps"], row["covered"]) for row in rows}
+
+
+def last_call_review_by_team(
+    teams: Iterable[Team | int], *, now: datetime | None = None
+) -> dict[int, datetime | None]:
+    """Per team id, when its latest held team call review was scheduled to start (None:
+    never). One query."""
+    now = _check_now(now)
+    ids = _ids(teams)
+    rows = (
+        CoachingSession.objects.filter(
+            kind=SessionKind.TEAM_CALL_REVIEW,
+            status=SessionStatus.HELD,
+            team__in=ids,
+            scheduled_start__lt=now,
+        )
+        .order_by()
+        .values("team_id")
+        .annotate(last=Max("scheduled_start"))
+    )
+    found = {row["team_id"]: row["last"] for row in rows}
+    return {pk: found.get(pk) for pk in ids}
