@@ -15,6 +15,8 @@ status codes are the same everywhere:
 - a stale `version` → 409 with what is saved now and its version, so nothing is lost.
 """
 
+from datetime import datetime
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import ProtectedError, Q
 from django.http import Http404
@@ -51,8 +53,9 @@ from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, User
 from scorecards.models import Criterion, RecordedCall
 
-from . import rules, selectors, services
+from . import ratings, rules, selectors, services
 from .models import (
+    RATING_COMMENT_LIMIT,
     TEXT_LIMIT,
     AgendaItem,
     CancelReason,
@@ -66,6 +69,7 @@ from .models import (
     Prompt,
     SessionKind,
     SessionParticipant,
+    SessionRating,
     SessionStatus,
     SharedNotes,
 )
@@ -502,6 +506,52 @@ class StalePrivateNoteSerializer(serializers.Serializer):
     version = serializers.IntegerField()
 
 
+# --- Session usefulness ---------------------------------------------------------------
+
+
+class SessionRatingSerializer(serializers.ModelSerializer):
+    """Your own rating of a session: nobody else ever reads it one by one."""
+
+    open_until = serializers.SerializerMethodField(
+        help_text="Until when you can change or remove it (14 days after the session was held)."
+    )
+
+    class Meta:
+        model = SessionRating
+        fields = ["score", "comment", "created_at", "updated_at", "open_until"]
+        read_only_fields = fields
+
+    def get_open_until(self, rating) -> datetime:
+        return ratings.rating_closes_at(self.context["session"])
+
+
+class SessionRatingUpdateSerializer(StrictSerializer):
+    score = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        help_text="1 — not useful … 5 — very useful.",
+        error_messages={
+            "invalid": "Rate it from 1 (not useful) to 5 (very useful), as a number.",
+            "min_value": "Rate it from 1 (not useful) to 5 (very useful).",
+            "max_value": "Rate it from 1 (not useful) to 5 (very useful).",
+        },
+    )
+    comment = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=RATING_COMMENT_LIMIT,
+        help_text="Optional. Your coach reads it only among at least five ratings from "
+        "three people, without your name; nobody else reads it.",
+        error_messages={
+            "max_length": f"Keep the comment under {RATING_COMMENT_LIMIT:,} characters."
+        },
+    )
+
+
+NOT_THE_RATER = "Only the person coached in this session can rate it."
+
+
 # --- Sessions: views -----------------------------------------------------------------
 
 SESSION_CREATE_REQUEST = PolymorphicProxySerializer(
@@ -548,7 +598,11 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def get_serializer_class(self):
         # The browsable API fills its PUT form from the answer's object through the
         # view's serializer: notes and private notes are not sessions.
-        edits = {"notes": NotesUpdateSerializer, "private_note": PrivateNoteUpdateSerializer}
+        edits = {
+            "notes": NotesUpdateSerializer,
+            "private_note": PrivateNoteUpdateSerializer,
+            "rating": SessionRatingUpdateSerializer,
+        }
         return edits.get(self.action, SessionSerializer)
 
     def get_queryset(self):
@@ -736,6 +790,65 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         except services.StaleEdit as stale:
             return stale_response(stale)
         return Response(PrivateNoteSerializer(note).data)
+
+    @extend_schema(
+        methods=["GET"],
+        operation_id="sessions_rating_retrieve",
+        summary="Your own rating of the session",
+        description="Only ever the requester's own rating: 404 when you have not rated "
+        "it, or it is not yours to rate. A coach never reads a single rating.",
+        parameters=[SESSION_ID],
+        responses={200: SessionRatingSerializer, 404: NOT_FOUND},
+    )
+    @extend_schema(
+        methods=["PUT"],
+        operation_id="sessions_rating_update",
+        summary="Rate the session, or change your rating",
+        description="Only the coachee of a held 1:1 or manager review, for 14 days after "
+        "it was held; the same rating is changed if you send it again. Others who can "
+        "see the session get 403; a session not held, or held more than 14 days ago, "
+        "is a 400.",
+        parameters=[SESSION_ID],
+        request=SessionRatingUpdateSerializer,
+        responses={
+            200: SessionRatingSerializer,
+            400: VALIDATION_ERROR,
+            403: FORBIDDEN,
+            404: NOT_FOUND,
+        },
+    )
+    @extend_schema(
+        methods=["DELETE"],
+        operation_id="sessions_rating_destroy",
+        summary="Take your rating back while the session is open for rating",
+        description="Only your own rating, within 14 days after the session was held: "
+        "404 when you have not rated it.",
+        parameters=[SESSION_ID],
+        request=None,
+        responses={204: None, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get", "put", "delete"])
+    def rating(self, request, pk=None):
+        session = self._session(pk)
+        allowed = ratings.is_rater(session, request.user)
+        if request.method == "GET":
+            mine = ratings.own_rating(session=session, user=request.user) if allowed else None
+            if mine is None:
+                raise Http404
+            return Response(SessionRatingSerializer(mine, context={"session": session}).data)
+        if request.method == "DELETE":
+            if allowed and ratings.own_rating(session=session, user=request.user) is None:
+                raise Http404
+            with forbidden_unless(allowed):
+                services.session_rating_delete(session=session, rater=request.user)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        if not allowed:
+            raise PermissionDenied(NOT_THE_RATER)
+        data = validated(SessionRatingUpdateSerializer, request)
+        rating = services.session_rating_save(
+            session=session, rater=request.user, score=data["score"], comment=data["comment"]
+        )
+        return Response(SessionRatingSerializer(rating, context={"session": session}).data)
 
 
 # --- Agenda items --------------------------------------------------------------------

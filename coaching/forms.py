@@ -10,6 +10,7 @@ from people.models import Team, User
 from people.selectors import people_below
 
 from .models import (
+    RATING_COMMENT_LIMIT,
     TEXT_LIMIT,
     CancelReason,
     CommitmentStatus,
@@ -17,6 +18,7 @@ from .models import (
     GoalStatus,
     SessionKind,
 )
+from .ratings import SCORE_LABELS
 
 
 class LocalDateTimeInput(forms.DateTimeInput):
@@ -278,3 +280,32 @@ class GoalCloseForm(forms.Form):
         choices=[(GoalStatus.ACHIEVED, "Achieved"), (GoalStatus.DROPPED, "Dropped")],
         error_messages={"invalid_choice": "Close a goal as achieved or dropped."},
     )
+
+
+class RatingForm(forms.Form):
+    """Was this session useful? — 1 to 5 and an optional comment. The template lays
+    the scores out as a fieldset with a legend (see coaching/_rating.html)."""
+
+    score = forms.TypedChoiceField(
+        choices=list(SCORE_LABELS.items()),
+        coerce=int,
+        widget=forms.RadioSelect,
+        label="Was this session useful?",
+        error_messages={
+            "required": "Pick a score from 1 (not useful) to 5 (very useful).",
+            "invalid_choice": "Rate it from 1 (not useful) to 5 (very useful).",
+        },
+    )
+    comment = forms.CharField(
+        required=False,
+        max_length=RATING_COMMENT_LIMIT,
+        label="Anything to add? (optional)",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={
+            "max_length": f"Keep the comment under {RATING_COMMENT_LIMIT:,} characters."
+        },
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "rating_%s")
+        super().__init__(*args, **kwargs)

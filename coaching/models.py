@@ -572,6 +572,58 @@ class Goal(models.Model):
         return self.status == GoalStatus.ACTIVE
 
 
+# --- Session usefulness ------------------------------------------------------------------
+
+RATING_COMMENT_LIMIT = 1_000  # characters in a rating's optional comment
+
+
+class SessionRatingQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """Only the rater. The coach, the coach's managers, HR and admins never read a
+        single rating: the coach and the people above them see aggregates over enough
+        ratings from enough people (`coaching.ratings.rating_summaries`), nobody else
+        anything."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        return self.filter(rater=user)
+
+
+class SessionRating(models.Model):
+    """Was this useful? The coachee's 1–5 on a held 1:1 or manager review, with an
+    optional comment. Written by `services.session_rating_save` only; read one at a
+    time by its rater, otherwise only as an aggregate (see `coaching.ratings`)."""
+
+    session = models.ForeignKey(CoachingSession, on_delete=models.CASCADE, related_name="ratings")
+    rater = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="session_ratings")
+    # Denormalised by the service from the session (a held session's people and start
+    # never change), so a coach's summary is one grouped query on one index.
+    coach = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    session_start = models.DateTimeField(help_text="The session's scheduled start, copied.")
+    score = models.PositiveSmallIntegerField()
+    comment = models.CharField(max_length=RATING_COMMENT_LIMIT, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = SessionRatingQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-session_start", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "rater"], name="rating_once_per_rater"),
+            models.CheckConstraint(
+                condition=Q(score__gte=1) & Q(score__lte=5), name="rating_score_1_to_5"
+            ),
+            models.CheckConstraint(condition=~Q(coach=F("rater")), name="rating_not_by_coach"),
+        ]
+        indexes = [
+            # `rating_summaries`: a coach's ratings on sessions that started in a window.
+            models.Index(fields=["coach", "session_start"], name="rating_summary_coach_start"),
+        ]
+
+    def __str__(self):
+        return f"Session rating #{self.pk}"  # never the score or the words: admin, logs
+
+
 # Peer coaching, diagnosis and the learning loop live in their own modules; importing
 # them here makes them models of this app (and importable from `coaching.models`).
 from .models_library import (  # noqa: E402, F401

@@ -18,10 +18,11 @@ from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
 
-from . import rules
+from . import ratings, rules
 from .models import (
     DEFAULT_DURATION,
     MAX_ACTIVE_GOALS,
+    RATING_COMMENT_LIMIT,
     TEXT_LIMIT,
     AgendaItem,
     CancelReason,
@@ -36,6 +37,7 @@ from .models import (
     PrivateNote,
     SessionKind,
     SessionParticipant,
+    SessionRating,
     SessionStatus,
     SharedNotes,
 )
@@ -819,3 +821,71 @@ def goal_reopen(*, goal: Goal, actor: User) -> Goal:
     goal.status, goal.closed_at = GoalStatus.ACTIVE, None
     goal.save(update_fields=["status", "closed_at"])
     return goal
+
+
+# --- Session usefulness ------------------------------------------------------------------
+
+
+def _check_may_rate(session: CoachingSession, rater: User) -> None:
+    """Only the coachee of a held 1:1 or manager review, for RATING_DAYS after it was
+    held. The coach is never asked: their only view is an aggregate."""
+    if session.kind not in ratings.RATED_KINDS:
+        raise ValidationError("Only 1:1s and manager reviews are rated.")
+    if not ratings.is_rater(session, rater):
+        raise ValidationError("Only the person coached in this session can rate it.")
+    if session.status != SessionStatus.HELD:
+        raise ValidationError("A session can be rated once it has been held.")
+    if not ratings.is_open_for_rating(session):
+        raise ValidationError(
+            f"Ratings are open for {ratings.RATING_DAYS} days after a session; "
+            "this one can no longer be rated or changed."
+        )
+
+
+def _check_rating(score, comment: str) -> tuple[int, str]:
+    errors = {}
+    if isinstance(score, bool) or not isinstance(score, int) or score not in ratings.SCORES:
+        errors["score"] = "Rate it from 1 (not useful) to 5 (very useful)."
+    comment = (comment or "").strip()
+    if len(comment) > RATING_COMMENT_LIMIT:
+        errors["comment"] = f"Keep the comment under {RATING_COMMENT_LIMIT:,} characters."
+    if errors:
+        raise ValidationError(errors)
+    return score, comment
+
+
+@transaction.atomic
+def session_rating_save(
+    *, session: CoachingSession, rater: User, score: int, comment: str = ""
+) -> SessionRating:
+    """Rate a held session, or change one's rating while it is open: one row per
+    session and rater. The coach and the start are copied from the session, so
+    summaries group by coach on one index."""
+    session = _lock(session)
+    _check_may_rate(session, rater)
+    score, comment = _check_rating(score, comment)
+    coach = session.coach
+    if coach is None:
+        raise ValidationError("This session has no coach to rate.")
+    rating, _ = SessionRating.objects.update_or_create(
+        session=session,
+        rater=rater,
+        defaults={"score": score, "comment": comment, "updated_at": timezone.now()},
+        create_defaults={
+            "score": score,
+            "comment": comment,
+            "coach": coach,
+            "session_start": session.scheduled_start,
+        },
+    )
+    return rating
+
+
+@transaction.atomic
+def session_rating_delete(*, session: CoachingSession, rater: User) -> None:
+    """Take one's rating back while the session is still open for rating."""
+    session = _lock(session)
+    _check_may_rate(session, rater)
+    deleted, _ = SessionRating.objects.filter(session=session, rater=rater).delete()
+    if not deleted:
+        raise ValidationError("You have not rated this session.")

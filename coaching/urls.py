@@ -12,6 +12,7 @@ urlpatterns = [
     path("sessions/<int:pk>/agenda/", views.agenda_add, name="agenda_add"),
     path("sessions/<int:pk>/commitments/", views.commitment_add, name="commitment_add"),
     path("sessions/<int:pk>/held/", views.session_held, name="session_held"),
+    path("sessions/<int:pk>/rating/", views.session_rating, name="session_rating"),
     path("sessions/<int:pk>/call-scoring/", views.call_review_scoring, name="call_review_scoring"),
     path("sessions/<int:pk>/cancel/", views.session_cancel, name="session_cancel"),
     path("sessions/<int:pk>/reschedule/", views.session_reschedule, name="session_reschedule"),

@@ -15,7 +15,7 @@ from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
 
-from . import selectors, services
+from . import ratings, selectors, services
 from .forms import (
     FORM_FOR_KIND,
     AgendaItemForm,
@@ -24,6 +24,7 @@ from .forms import (
     CommitmentForm,
     NotesForm,
     PrivateNoteForm,
+    RatingForm,
     RescheduleForm,
 )
 from .models import CommitmentStatus, SessionKind
@@ -215,6 +216,7 @@ def _page_context(request, pk, **extra):
         "commitment_form": extra.pop("commitment_form", None)
         or CommitmentForm(session=page.session),
         "close_form": CommitmentCloseForm(),
+        **_rating_context(request, page.session, extra.pop("rating_form", None)),
     }
     if page.session.kind == SessionKind.TEAM_CALL_REVIEW and page.session.presented_call_id:
         context["call_rounds"] = list(
@@ -223,6 +225,17 @@ def _page_context(request, pk, **extra):
         context["scorecard_templates"] = list(scorecard_selectors.offered_templates())
     context.update(extra)
     return context
+
+
+def _rating_context(request, session, form=None) -> dict:
+    """The coachee's own rating of a held session (nothing for anyone else)."""
+    panel = ratings.rating_panel(session=session, user=request.user)
+    if panel is None:
+        return {"rating_panel": None, "rating_form": form}
+    if form is None:
+        mine = panel.rating
+        form = RatingForm(initial={"score": mine.score, "comment": mine.comment} if mine else {})
+    return {"rating_panel": panel, "rating_form": form}
 
 
 @require_GET
@@ -526,3 +539,40 @@ def call_review_scoring(request, pk):
         context = _page_context(request, pk, scoring_error=exc.messages)
         return render(request, "coaching/session_detail.html", context, status=400)
     return redirect("round_detail", scoring.pk)
+
+
+# --- Session usefulness ----------------------------------------------------------------
+
+
+@require_POST
+def session_rating(request, pk):
+    """The coachee rates a held session (or changes their rating) while it is open.
+    Someone else who can see the session gets 403 with the reason; bad input 400 with
+    the form's message, nothing saved."""
+    session = selectors.access_session(user=request.user, pk=pk)
+    template = "coaching/_rating.html" if request.htmx else "coaching/session_detail.html"
+    if not ratings.is_rater(session, request.user):
+        context = _page_context(
+            request, pk, rating_error="Only the person coached in this session can rate it."
+        )
+        return render(request, template, context, status=403)
+    form = RatingForm(request.POST)
+    status = 400
+    if form.is_valid():
+        try:
+            services.session_rating_save(
+                session=session,
+                rater=request.user,
+                score=form.cleaned_data["score"],
+                comment=form.cleaned_data["comment"],
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            if not request.htmx:
+                messages.success(request, "Your rating is saved — thank you.")
+                return _back_to_session(request, pk, "#rating")
+            status, form = 200, None
+    context = _page_context(request, pk, **({"rating_form": form} if form is not None else {}))
+    context["rating_saved"] = status == 200
+    return render(request, template, context, status=status)

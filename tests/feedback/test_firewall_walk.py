@@ -9,8 +9,9 @@ Words are planted as markers: `DV…` in every developmental field (observation,
 impact, suggestion) and in the recipient's private reflection and themes; `RQ…` in
 the question and topic of developmental requests; `EP…` in the recipient's
 reflection and themes on evaluative items; `PN…` in a coach's private note, a
-diagnosis's notes and what a peer pair writes (notes, habits, check-ins; a leave
-reason is the admins'); `SN…` in shared 1:1 notes, agenda and commitments (HR and
+diagnosis's notes, what a peer pair writes (notes, habits, check-ins; a leave
+reason is the admins') and a coachee's comment rating a session (its rater's only:
+not even the coach reads one rating); `SN…` in shared 1:1 notes, agenda and commitments (HR and
 admins see counts only); `EV…` in evaluative words, which HR and the chain may read
 — the positive control that the walk reaches content. Each marker knows who may
 read it; any other reader seeing it fails the walk, naming the URL.
@@ -81,6 +82,7 @@ from coaching.services import (
     notes_save,
     private_note_save,
     session_mark_held,
+    session_rating_save,
 )
 from coaching.services_diagnosis import diagnosis_record
 from feedback.models import Feedback, FeedbackRequest, InterpretiveTerm, Stream, Win
@@ -353,6 +355,23 @@ def world(org, settings):
         text=f"{garden.plant('PN', 'skip-level private note', {'head'})} coaching is rushed",
     )
     session_mark_held(session=held_session, actor=p["manager"])
+    # Session usefulness: a rating's comment is its rater's alone — the coach reads
+    # comments only inside a summary over five ratings from three people (never
+    # reached here), their managers the numbers only, HR and admins nothing. The
+    # manager rates the head's review too, so the head walks as a rated coach.
+    session_rating_save(
+        session=held_session,
+        rater=p["rep"],
+        score=2,
+        comment=f"{garden.plant('PN', 'rating comment on a 1:1', {'rep'})} felt rushed",
+    )
+    session_mark_held(session=review_session, actor=p["head"])
+    session_rating_save(
+        session=review_session,
+        rater=p["manager"],
+        score=4,
+        comment=f"{garden.plant('PN', 'rating comment on a review', {'manager'})} useful",
+    )
     _scorecards(garden, p, focus)
     _peer_pairs(garden, p, focus)
     plan = plan_create(
@@ -691,6 +710,7 @@ FILLS_BY_MODEL = {
         "agenda_add",
         "commitment_add",
         "session_held",
+        "session_rating",
         "session_cancel",
         "session_reschedule",
         "session_calendar",
@@ -700,6 +720,7 @@ FILLS_BY_MODEL = {
         "api:session-held",
         "api:session-notes",
         "api:session-private-note",
+        "api:session-rating",
         "api:session-reschedule",
     ],
     AgendaItem: ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
@@ -1110,3 +1131,16 @@ def test_no_email_or_notification_carries_words_to_anyone_not_allowed(client, wo
             for p in world.garden.forbidden_for(name, page)
         ]
     assert not leaks, "\n".join(leaks)
+
+
+@pytest.mark.django_db
+def test_the_rater_walking_the_session_pages_reads_their_rating_comment(client, world):
+    """The positive control for session usefulness: the rep, walking the session pages
+    and endpoints, reads the comment they gave (so the walks above cannot pass by
+    seeing nothing) — and nothing they may not read."""
+    walked = walk(client, world, "rep", only=("/sessions/", "/api/v1/sessions"))
+    plants = world.garden.plants.items()
+    theirs = {m for m, p in plants if p.what.startswith("rating comment") and "rep" in p.readers}
+    assert theirs and theirs - walked.seen == set(), sorted(theirs - walked.seen)
+    assert not walked.leaks, _report("rep", walked)
+    assert not walked.errors, "\n".join(walked.errors)
