@@ -3,15 +3,17 @@ their plans' sessions for the weeks ahead, a team channel, and a few notificatio
 
 It runs after the coaching demo, which wrote twelve weeks of history and each rep's
 next 1:1 (and the next call review and manager review). So that nothing is doubled,
-each plan starts the day after the last session of its kind between the same people
-(or for the same team) and keeps the time of day history shows, weekly plans their
-day too — Sofia's Monday 10:00 with Aisha stays Monday 10:00 — through the same
-service a manager uses on "My cadence".
+each plan continues the day after the last session of its kind between the same
+people (or for the same team) and keeps the time of day history shows, weekly plans
+their day too — Sofia's Monday 10:00 with Aisha stays Monday 10:00 — through the same
+service a manager uses on "My cadence". The history's sessions become the plan's past
+occurrences, as if the plan had been kept all along, so runs of misses count back
+through them (Marcus's slipping team shows in "Needs attention").
 
 Written through `cadence.services` and `cadence.engine`, except what no service can
-express: a plan's `starts_on` (policies start plans today), the channel's last
-failure, and the "missed" notifications the sweep would have recorded for the misses
-the coaching demo wrote directly. No email is sent: reminders and digests are queued
+express: a plan's `starts_on` (policies start plans today), its past occurrences, the
+channel's last failure, and the "missed" notifications the sweep would have recorded
+for the misses the coaching demo wrote directly. No email is sent: reminders and digests are queued
 in the outbox, where a running worker picks them up.
 
 Idempotent: teams that already keep a policy are left alone; notifications are
@@ -42,6 +44,7 @@ from .models import (
     Notification,
     NotificationKind,
     NotificationStatus,
+    Occurrence,
     PolicyAssignment,
     PolicyItem,
     Recurrence,
@@ -121,9 +124,9 @@ def _policy() -> CadencePolicy:
     return policy
 
 
-def _last_session(plan: CadencePlan) -> CoachingSession | None:
-    """The latest session of the plan's kind between its people (or for its team)."""
-    sessions = CoachingSession.objects.filter(kind=plan.kind)
+def _history(plan: CadencePlan):
+    """The history's sessions of the plan's kind between its people (or for its team)."""
+    sessions = CoachingSession.objects.filter(kind=plan.kind, occurrence__isnull=True)
     if plan.team_id:
         sessions = sessions.filter(team_id=plan.team_id)
     else:
@@ -131,13 +134,29 @@ def _last_session(plan: CadencePlan) -> CoachingSession | None:
             sessions = sessions.filter(
                 pk__in=SessionParticipant.objects.filter(person_id=person_id).values("session")
             )
-    return sessions.order_by("-original_start").first()
+    return sessions
+
+
+def _adopt_history(plan: CadencePlan) -> None:
+    """The plan has kept this rhythm since the history began: its sessions become the
+    plan's occurrences (each at its original slot), so runs of misses and escalations
+    count back through them as they would have."""
+    sessions = list(_history(plan).order_by("original_start"))
+    if not sessions:
+        return
+    Occurrence.objects.bulk_create(
+        [Occurrence(plan=plan, slot_start=s.original_start, session=s) for s in sessions],
+        ignore_conflicts=True,
+    )
+    first = sessions[0].original_start.astimezone(ZoneInfo(plan.time_zone)).date()
+    CadencePlan.objects.filter(pk=plan.pk).update(starts_on=first)
 
 
 def _continue_history(plan: CadencePlan, *, today: date) -> None:
-    """Start the plan where the coaching history leaves off, the day after its last
-    session, at the time of day history shows (and, for weekly plans, on its day)."""
-    last = _last_session(plan)
+    """Continue the plan where the coaching history leaves off, the day after its last
+    session, at the time of day history shows (and, for weekly plans, on its day); the
+    history's sessions become its past occurrences."""
+    last = _history(plan).order_by("-original_start").first()
     starts_on = today + timedelta(days=1)
     if last is not None:
         local = last.original_start.astimezone(ZoneInfo(plan.time_zone))
@@ -149,6 +168,7 @@ def _continue_history(plan: CadencePlan, *, today: date) -> None:
         if changes:
             plan_update(plan=plan, actor=plan.coach, **changes)
     CadencePlan.objects.filter(pk=plan.pk).update(starts_on=starts_on)
+    _adopt_history(plan)
 
 
 def _missed_notifications(people: list[User], *, now) -> None:

@@ -4,7 +4,8 @@ programme that has been running for twelve weeks.
 What it tells, relative to today:
 - Sofia Alvarez's Enterprise East is healthy: nearly every weekly 1:1 held.
 - Marcus Chen's Mid-Market Central is slipping: over the last four weeks the forecast
-  call eats his 1:1s, a few are simply missed, and open commitments go overdue.
+  call eats his 1:1s, a few are simply missed — Sam Carter's three weeks running — and
+  open commitments go overdue.
 - Lena Fischer's EMEA Growth had a rough month (weeks 5–8: customer escalations) and
   has been steady since, with a team-scoped multi-threading focus area.
 - Team call reviews, monthly role-plays on the focus area, peer coaching pairs, and
@@ -712,6 +713,8 @@ CALL_KIND_THEME = {
 # Weekly 1:1 slots (weekday, hour, minute) in the manager's time zone, one per rep.
 SLOTS = [(0, 10, 0), (0, 14, 30), (1, 9, 30), (1, 11, 0), (2, 10, 0), (2, 15, 0), (3, 9, 30)]
 SLOTS.append((3, 13, 30))
+# Sam Carter's Tuesday 1:1 with Marcus, missed every week from week 10 on.
+STUCK_SLOT, STUCK_FROM_WEEK = 2, 10
 # Team-level sessions: (weekday, hour, minute) in the lead's time zone, and weeks.
 CALL_REVIEW_SLOT = {EAST: (3, 16, 0), CENTRAL: (3, 15, 0), EMEA: (3, 14, 0)}
 CALL_REVIEW_WEEKS = (2, 5, 8, 11)
@@ -972,6 +975,11 @@ class _Builder:
                     # The forecast call lands late in Marcus's week: it eats those slots.
                     slots.sort(key=lambda s: (-SLOTS[s[0]][0], rng.random()))
                     pool.sort(key=lambda o: o != FORECAST)
+                if team == CENTRAL and first_week >= STUCK_FROM_WEEK:
+                    # One rep's 1:1 is simply missed, week after week: a run of misses
+                    # that escalates and shows in "Needs attention".
+                    missed, stuck = pool.index(MISSED), slots.index((STUCK_SLOT, first_week))
+                    pool[missed], pool[stuck] = pool[stuck], pool[missed]
                 outcomes.update(zip(slots, pool, strict=True))
 
             for index, state in enumerate(states):

@@ -1,6 +1,7 @@
-"""The demo's cadence: the policy on the three teams, plans that carry on where the
-coaching history leaves off (nothing doubled), a switched-off team channel with its
-failure, a few notifications — and running it again changes nothing."""
+"""The demo's cadence: the policy on the three teams, plans that adopt the coaching
+history as their past and carry on where it leaves off (nothing doubled), Sam Carter's
+run of misses, a switched-off team channel with its failure, a few notifications — and
+running it again changes nothing."""
 
 import io
 from collections import defaultdict
@@ -10,9 +11,11 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from cadence.demo import POLICY, seed_cadence
+from cadence.health import consecutive_misses
 from cadence.models import (
     CadencePlan,
     CadencePolicy,
@@ -74,7 +77,22 @@ class TestDemoCadence:
             SessionKind.MANAGER_REVIEW,
         ):
             assert plans.filter(kind=kind).count() == 3, kind
-        assert not plans.filter(starts_on__lte=timezone.localdate()).exists()
+        # They have kept this rhythm since the history began: its sessions are their
+        # past occurrences, and nothing was generated in the past.
+        policy_plans = plans.filter(pair__isnull=True)
+        assert not policy_plans.filter(starts_on__gt=timezone.localdate()).exists()
+        past = Occurrence.objects.filter(plan__in=policy_plans, slot_start__lt=timezone.now())
+        assert past.count() > 24 * 12
+        assert not past.filter(session__created_at__gte=F("plan__created_at")).exists()
+
+    @pytest.mark.django_db
+    def test_sam_carters_1_1_has_been_missed_three_weeks_running(self):
+        sam = CadencePlan.objects.live().get(
+            kind=SessionKind.ONE_ON_ONE, coachee=_person("sam.carter")
+        )
+        runs = consecutive_misses(CadencePlan.objects.live().filter(pair__isnull=True))
+        assert runs[sam.pk] == 3
+        assert {pk for pk, run in runs.items() if run >= 2} == {sam.pk}
 
     @pytest.mark.django_db
     def test_every_live_weekly_plan_has_sessions_ahead(self):
