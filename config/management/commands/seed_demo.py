@@ -4,6 +4,7 @@ from cadence.demo import seed_cadence
 from cadence.demo_rollout import seed_rollouts
 from coaching.demo import seed_coaching
 from coaching.demo_peers import seed_peers
+from coaching.demo_ratings import seed_ratings
 from coaching.demo_scorecards import seed_scorecards
 from feedback.demo import seed_feedback
 from people.demo import DEMO_PASSWORD, seed_people
@@ -33,6 +34,9 @@ class Command(BaseCommand):
 
         # On the history: calls every few weeks, scored with the coach, the calibrations.
         for line in seed_scorecards({spec.key: user for spec, user in people}):
+            self.stdout.write(line)
+        # The coachees' "was this useful?" on the history's held 1:1s and reviews.
+        for line in seed_ratings({spec.key: user for spec, user in people}):
             self.stdout.write(line)
 
         # After the history: plans start where it leaves off, so nothing is doubled.

@@ -1,0 +1,133 @@
+"""The demo's session usefulness (`coaching.demo_ratings`) on a fully seeded
+organisation: ratings only where the rules allow them, given a little after each
+session; Sofia's team rate high, Lena's dipped in weeks 5–8 and recovered, Marcus's
+are too few to show (two people only), Daniel's reviews are rated by his three
+managers; aisha.bello still has a session to rate — and running `seed_demo` again
+adds nothing."""
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+from django.utils import timezone
+
+from coaching.models import ParticipantRole, SessionRating, SessionStatus
+from coaching.ratings import RATED_KINDS, RATING_DAYS, rating_summaries, sessions_to_rate
+from people.models import User
+
+
+@pytest.fixture(scope="class")
+def seeded_once(django_db_setup, django_db_blocker):
+    """One seeded organisation for every test in the class, rolled back afterwards."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        out = io.StringIO()
+        call_command("seed_demo", stdout=out)
+        yield out.getvalue()
+        transaction.set_rollback(True)
+
+
+def _person(key):
+    return User.objects.get(email=f"{key}@example.com")
+
+
+def _summary(key, *, weeks_from=13, weeks_to=0, **kwargs):
+    coach, now = _person(key), timezone.now()
+    return rating_summaries(
+        coaches=[coach],
+        since=now - timedelta(weeks=weeks_from),
+        until=now - timedelta(weeks=weeks_to),
+        **kwargs,
+    )[coach.pk]
+
+
+@pytest.mark.usefixtures("seeded_once")
+class TestDemoRatings:
+    @pytest.mark.django_db
+    def test_every_rating_is_by_the_coachee_of_a_held_session_given_while_open(self):
+        ratings = SessionRating.objects.select_related("session").prefetch_related(
+            "session__participants"
+        )
+        assert ratings.count() > 100
+        now = timezone.now()
+        for rating in ratings:
+            session = rating.session
+            roles = {p.person_id: p.role for p in session.participants.all()}
+            assert session.kind in RATED_KINDS and session.status == SessionStatus.HELD
+            assert roles[rating.rater_id] == ParticipantRole.COACHEE
+            assert roles[rating.coach_id] == ParticipantRole.COACH
+            assert rating.session_start == session.scheduled_start
+            assert session.held_at < rating.created_at <= now
+            assert rating.created_at < session.held_at + timedelta(days=RATING_DAYS)
+            assert rating.updated_at == rating.created_at
+            assert 1 <= rating.score <= 5
+        assert ratings.exclude(comment="").count() >= 10
+        assert not ratings.filter(session__held_at__gt=now).exists()
+
+    @pytest.mark.django_db
+    def test_sofias_team_find_their_one_on_ones_useful(self):
+        summary = _summary("sofia.alvarez", with_comments=True)
+        assert summary.shown and summary.raters == 8
+        assert summary.average >= 4.0
+        assert summary.distribution[1] == 0
+        assert summary.comments == sorted(summary.comments, key=lambda c: (c.casefold(), c))
+        assert len(summary.comments) >= 5
+
+    @pytest.mark.django_db
+    def test_lenas_team_rated_weeks_five_to_eight_lower_and_better_since(self):
+        rough = _summary("lena.fischer", weeks_from=9, weeks_to=5)
+        since = _summary("lena.fischer", weeks_from=4, weeks_to=0)
+        before = _summary("lena.fischer", weeks_from=13, weeks_to=9)
+        assert rough.shown and since.shown and before.shown
+        assert rough.average < 3.3 < since.average
+        assert rough.average < before.average
+
+    @pytest.mark.django_db
+    def test_marcuss_ratings_come_from_two_people_only_so_nothing_shows(self):
+        for weeks in (4, 8, 13, 26):
+            summary = _summary("marcus.chen", weeks_from=weeks, with_comments=True)
+            assert not summary.shown
+            assert summary.average is None and summary.comments == []
+        summary = _summary("marcus.chen")
+        assert (summary.ratings, summary.raters) == (5, 2)
+
+    @pytest.mark.django_db
+    def test_daniels_reviews_are_rated_by_his_three_managers(self):
+        summary = _summary("daniel.mensah", with_comments=True)
+        assert summary.shown and (summary.ratings, summary.raters) == (9, 3)
+        assert summary.comments
+        raters = set(
+            SessionRating.objects.filter(coach=_person("daniel.mensah")).values_list(
+                "rater__email", flat=True
+            )
+        )
+        assert raters == {
+            "sofia.alvarez@example.com",
+            "marcus.chen@example.com",
+            "lena.fischer@example.com",
+        }
+
+    @pytest.mark.django_db
+    def test_aisha_still_has_her_latest_one_on_one_to_rate(self, client):
+        aisha = _person("aisha.bello")
+        waiting = sessions_to_rate(person=aisha)
+        assert waiting and waiting[0].coach_name == "Sofia Alvarez"
+        client.force_login(aisha)
+        page = client.get(f"/sessions/{waiting[0].pk}/").content.decode()
+        assert "<legend>Was this session useful?</legend>" in page
+
+    @pytest.mark.django_db
+    def test_it_prints_each_coachs_summary(self, seeded_once):
+        assert "Session usefulness:" in seeded_once
+        assert "Marcus Chen: 5 ratings by 2 people, too few ratings to show" in seeded_once
+
+    @pytest.mark.django_db
+    def test_running_it_again_adds_no_ratings(self):
+        before = list(SessionRating.objects.order_by("pk").values_list("pk", "score", "comment"))
+        out = io.StringIO()
+        call_command("seed_demo", stdout=out)
+        assert "Session ratings already present" in out.getvalue()
+        assert list(SessionRating.objects.order_by("pk").values_list("pk", "score", "comment")) == (
+            before
+        )
