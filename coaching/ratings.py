@@ -141,12 +141,8 @@ EMPTY_SUMMARY = RatingSummary(ratings=0, raters=0, average=None, distribution={}
 
 
 def _ids(coaches: Iterable) -> list[int]:
-    ids = []
-    for coach in coaches:
-        pk = coach if isinstance(coach, int) else coach.pk
-        if pk not in ids:
-            ids.append(pk)
-    return ids
+    """Users or ids, each once, in the order given."""
+    return list(dict.fromkeys(c if isinstance(c, int) else c.pk for c in coaches))
 
 
 def rating_summaries(
