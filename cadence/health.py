@@ -805,6 +805,13 @@ def weekly_by_team(
     return {pk: weeks_.numbers(cells) for pk, cells in by_team.items()}
 
 
+def calendar_mondays(
+    weeks: int, *, until: datetime | None = None, now: datetime | None = None, tz=None
+) -> list[date]:
+    """The Mondays of the calendar weeks `weekly_adherence` and `weekly_by_team` count."""
+    return _CalendarWeeks.ending(weeks, until=until, now=now, tz=tz).mondays
+
+
 def coverage_by_coach(
     coaches: Iterable[User | int] | None = None,
     *,

@@ -19,6 +19,7 @@ api_v1 = [
     path("", include("coaching.api_urls")),
     path("", include("feedback.api_urls")),
     path("", include("cadence.api_urls")),
+    path("", include("dashboards.api_urls")),
 ]
 
 urlpatterns = [

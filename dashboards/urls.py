@@ -6,4 +6,7 @@ urlpatterns = [
     path("me/", views_growth.home_rep, name="home_rep"),
     path("team/", views_team.home_manager, name="home_manager"),
     path("hr/", views_hr.home_hr, name="home_hr"),
+    path("hr/teams/<int:pk>/", views_hr.team_health, name="hr_team"),
+    path("hr/export/<slug:table>.csv", views_hr.organisation_export, name="hr_export"),
+    path("hr/teams/<int:pk>/export/<slug:table>.csv", views_hr.team_export, name="hr_team_export"),
 ]

@@ -1,21 +1,124 @@
-"""Cadence health for HR and programme admins: the whole organisation, aggregates only."""
+"""Cadence health for HR and programme admins: the whole organisation and each team,
+aggregates only, with every table as CSV. A wrong window is a 400 with the reason."""
 
-from django.db.models import Count, Q
+from django.conf import settings
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
 
+from cadence import selectors_rollout
+from config.api import client_ip
 from people.access import role_required
-from people.models import Team, User
 from people.roles import Role
 
+from . import exports, org
+from .forms import WindowForm
+from .privacy import MIN_GROUP
+from .windows import window_ending
 
-@role_required(Role.HR)
-def home_hr(request):
-    people = User.objects.filter(is_active=True).aggregate(
-        total=Count("pk"),
-        managers=Count("pk", filter=Q(direct_reports__isnull=False), distinct=True),
+HEALTH_ROLES = (Role.HR, Role.PROGRAMME_ADMIN)
+
+
+def _ask(request, form: WindowForm) -> exports.Ask:
+    now = timezone.now()
+    return exports.Ask(
+        reader=request.user,
+        window=window_ending(weeks=form.cleaned_data["weeks"], now=now),
+        now=now,
+        tz=timezone.get_current_timezone(),
     )
+
+
+def _refused(request, form: WindowForm, template: str, **context) -> HttpResponse:
+    return render(request, template, {"form": form, "refused": True, **context}, status=400)
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def home_hr(request):
+    form = WindowForm(request.GET)
+    if not form.is_valid():
+        return _refused(request, form, "dashboards/hr.html")
+    ask = _ask(request, form)
     return render(
         request,
         "dashboards/hr.html",
-        {"people": people, "team_count": Team.objects.count()},
+        {
+            "form": form,
+            "window": ask.window,
+            "people": org.people_count(),
+            "health": org.organisation_health(window=ask.window, now=ask.now, tz=ask.tz),
+            "heatmap": org.heatmap(window=ask.window, now=ask.now, tz=ask.tz),
+            "attention": org.attention(window=ask.window, now=ask.now),
+            "rollout": selectors_rollout.overview(
+                user=request.user, today=ask.now.astimezone(ask.tz).date()
+            ),
+            "min_group": MIN_GROUP,
+            "quiet_days": org.QUIET_DAYS,
+            "drop_points": org.COVERAGE_DROP_POINTS,
+            "escalate_after": settings.CADENCE_ESCALATE_AFTER,
+        },
     )
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def team_health(request, pk: int):
+    team = org.access_team(pk=pk)
+    form = WindowForm(request.GET)
+    if not form.is_valid():
+        return _refused(request, form, "dashboards/hr_team.html", team=team)
+    ask = _ask(request, form)
+    return render(
+        request,
+        "dashboards/hr_team.html",
+        {
+            "form": form,
+            "team": team,
+            "window": ask.window,
+            "health": org.team_health(team=team, window=ask.window, now=ask.now, tz=ask.tz),
+            "min_group": MIN_GROUP,
+        },
+    )
+
+
+def _csv(ask: exports.Ask, table: exports.Table, name: str, *, team=None) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{exports.filename(name, ask=ask, team=team)}"'
+    )
+    exports.write_csv(response, table)
+    return response
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def organisation_export(request, table: str):
+    build = exports.ORGANISATION_TABLES.get(table)
+    if build is None:
+        raise Http404
+    form = WindowForm(request.GET)
+    if not form.is_valid():
+        return HttpResponse(" ".join(form.errors["weeks"]), status=400, content_type="text/plain")
+    ask = _ask(request, form)
+    rows = build(ask)
+    exports.export_record(ask=ask, table=table, rows=len(rows.rows), ip=client_ip(request))
+    return _csv(ask, rows, table)
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def team_export(request, pk: int, table: str):
+    team = org.access_team(pk=pk)
+    if table not in exports.TEAM_TABLES:
+        raise Http404
+    form = WindowForm(request.GET)
+    if not form.is_valid():
+        return HttpResponse(" ".join(form.errors["weeks"]), status=400, content_type="text/plain")
+    ask = _ask(request, form)
+    rows = exports.team_table(table, team=team, ask=ask)
+    exports.export_record(
+        ask=ask, table=table, rows=len(rows.rows), team=team, ip=client_ip(request)
+    )
+    return _csv(ask, rows, table, team=team)

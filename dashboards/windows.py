@@ -39,6 +39,7 @@ def parse_weeks(raw: str | None) -> int:
     except (TypeError, ValueError):
         weeks = None
     if weeks not in WEEK_CHOICES:
-        choices = ", ".join(str(w) for w in WEEK_CHOICES)
+        *first, last = (str(w) for w in WEEK_CHOICES)
+        choices = f"{', '.join(first)} or {last}"
         raise ValidationError(f"Choose a window of {choices} weeks.", code="weeks")
     return weeks

@@ -59,6 +59,10 @@ def evaluative_export(
 
 
 def safe_cell(value) -> str:
+    """A CSV cell: words that a spreadsheet would run as a formula get a leading
+    apostrophe; numbers stay numbers (a negative change is not a formula)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
     text = "" if value is None else str(value)
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 

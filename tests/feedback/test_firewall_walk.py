@@ -85,6 +85,7 @@ from coaching.services import (
     session_rating_save,
 )
 from coaching.services_diagnosis import diagnosis_record
+from dashboards.exports import ORGANISATION_TABLES, TEAM_TABLES
 from feedback.models import Feedback, FeedbackRequest, InterpretiveTerm, Stream, Win
 from feedback.services import (
     ANONYMITY_THRESHOLD,
@@ -748,6 +749,8 @@ FILLS_BY_MODEL = {
         "api:scorecard-template-restore",
     ],
     Team: [
+        "hr_team",
+        "api:health-team",
         "team_skills",
         "team_rollout",
         "rollout_tick",
@@ -824,6 +827,10 @@ FILLS = {
     "person_skills": _pks(User),
     "diagnosis_new": _pks(User),
     "calendar_feed": _feed_tokens,
+    "hr_export": lambda: [{"table": table} for table in ORGANISATION_TABLES],
+    "hr_team_export": lambda: [
+        {"pk": team["pk"], "table": table} for team in _pks(Team)() for table in TEAM_TABLES
+    ],
     "account_confirm_email": _email_keys,
     "account_reset_password_from_key": _reset_keys,
     # The SocialApp made in the world (an SSO provider configured in the database).

@@ -1,0 +1,201 @@
+"""Cadence health under /api/v1/health/ for HR and programme admins (404 for everyone
+else): the organisation, every team by week, one team, the attention list. The same
+selectors as the pages; a group of fewer than five people comes back `suppressed`
+with no numbers at all. `weeks` (4, 8, 13 or 26; default 8) picks the window."""
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import NOT_FOUND, VALIDATION_ERROR
+from people.access import HasRole
+from people.api import PersonRefSerializer, TeamRefSerializer
+
+from . import org
+from .views_hr import HEALTH_ROLES
+from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
+
+WEEKS = OpenApiParameter(
+    "weeks",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    enum=list(WEEK_CHOICES),
+    default=DEFAULT_WEEKS,
+    description="The window: the last this many weeks, against the same length before.",
+)
+TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
+RATE = {"allow_null": True, "min_value": 0, "max_value": 1}
+
+
+class WindowSerializer(serializers.Serializer):
+    weeks = serializers.IntegerField()
+    since = serializers.DateTimeField()
+    until = serializers.DateTimeField()
+
+
+class CountsSerializer(serializers.Serializer):
+    due = serializers.IntegerField()
+    held = serializers.IntegerField()
+    on_time = serializers.IntegerField()
+    held_but_empty = serializers.IntegerField()
+    missed = serializers.IntegerField()
+    cancelled = serializers.IntegerField()
+    unresolved = serializers.IntegerField(help_text="Due, not yet logged held or missed.")
+    reps = serializers.IntegerField(help_text="People coverage is counted over.")
+    covered = serializers.IntegerField()
+    commitments_made = serializers.IntegerField()
+    commitments_done = serializers.IntegerField()
+
+
+class MetricSerializer(serializers.Serializer):
+    key = serializers.CharField(source="spec.key")
+    label = serializers.CharField(source="spec.label")
+    definition = serializers.CharField(source="spec.explained")
+    now = serializers.FloatField(**RATE, help_text="This window, 0 to 1.")
+    before = serializers.FloatField(**RATE, help_text="The window before, 0 to 1.")
+    change = serializers.IntegerField(allow_null=True, help_text="In percentage points.")
+    verdict = serializers.ChoiceField(choices=["better", "worse", "steady"])
+
+
+class CancellationSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    label = serializers.CharField()
+    now = serializers.IntegerField()
+    before = serializers.IntegerField()
+
+
+class WeekSerializer(serializers.Serializer):
+    week_start = serializers.DateField(help_text="Monday, in your time zone.")
+    due = serializers.IntegerField()
+    held = serializers.IntegerField()
+    missed = serializers.IntegerField()
+    cancelled = serializers.IntegerField()
+    adherence = serializers.FloatField(**RATE)
+
+
+class HealthSerializer(serializers.Serializer):
+    window = WindowSerializer()
+    people = serializers.IntegerField(source="reps")
+    suppressed = serializers.BooleanField(
+        help_text="Fewer than five people: no numbers are given."
+    )
+    counts = CountsSerializer(source="numbers", allow_null=True)
+    metrics = MetricSerializer(many=True)
+    cancellations = CancellationSerializer(many=True)
+    weeks = WeekSerializer(many=True, allow_null=True)
+
+
+class TeamHealthSerializer(HealthSerializer):
+    team = TeamRefSerializer()
+
+
+class HeatRowSerializer(serializers.Serializer):
+    team = TeamRefSerializer()
+    lead = PersonRefSerializer(source="team.lead", allow_null=True)
+    head = PersonRefSerializer(allow_null=True, help_text="The manager above the lead.")
+    people = serializers.IntegerField(source="reps")
+    suppressed = serializers.BooleanField()
+    adherence = serializers.SerializerMethodField()
+    weeks = WeekSerializer(many=True, allow_null=True)
+
+    def get_adherence(self, row) -> float | None:
+        return None if row.suppressed else row.window.adherence
+
+
+class MissedRunsSerializer(serializers.Serializer):
+    coach = PersonRefSerializer()
+    plans = serializers.IntegerField()
+    longest = serializers.IntegerField(help_text="The longest run of misses in a row.")
+    kinds = serializers.ListField(child=serializers.CharField())
+
+
+class CoverageDropSerializer(serializers.Serializer):
+    coach = PersonRefSerializer()
+    people = serializers.IntegerField(source="reps")
+    before = serializers.FloatField()
+    now = serializers.FloatField()
+    points = serializers.IntegerField(help_text="How far coverage fell, in points.")
+
+
+class QuietTeamSerializer(serializers.Serializer):
+    team = TeamRefSerializer()
+    last_review = serializers.DateTimeField(allow_null=True)
+
+
+class AttentionSerializer(serializers.Serializer):
+    window = WindowSerializer()
+    missed_runs = MissedRunsSerializer(many=True, source="runs")
+    coverage_drops = CoverageDropSerializer(many=True, source="drops")
+    quiet_teams = QuietTeamSerializer(many=True, source="quiet")
+
+
+class _HealthView(APIView):
+    permission_classes = [HasRole.of(*HEALTH_ROLES)]
+
+    def window(self, request):
+        """The asked-for window; a wrong `weeks` is a 400 with the reason."""
+        return window_ending(weeks=parse_weeks(request.query_params.get("weeks")))
+
+
+class OrganisationHealthView(_HealthView):
+    @extend_schema(
+        operation_id="health_organisation",
+        summary="The organisation's cadence health against the window before",
+        parameters=[WEEKS],
+        responses={200: HealthSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        window = self.window(request)
+        health = org.organisation_health(window=window, now=window.until, tz=_tz())
+        return Response(HealthSerializer(health).data)
+
+
+class TeamsHealthView(_HealthView):
+    @extend_schema(
+        operation_id="health_teams",
+        summary="Every team's adherence over the window and week by week (the heatmap)",
+        parameters=[WEEKS],
+        responses={200: HeatRowSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        window = self.window(request)
+        heatmap = org.heatmap(window=window, now=window.until, tz=_tz())
+        return Response(HeatRowSerializer(heatmap.rows, many=True).data)
+
+
+class TeamHealthView(_HealthView):
+    @extend_schema(
+        operation_id="health_team",
+        summary="One team's cadence health against the window before",
+        parameters=[TEAM_ID, WEEKS],
+        responses={200: TeamHealthSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    def get(self, request, pk: int):
+        team = org.access_team(pk=pk)
+        window = self.window(request)
+        health = org.team_health(team=team, window=window, now=window.until, tz=_tz())
+        return Response({"team": TeamRefSerializer(team).data, **HealthSerializer(health).data})
+
+
+class AttentionView(_HealthView):
+    @extend_schema(
+        operation_id="health_attention",
+        summary="Where the rhythm breaks: runs of misses, coverage that fell, quiet teams",
+        parameters=[WEEKS],
+        responses={200: AttentionSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        window = self.window(request)
+        found = org.attention(window=window, now=window.until)
+        return Response(
+            AttentionSerializer(
+                {"window": window, "runs": found.runs, "drops": found.drops, "quiet": found.quiet}
+            ).data
+        )
+
+
+def _tz():
+    return timezone.get_current_timezone()

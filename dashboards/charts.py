@@ -1,0 +1,60 @@
+"""Dashboard charts, drawn on the server as SVG like the scorecards' (no script, nothing
+for the content security policy to allow). Each is an image with a text alternative;
+the pages put the same numbers in a table beside it."""
+
+from django.utils.safestring import SafeString
+
+from cadence.health import WeekNumbers
+from scorecards.charts import GRID, INK, OTHERS_COLOUR
+from scorecards.charts import _el as el
+from scorecards.charts import _svg as svg
+
+
+def whole_percent(value: float) -> int:
+    """A rate as a whole percentage, halves rounded up (5 of 8 is 63%, as people
+    expect; Python's round() would say 62)."""
+    return int(value * 100 + 0.5)
+
+
+def percent(value: float | None) -> str:
+    return "—" if value is None else f"{whole_percent(value)}%"
+
+
+def week_bars(
+    *, weeks: list[WeekNumbers], label: str, width: int = 560, height: int = 160
+) -> SafeString:
+    """Adherence per week as bars on a 0–100% axis; a week with nothing due has no bar
+    and a dash on the axis."""
+    left, right, top, bottom = 36, 6, 8, 22
+    plot_w, plot_h = width - left - right, height - top - bottom
+    n = max(len(weeks), 1)
+    slot = plot_w / n
+    parts = []
+    for share in (0, 0.5, 1):
+        y = top + plot_h * (1 - share)
+        parts.append(el("line", x1=left, x2=width - right, y1=f"{y:.1f}", y2=f"{y:.1f}",
+                        stroke=GRID))  # fmt: skip
+        parts.append(el("text", f"{round(share * 100)}%", x=left - 4, y=f"{y + 4:.1f}",
+                        text_anchor="end", font_size=10, fill=INK))  # fmt: skip
+    step = max(1, -(-n // 8))  # at most eight week labels
+    for i, week in enumerate(weeks):
+        centre = left + slot * (i + 0.5)
+        tip = (
+            f"Week of {week.week_start:%-d %b}: nothing due"
+            if week.adherence is None
+            else f"Week of {week.week_start:%-d %b}: {percent(week.adherence)} "
+            f"({week.held} of {week.due} held)"
+        )
+        if week.adherence is None:
+            parts.append(el("line", el("title", tip), x1=f"{centre - 4:.1f}",
+                            x2=f"{centre + 4:.1f}", y1=top + plot_h - 2, y2=top + plot_h - 2,
+                            stroke=INK, stroke_width=2))
+        else:
+            bar_h = max(plot_h * week.adherence, 1)
+            parts.append(el("rect", el("title", tip), x=f"{centre - slot * 0.35:.1f}",
+                            y=f"{top + plot_h - bar_h:.1f}", width=f"{slot * 0.7:.1f}",
+                            height=f"{bar_h:.1f}", fill=OTHERS_COLOUR))
+        if i % step == 0:
+            parts.append(el("text", f"{week.week_start:%-d %b}", x=f"{centre:.1f}",
+                            y=height - 6, text_anchor="middle", font_size=10, fill=INK))
+    return svg(parts, width=width, height=height, label=label)
