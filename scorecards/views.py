@@ -137,12 +137,17 @@ def call_score(request, pk):
 
 def _side_by_side(view) -> list[dict]:
     """Per criterion, one cell per visible scorecard (in the same order as the
-    columns), each flagged when that rater is an outlier on it."""
+    columns, and with it: a phone shows each cell under its rater's name), each
+    flagged when that rater is an outlier on it."""
     table = []
     for row in view.rows:
         outliers = set(row.agreement.outliers) if row.agreement else set()
         cells = [
-            {"score": row.ratings.get(card.rater_id), "outlier": card.rater_id in outliers}
+            {
+                "card": card,
+                "score": row.ratings.get(card.rater_id),
+                "outlier": card.rater_id in outliers,
+            }
             for card in view.visible
         ]
         table.append({"row": row, "cells": cells})
