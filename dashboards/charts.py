@@ -21,11 +21,12 @@ def percent(value: float | None) -> str:
 
 
 def week_bars(
-    *, weeks: list[WeekNumbers], label: str, width: int = 560, height: int = 160
+    *, weeks: list[WeekNumbers], label: str, width: int = 360, height: int = 150
 ) -> SafeString:
     """Adherence per week as bars on a 0–100% axis; a week with nothing due has no bar
-    and a dash on the axis."""
-    left, right, top, bottom = 36, 6, 8, 22
+    and a dash on the axis. Drawn small (360 wide) so its labels stay legible when a
+    phone scales it down."""
+    left, right, top, bottom = 34, 4, 8, 22
     plot_w, plot_h = width - left - right, height - top - bottom
     n = max(len(weeks), 1)
     slot = plot_w / n
@@ -36,7 +37,7 @@ def week_bars(
                         stroke=GRID))  # fmt: skip
         parts.append(el("text", f"{round(share * 100)}%", x=left - 4, y=f"{y + 4:.1f}",
                         text_anchor="end", font_size=10, fill=INK))  # fmt: skip
-    step = max(1, -(-n // 8))  # at most eight week labels
+    step = max(1, -(-n // 5))  # at most five week labels
     for i, week in enumerate(weeks):
         centre = left + slot * (i + 0.5)
         tip = (

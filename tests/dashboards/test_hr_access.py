@@ -74,11 +74,13 @@ def test_a_deactivated_hr_person_opens_nothing(client, world):
         assert client.get(path).status_code in (302, 401, 403, 404), path
 
 
-def test_the_navigation_offers_cadence_health_to_hr_and_admins_only(client, world):
-    for who, shown in [("hr", True), ("admin", True), ("manager", False), ("rep", False)]:
+def test_hr_reach_it_from_the_navigation_and_admins_from_the_programme_page(client, world):
+    for who, shown in [("hr", True), ("admin", False), ("manager", False), ("rep", False)]:
         client.force_login(getattr(world.org, who))
         body = client.get("/me/").content.decode()
         assert ('href="/hr/"' in body) == shown, who
+    client.force_login(world.org.admin)
+    assert 'href="/hr/"' in client.get("/programme/").content.decode()
 
 
 @pytest.mark.parametrize("weeks", ["5", "abc", "-8", "8.5", "99999999999999999999"])
