@@ -112,3 +112,43 @@ def distribution_bar(
         )  # fmt: skip
         offset += part
     return _svg(parts, width=width, height=height, label=label)
+
+
+def sparkline(
+    *,
+    values: list[float | None],
+    scale_max: int,
+    label: str,
+    width: int = 120,
+    height: int = 32,
+    colour: str = OTHERS_COLOUR,
+) -> SafeString:
+    """A word-sized trend: one value per period (None: nothing that period) on a
+    1..scale_max axis, a faint line at each end of the scale, the latest point larger.
+    No axis labels: the page puts the numbers in a table beside it."""
+    pad = 4
+    n = max(len(values), 1)
+    plot_w, plot_h = width - 2 * pad, height - 2 * pad
+
+    def x(i: int) -> float:
+        return pad + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(value: float) -> float:
+        return pad + plot_h * (scale_max - value) / max(scale_max - 1, 1)
+
+    parts = [
+        _el("line", x1=pad, x2=width - pad, y1=f"{y(level):.1f}", y2=f"{y(level):.1f}",
+            stroke=GRID)
+        for level in (1, scale_max)
+    ]  # fmt: skip
+    points = [(x(i), y(v), v) for i, v in enumerate(values) if v is not None]
+    if len(points) > 1:
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py, _ in points)
+        parts.append(_el("polyline", points=path, fill="none", stroke=colour, stroke_width=1.5))
+    for index, (px, py, value) in enumerate(points):
+        last = index == len(points) - 1
+        parts.append(
+            _el("circle", _el("title", escape(f"{value:g}")), cx=f"{px:.1f}", cy=f"{py:.1f}",
+                r=3 if last else 1.75, fill=colour)
+        )  # fmt: skip
+    return _svg(parts, width=width, height=height, label=label)

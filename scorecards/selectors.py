@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from statistics import median
 
-from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Avg, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 
@@ -461,3 +461,92 @@ def templates_with_current(*, include_retired: bool = False) -> list[Template]:
         versions = template.versions.all()
         template.current = versions[0] if versions else None
     return templates
+
+
+# --- Monthly averages for many people --------------------------------------------------------
+
+
+@dataclass
+class MonthlyAverage:
+    """One person's scores on a set of criteria in one month: the others' mean and the
+    self-assessment mean over every score on those criteria (not a mean of means)."""
+
+    month: date
+    others: float | None
+    self: float | None
+    others_count: int
+    self_count: int
+
+    @property
+    def gap(self) -> float | None:
+        """Self minus others, where both exist."""
+        if self.others is None or self.self is None:
+            return None
+        return round(self.self - self.others, 2)
+
+
+@dataclass
+class PersonMonthly:
+    months: list[MonthlyAverage]  # oldest first; only the months with scores
+    scale_max: int  # the widest scale among the criteria scored
+
+
+def monthly_averages(
+    *, viewer: User, criteria: dict[int, list[int]], since: datetime
+) -> dict[int, PersonMonthly]:
+    """For many people at once, per month since `since`: the mean of the others' scores
+    and of the self-assessments on that person's criterion lineages (`criteria` maps a
+    person id to them). Only the scorecards `viewer` may see count (the reveal rule),
+    calibrations aside, as in `person_trends`. One aggregate query, whatever the
+    number of people, criteria or months; people without scores are left out."""
+    wanted = {pk for lineages in criteria.values() for pk in lineages}
+    if not wanted:
+        return {}
+    cards = (
+        Scorecard.objects.visible_to(viewer)
+        .filter(subject__in=list(criteria), submitted_at__gte=since)
+        .exclude(context=RoundContext.CALIBRATION)
+    )
+    is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
+    rows = (
+        Score.objects.filter(scorecard__in=cards.values("pk"), criterion__criterion_id__in=wanted)
+        .annotate(month=TruncMonth("scorecard__submitted_at"))
+        .values("scorecard__subject_id", "criterion__criterion_id", "month")
+        .annotate(
+            others_sum=Sum("rating", filter=~is_self),
+            others_n=Count("pk", filter=~is_self),
+            self_sum=Sum("rating", filter=is_self),
+            self_n=Count("pk", filter=is_self),
+            top=Max("criterion__scale_max"),
+        )
+        .order_by()
+    )
+    sums: dict[int, dict[date, list[int]]] = {}
+    scales: dict[int, int] = {}
+    for row in rows:
+        person = row["scorecard__subject_id"]
+        if row["criterion__criterion_id"] not in criteria[person]:
+            continue  # someone else's focus criterion
+        month = row["month"].date() if isinstance(row["month"], datetime) else row["month"]
+        total = sums.setdefault(person, {}).setdefault(month, [0, 0, 0, 0])
+        total[0] += row["others_sum"] or 0
+        total[1] += row["others_n"]
+        total[2] += row["self_sum"] or 0
+        total[3] += row["self_n"]
+        scales[person] = max(scales.get(person, 0), row["top"])
+    return {
+        person: PersonMonthly(
+            [
+                MonthlyAverage(
+                    month,
+                    _round(o_sum / o_n) if o_n else None,
+                    _round(s_sum / s_n) if s_n else None,
+                    o_n,
+                    s_n,
+                )
+                for month, (o_sum, o_n, s_sum, s_n) in sorted(by_month.items())
+            ],
+            scales[person],
+        )
+        for person, by_month in sums.items()
+    }
