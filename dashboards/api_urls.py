@@ -2,9 +2,17 @@
 
 from django.urls import path
 
-from . import api_hr
+from . import api_hr, api_team
 
 urlpatterns = [
+    path("dashboards/team/", api_team.MyTeamView.as_view(), name="dashboards-team"),
+    path(
+        "dashboards/team/<int:manager_id>/",
+        api_team.ManagerTeamView.as_view(),
+        name="dashboards-team-manager",
+    ),
+    path("dashboards/managers/", api_team.ManagersView.as_view(), name="dashboards-managers"),
+    path("dashboards/growth/", api_team.GrowthView.as_view(), name="dashboards-growth"),
     path(
         "health/organisation/",
         api_hr.OrganisationHealthView.as_view(),

@@ -5,6 +5,7 @@ from . import views_growth, views_hr, views_team
 urlpatterns = [
     path("me/", views_growth.home_rep, name="home_rep"),
     path("team/", views_team.home_manager, name="home_manager"),
+    path("team/managers/<int:pk>/", views_team.team_manager, name="team_manager"),
     path("hr/", views_hr.home_hr, name="home_hr"),
     path("hr/teams/<int:pk>/", views_hr.team_health, name="hr_team"),
     path("hr/export/<slug:table>.csv", views_hr.organisation_export, name="hr_export"),

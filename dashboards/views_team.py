@@ -1,24 +1,56 @@
-"""The manager's page, "My team": this week's rhythm of the people they coach."""
+"""The manager's page, "My team": this week's rhythm of the people they coach, who has
+gone without a 1:1, commitments, what waits on them, each person's skill trend on
+their focus area, and how they coach. A manager of managers also gets the managers
+below them for the monthly manager review, each row opening that manager's page
+read-only (`/team/managers/<id>/`: anyone above that manager; 404 for everyone
+else)."""
 
-from django.shortcuts import render
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
 
-from coaching import selectors as coaching
-from people.access import role_required
-from people.models import Team
+from people.access import request_roles, role_required
 from people.roles import Role
-from people.selectors import people_below
+
+from . import team
+from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
 
 
+@require_GET
 @role_required(Role.MANAGER)
 def home_manager(request):
-    reports = coaching.people_overview(manager=request.user)
-    below = people_below(person=request.user).filter(is_active=True)
+    return _page(request, manager=request.user)
+
+
+@require_GET
+def team_manager(request, pk: int):
+    """Another manager's dashboard, read-only, for the people above them."""
+    if pk == request.user.pk and Role.MANAGER in request_roles(request):
+        return redirect("home_manager")
+    return _page(request, manager=team.access_manager(viewer=request.user, pk=pk))
+
+
+def _page(request, *, manager):
+    """A wrong `weeks` is a 400 with the reason, the page shown over the default window."""
+    status, window_error = 200, None
+    try:
+        weeks = parse_weeks(request.GET.get("weeks"))
+    except ValidationError as exc:
+        weeks, status, window_error = DEFAULT_WEEKS, 400, " ".join(exc.messages)
+    dashboard = team.team_dashboard(
+        viewer=request.user, manager=manager, window=window_ending(weeks=weeks)
+    )
     return render(
         request,
         "dashboards/team.html",
         {
-            "reports": reports,
-            "people_below_count": below.count(),
-            "teams_led": Team.objects.filter(lead=request.user),
+            "dashboard": dashboard,
+            "week_choices": WEEK_CHOICES,
+            "window_error": window_error,
+            "escalate_after": settings.CADENCE_ESCALATE_AFTER,
+            "today": timezone.localdate(),
         },
+        status=status,
     )

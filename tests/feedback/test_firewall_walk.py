@@ -825,6 +825,8 @@ FILLS = {
     "person_detail": _pks(User),
     "person_goal_add": _pks(User),
     "person_skills": _pks(User),
+    "team_manager": _pks(User),
+    "api:dashboards-team-manager": lambda: [{"manager_id": f["pk"]} for f in _pks(User)()],
     "diagnosis_new": _pks(User),
     "calendar_feed": _feed_tokens,
     "hr_export": lambda: [{"table": table} for table in ORGANISATION_TABLES],

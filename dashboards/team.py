@@ -1,0 +1,457 @@
+"""Reads for "My team" (a manager's dashboard) and the monthly manager review (the
+managers below a manager of managers). Every number is defined in `cadence.health`
+or `dashboards.focus` and only composed here; each dashboard costs a fixed number
+of queries whatever the number of people, teams, managers or sessions.
+
+Who sees what: a manager their own dashboard (with their inbox, and their session
+ratings with comments); anyone above a manager that manager's dashboard, read-only
+(no inbox, ratings as numbers only). `access_manager` is the rule; 404 otherwise."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.conf import settings
+from django.db.models import Count, Exists, F, Max, OuterRef, Q
+from django.db.models import Window as Over
+from django.db.models.functions import TruncWeek
+from django.http import Http404
+from django.utils import timezone
+
+from cadence.health import (
+    COVERAGE_DAYS,
+    HEALTH_KINDS,
+    LEADING_ROLES,
+    HealthNumbers,
+    consecutive_misses,
+    health_by_coach,
+    streaks,
+)
+from cadence.models import CadencePlan
+from coaching import selectors as coaching
+from coaching.models import (
+    CancelReason,
+    CoachingSession,
+    Commitment,
+    ParticipantRole,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+)
+from coaching.ratings import (
+    RATING_MIN_RATERS,
+    RATING_MIN_RATINGS,
+    SCORES,
+    RatingSummary,
+    rating_summaries,
+)
+from feedback import selectors as feedback
+from people.models import Team, User
+from people.selectors import people_below
+from scorecards.charts import distribution_bar, sparkline
+
+from .focus import SkillTrend, skill_trends
+from .windows import Window
+
+INBOX_SHOWN = 5
+OVERDUE_SHOWN = 5
+
+
+# --- Who may look ----------------------------------------------------------------------
+
+
+def _has_reports():
+    return Exists(User.objects.filter(reports_to=OuterRef("pk"), is_active=True))
+
+
+def access_manager(*, viewer: User, pk: int) -> User:
+    """A manager below `viewer` (at any depth) whose dashboard they may read — else
+    404: their peers, the people below them, HR and admins get nothing (one query)."""
+    manager = (
+        people_below(person=viewer).filter(pk=pk, is_active=True).filter(_has_reports()).first()
+    )
+    if manager is None:
+        raise Http404
+    return manager
+
+
+# --- This week -------------------------------------------------------------------------
+
+# What became of a session this week, in the order the panel lists them.
+WEEK_STATES = {
+    "held": "Held",
+    "to_log": "Due, still to log",
+    "missed": "Missed",
+    "cancelled": "Cancelled",
+    "to_come": "Still to come",
+    "cancelled_ahead": "Cancelled ahead",
+}
+
+
+def _state(session: CoachingSession, now: datetime) -> str:
+    if session.status == SessionStatus.HELD:
+        return "held"
+    if session.status == SessionStatus.MISSED:
+        return "missed"
+    started = session.scheduled_start < now
+    if session.status == SessionStatus.CANCELLED:
+        return "cancelled" if started else "cancelled_ahead"
+    return "to_log" if started else "to_come"
+
+
+@dataclass
+class WeekPanel:
+    """The sessions a manager leads (as coach or team lead, every kind but peer
+    coaching) scheduled from Monday 00:00 to the next Monday in their time zone."""
+
+    starts: datetime
+    ends: datetime
+    sessions: list[CoachingSession]
+    counts: dict[str, int]
+    cancellations: dict[str, int]  # reason label → due cancelled sessions
+
+    @property
+    def first_day(self):
+        return self.starts.date()
+
+    @property
+    def last_day(self):
+        return (self.ends - timedelta(days=1)).date()
+
+    @property
+    def due(self) -> int:
+        """As `cadence.health` defines Due: started, whatever became of it."""
+        return sum(self.counts[s] for s in ("held", "to_log", "missed", "cancelled"))
+
+    @property
+    def needs_action(self) -> list[CoachingSession]:
+        return [s for s in self.sessions if s.week_state in ("to_log", "missed")]
+
+
+def week_bounds(*, person: User, now: datetime) -> tuple[datetime, datetime]:
+    tz = person.tzinfo
+    monday = now.astimezone(tz).date()
+    monday -= timedelta(days=monday.weekday())
+    return (
+        datetime.combine(monday, time.min, tzinfo=tz),
+        datetime.combine(monday + timedelta(weeks=1), time.min, tzinfo=tz),
+    )
+
+
+def this_week(*, manager: User, now: datetime) -> WeekPanel:
+    """Two queries (the sessions, their people)."""
+    starts, ends = week_bounds(person=manager, now=now)
+    sessions = list(
+        CoachingSession.objects.filter(
+            kind__in=HEALTH_KINDS,
+            scheduled_start__gte=starts,
+            scheduled_start__lt=ends,
+            participants__person=manager,
+            participants__role__in=LEADING_ROLES,
+        )
+        .with_people()
+        .order_by("scheduled_start", "pk")
+    )
+    counts = Counter(dict.fromkeys(WEEK_STATES, 0))
+    reasons: Counter = Counter()
+    labels = dict(CancelReason.choices)
+    for session in sessions:
+        session.week_state = _state(session, now)
+        session.week_state_label = WEEK_STATES[session.week_state]
+        counts[session.week_state] += 1
+        if session.week_state == "cancelled":
+            reasons[labels.get(session.cancel_reason, session.cancel_reason)] += 1
+    return WeekPanel(starts, ends, sessions, dict(counts), dict(sorted(reasons.items())))
+
+
+# --- Coaching quality of managers ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoachWeek:
+    """One calendar week of the sessions a coach led: held and due as
+    `cadence.health.weekly_adherence(Scope.coach(p))` counts them."""
+
+    week_start: date
+    held: int = 0
+    due: int = 0
+
+    @property
+    def adherence(self) -> float | None:
+        return self.held / self.due if self.due else None
+
+
+def weekly_adherence_by_coach(
+    coaches: list[int], *, weeks: int, now: datetime, tz
+) -> dict[int, list[CoachWeek]]:
+    """`weekly_adherence(Scope.coach(p), weeks=weeks, now=now, tz=tz)`'s held and due
+    for many coaches at once, oldest week first, empty weeks included (a test holds
+    the two equal). One query however many coaches or weeks."""
+    last_monday = now.astimezone(tz).date()
+    last_monday -= timedelta(days=last_monday.weekday())
+    mondays = [last_monday - timedelta(weeks=n) for n in range(weeks - 1, -1, -1)]
+    since = datetime.combine(mondays[0], time.min, tzinfo=tz)
+    end = datetime.combine(last_monday + timedelta(weeks=1), time.min, tzinfo=tz)
+    rows = (
+        CoachingSession.objects.filter(
+            kind__in=HEALTH_KINDS,
+            scheduled_start__gte=since,
+            scheduled_start__lt=min(end, now),
+            participants__role__in=LEADING_ROLES,
+            participants__person__in=coaches,
+        )
+        .annotate(week=TruncWeek("scheduled_start", tzinfo=tz))
+        .values("week", key=F("participants__person"))
+        .annotate(due=Count("pk"), held=Count("pk", filter=Q(status=SessionStatus.HELD)))
+        .order_by()
+    )
+    found = {
+        (row["key"], row["week"].astimezone(tz).date()): (row["held"], row["due"]) for row in rows
+    }
+    return {
+        coach: [CoachWeek(monday, *found.get((coach, monday), (0, 0))) for monday in mondays]
+        for coach in coaches
+    }
+
+
+@dataclass
+class CoachRow:
+    """How one manager coaches, over the window: `health` is `health(Scope.coach(p))`
+    (adherence, on-time, held-but-empty, close rate over the sessions they led;
+    coverage of their direct reports); `runs` is plans with consecutive misses."""
+
+    person: User
+    health: HealthNumbers
+    plans_missing: int = 0  # live plans with at least ESCALATE_AFTER misses in a row
+    longest_run: int = 0
+    usefulness: Usefulness | None = None
+    weeks: list[CoachWeek] = field(default_factory=list)
+    weekly_chart: str = ""
+
+
+@dataclass(frozen=True)
+class Usefulness:
+    """A coach's `coaching.ratings.RatingSummary` over the window, with its
+    distribution drawn when shown."""
+
+    summary: RatingSummary
+    chart: str = ""
+    min_ratings: int = RATING_MIN_RATINGS
+    min_raters: int = RATING_MIN_RATERS
+
+
+def usefulness_of(
+    coaches: list[int], *, window: Window, comments_for: int | None = None
+) -> dict[int, Usefulness]:
+    """Session usefulness per coach: numbers for everyone; the words only for
+    `comments_for` (the coach reading their own dashboard) — never read for the
+    others at all. One query, plus one or two for the coach's own comments."""
+    summaries = rating_summaries(coaches=coaches, since=window.since, until=window.until)
+    if comments_for is not None:
+        summaries.update(
+            rating_summaries(
+                coaches=[comments_for],
+                since=window.since,
+                until=window.until,
+                with_comments=True,
+            )
+        )
+    return {pk: Usefulness(summary, _rating_chart(summary)) for pk, summary in summaries.items()}
+
+
+def _rating_chart(summary: RatingSummary) -> str:
+    if not summary.shown or not summary.ratings:
+        return ""
+    spread = ", ".join(f"{score}: {n}" for score, n in summary.distribution.items())
+    return distribution_bar(
+        counts=summary.distribution,
+        scale_max=max(SCORES),
+        label=f"How {summary.ratings} ratings spread from 1 (not useful) to 5 (very useful): "
+        f"{spread}",
+    )
+
+
+def coach_rows(
+    coaches: list[User], *, window: Window, now: datetime, comments_for: int | None = None
+) -> dict[int, CoachRow]:
+    """Per coach: health over the window, week by week adherence, plans with
+    consecutive misses, session usefulness. A fixed number of queries however many
+    coaches (health 3, weeks 1, plans 1, runs 1, ratings 1 — and with
+    `comments_for`, the one coach whose comments are read, one or two more)."""
+    ids = [c.pk for c in coaches]
+    numbers = health_by_coach(ids, since=window.since, until=window.until, now=now)
+    by_week = weekly_adherence_by_coach(
+        ids, weeks=window.weeks, now=now, tz=timezone.get_current_timezone()
+    )
+    plans = list(
+        CadencePlan.objects.live()
+        .filter(coach__in=ids, kind__in=HEALTH_KINDS)
+        .values_list("pk", "coach_id")
+    )
+    runs = consecutive_misses([pk for pk, _ in plans], now=now) if plans else {}
+    rows = {c.pk: CoachRow(c, numbers[c.pk]) for c in coaches}
+    threshold = settings.CADENCE_ESCALATE_AFTER
+    for pk, coach_id in plans:
+        row, run = rows[coach_id], runs.get(pk, 0)
+        row.longest_run = max(row.longest_run, run)
+        row.plans_missing += run >= threshold
+    for pk, usefulness in usefulness_of(ids, window=window, comments_for=comments_for).items():
+        rows[pk].usefulness = usefulness
+    for row in rows.values():
+        row.weeks = by_week[row.person.pk]
+        row.weekly_chart = _weekly_sparkline(row)
+    return rows
+
+
+def _weekly_sparkline(row: CoachRow) -> str:
+    """Adherence week by week as a sparkline on 0–100% (drawn on a 0–4 scale plus
+    one, as `sparkline` draws 1..scale_max); nothing when nothing was due."""
+    values = [None if w.adherence is None else 1 + 4 * w.adherence for w in row.weeks]
+    if all(v is None for v in values):
+        return ""
+    first = row.weeks[0].week_start
+    return sparkline(
+        values=values,
+        scale_max=5,
+        label=f"{row.person.display_name}: adherence week by week since the week of "
+        f"{first:%-d %b}, " + ", ".join(_percent(w.adherence) for w in row.weeks),
+    )
+
+
+def _percent(value: float | None) -> str:
+    return "nothing due" if value is None else f"{round(value * 100)}%"
+
+
+# --- The dashboard ---------------------------------------------------------------------
+
+
+@dataclass
+class TeamDashboard:
+    manager: User
+    own: bool  # the manager's own view: their inbox, rating comments, actions
+    window: Window
+    week: WeekPanel
+    reports: list[User]  # direct reports, each with .trend, .streak, .not_covered
+    teams_led: list[Team]
+    people_below_count: int
+    coaching: CoachRow  # the manager's own coaching over the window
+    overdue: list[Commitment] = field(default_factory=list)
+    inbox: list | None = None  # requests waiting on the manager (own view only)
+    inbox_count: int = 0
+    managers_below: list[CoachRow] | None = None  # managers of managers only
+
+    @property
+    def not_covered(self) -> list[User]:
+        return [p for p in self.reports if p.not_covered]
+
+    @property
+    def open_commitments(self) -> int:
+        return sum(p.open_commitments for p in self.reports)
+
+    @property
+    def overdue_commitments(self) -> int:
+        return sum(p.overdue_commitments for p in self.reports)
+
+    @property
+    def coverage_days(self) -> int:
+        return COVERAGE_DAYS
+
+
+def last_reviews(people: list[User]) -> dict[int, datetime]:
+    """When each person last had a held manager review as coachee (the monthly rhythm
+    of a manager with their own manager, beside the weekly 1:1's). One query."""
+    rows = (
+        SessionParticipant.objects.filter(
+            person__in=[p.pk for p in people],
+            role=ParticipantRole.COACHEE,
+            session__kind=SessionKind.MANAGER_REVIEW,
+            session__status=SessionStatus.HELD,
+        )
+        .values("person_id")
+        .annotate(last=Max("session__scheduled_start"))
+        .order_by()
+    )
+    return {row["person_id"]: row["last"] for row in rows}
+
+
+def managers_below(*, manager: User) -> list[User]:
+    """Everyone below `manager` with active direct reports of their own (one query)."""
+    return list(
+        people_below(person=manager)
+        .filter(is_active=True)
+        .filter(_has_reports())
+        .select_related("reports_to")
+        .order_by("display_name", "pk")
+    )
+
+
+def managers_review(*, manager: User, window: Window, now: datetime | None = None):
+    """The managers below `manager`, each with their coaching numbers (numbers only:
+    no rating comments) — the monthly manager review."""
+    now = now or timezone.now()
+    below = managers_below(manager=manager)
+    rows = coach_rows(below, window=window, now=now) if below else {}
+    return [rows[m.pk] for m in below]
+
+
+def team_dashboard(
+    *,
+    viewer: User,
+    manager: User,
+    window: Window,
+    now: datetime | None = None,
+    charts: str = "sparkline",
+) -> TeamDashboard:
+    """Everything "My team" shows for `manager`, as `viewer` may see it (the manager
+    themselves, or someone above them: `access_manager` decides that first).
+    `charts=""` leaves the sparklines out (the API)."""
+    now = now or timezone.now()
+    own = viewer.pk == manager.pk
+    reports = coaching.people_overview(manager=manager)
+    trends: dict[int, SkillTrend] = skill_trends(viewer=viewer, people=reports, charts=charts)
+    runs = streaks(reports, now=now) if reports else {}
+    reviews = last_reviews(reports) if reports else {}
+    cutoff = now - timedelta(days=COVERAGE_DAYS)
+    for person in reports:
+        person.trend = trends[person.pk]
+        person.streak = runs.get(person.pk, 0)
+        person.last_review_at = reviews.get(person.pk)
+        person.not_covered = person.last_held_at is None or person.last_held_at < cutoff
+    below = managers_below(manager=manager)
+    rows = coach_rows(
+        [manager, *below], window=window, now=now, comments_for=manager.pk if own else None
+    )
+    dashboard = TeamDashboard(
+        manager=manager,
+        own=own,
+        window=window,
+        week=this_week(manager=manager, now=now),
+        reports=reports,
+        teams_led=list(Team.objects.filter(lead=manager).order_by("name")),
+        people_below_count=people_below(person=manager).filter(is_active=True).count(),
+        coaching=rows[manager.pk],
+        overdue=list(
+            Commitment.objects.open()
+            .filter(
+                owner__reports_to=manager,
+                owner__is_active=True,
+                due_on__lt=timezone.localdate(),
+            )
+            .select_related("owner")
+            .order_by("due_on", "pk")[:OVERDUE_SHOWN]
+        ),
+        managers_below=[rows[m.pk] for m in below] if below else None,
+    )
+    if own:
+        waiting = list(feedback.inbox(user=manager).annotate(total=_window_count())[:INBOX_SHOWN])
+        dashboard.inbox = waiting
+        dashboard.inbox_count = waiting[0].total if waiting else 0
+    return dashboard
+
+
+def _window_count() -> Over:
+    """COUNT(*) OVER (): the whole count on every row, so one query gives the first
+    few rows and how many there are."""
+    return Over(Count("pk"))

@@ -1,0 +1,135 @@
+"""The team dashboards cost the same number of queries for a manager with 3 people
+and 3 managers below as for one with 12 and 12 — pages and API alike, their own or
+read from above — and the managers-below review does not grow with the managers."""
+
+from datetime import date, time, timedelta
+
+import pytest
+import time_machine
+
+from cadence.models import Occurrence
+from cadence.services import plan_create
+from coaching.services import session_rating_save
+from people.services import team_create, team_member_add
+from scorecards import services as scorecards
+from tests.factories import (
+    FeedbackRequestFactory,
+    FocusAreaFactory,
+    RequestedResponderFactory,
+    UserFactory,
+    one_on_one,
+)
+
+from .team_support import CRITERIA, NOW, held, missed, promise, queries, scored_call
+
+pytestmark = pytest.mark.django_db
+
+
+def boss_of(org, n, template):
+    """A manager of managers below Hana: n direct reports, each with a held 1:1 this
+    week (rated), a missed one and one to come in a plan, an overdue commitment and a
+    scored call; n managers below, each with a rep and a held 1:1; n requests
+    waiting on the boss."""
+    with time_machine.travel(NOW - timedelta(days=30), tick=False):
+        boss = UserFactory(manager=org.head)
+        team = team_create(name=f"Team of {n}", lead=boss)
+        reps = [UserFactory(manager=boss) for _ in range(n)]
+        for rep in reps:
+            team_member_add(team=team, person=rep)
+    for rep in reps:
+        org.rep, org.manager = rep, boss  # `scored_call` scores org.rep's calls as org.manager
+        scored_call(org, template, NOW - timedelta(days=3), mine=[3, 3, 1], coach=[2, 2, 2])
+    earlier = {}
+    with time_machine.travel(NOW - timedelta(days=10), tick=False):
+        for rep in reps:
+            earlier[rep] = one_on_one(boss, rep, start=NOW - timedelta(days=10, hours=1))
+            promise(earlier[rep], boss, due_on=(NOW - timedelta(days=2)).date())
+            held(earlier[rep], boss)
+    with time_machine.travel(NOW, tick=False):
+        for rep in reps:
+            this_week = one_on_one(boss, rep, start=NOW - timedelta(hours=20))
+            held(this_week, boss)
+            miss = one_on_one(boss, rep, start=NOW - timedelta(hours=2))
+            missed(miss)
+            ahead = one_on_one(boss, rep, start=NOW + timedelta(days=1))
+            plan = plan_create(kind="one_on_one", coach=boss, coachee=rep, weekday=3,
+                               local_time=time(12, 0), time_zone="UTC", generate=False)  # fmt: skip
+            for session in (this_week, miss, ahead):
+                Occurrence.objects.create(
+                    plan=plan, slot_start=session.original_start, session=session
+                )
+            for session in (this_week, earlier[rep]):
+                session_rating_save(session=session, rater=rep, score=4, comment="Good")
+            RequestedResponderFactory(
+                request=FeedbackRequestFactory(requester=rep, due_on=date(2026, 3, 25)),
+                responder=boss,
+            )
+            manager = UserFactory(manager=boss)
+            their_rep = UserFactory(manager=manager)
+            theirs = one_on_one(manager, their_rep, start=NOW - timedelta(days=1))
+            held(theirs, manager)
+            their_plan = plan_create(kind="one_on_one", coach=manager, coachee=their_rep,
+                                     weekday=3, local_time=time(12, 0), time_zone="UTC",
+                                     generate=False)  # fmt: skip
+            Occurrence.objects.create(
+                plan=their_plan, slot_start=theirs.original_start, session=theirs
+            )
+    return boss
+
+
+@pytest.fixture
+def bosses(org):
+    with time_machine.travel(NOW - timedelta(days=90), tick=False):
+        template = scorecards.template_create(actor=org.admin, name="Calls", criteria=CRITERIA)
+        focus = FocusAreaFactory(starts_on=date(2026, 1, 1), ends_on=None)
+        focus.criteria.set([c.criterion for c in template.versions.get().criteria.all()][:2])
+    rep, manager = org.rep, org.manager
+    small, large = boss_of(org, 3, template), boss_of(org, 12, template)
+    org.rep, org.manager = rep, manager
+    return small, large
+
+
+def count_for(client, viewer, path):
+    client.force_login(viewer)
+    return queries(client, path)
+
+
+def test_my_team_costs_the_same_for_3_or_12_people_and_managers(client, org, bosses):
+    small, large = bosses
+    few, many = count_for(client, small, "/team/"), count_for(client, large, "/team/")
+    # session, user, roles; people overview, their memberships+teams, teams they lead
+    # (3); focus areas, their teams, their criteria (3); monthly averages; streaks;
+    # last manager reviews; managers below; health per coach (3); weeks per coach;
+    # live plans; runs of misses; ratings (numbers for all, then the manager's own
+    # numbers and comments: 3); this week's sessions and their people (2); teams led;
+    # people below; overdue commitments; requests waiting on me, with their count.
+    assert few == many == 28
+
+
+def test_a_managers_team_read_from_above_costs_the_same(client, org, bosses):
+    small, large = bosses
+    few = count_for(client, org.head, f"/team/managers/{small.pk}/")
+    many = count_for(client, org.head, f"/team/managers/{large.pk}/")
+    # As "My team", less the requests waiting on them and their own rating numbers
+    # and comments (2), plus the check that the manager is below the viewer.
+    assert few == many == 26
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/api/v1/dashboards/team/", "/api/v1/dashboards/managers/"],
+)
+def test_the_api_costs_the_same_for_3_or_12(client, org, bosses, path):
+    small, large = bosses
+    assert count_for(client, small, path) == count_for(client, large, path)
+
+
+def test_the_api_costs_are_pinned(client, org, bosses):
+    small, _ = bosses
+    # The same selectors as the pages: the own dashboard reads the roles for its
+    # permission as the page does; read from above, no roles are read (no navigation).
+    assert count_for(client, small, "/api/v1/dashboards/team/") == 28
+    assert count_for(client, org.head, f"/api/v1/dashboards/team/{small.pk}/") == 25
+    # session, user, roles; managers below; health per coach (3); weeks; live plans;
+    # runs of misses; ratings (numbers only).
+    assert count_for(client, small, "/api/v1/dashboards/managers/") == 11
