@@ -52,6 +52,7 @@ from people.models import Team, User
 from people.selectors import people_below
 from scorecards.charts import distribution_bar, sparkline
 
+from .charts import percent
 from .focus import SkillTrend, skill_trends
 from .windows import Window
 
@@ -321,7 +322,7 @@ def _weekly_sparkline(row: CoachRow) -> str:
 
 
 def _percent(value: float | None) -> str:
-    return "nothing due" if value is None else f"{round(value * 100)}%"
+    return "nothing due" if value is None else percent(value)
 
 
 # --- The dashboard ---------------------------------------------------------------------

@@ -1,7 +1,10 @@
-"""Number formats for the team and growth dashboards: a rate as a whole percentage, a
-signed gap, a mean on its scale — and a dash where there is nothing to divide by."""
+"""Number formats for the team and growth dashboards: a rate as a whole percentage (as
+the HR pages print it), a signed gap, a mean on its scale — and a dash where there is
+nothing to divide by."""
 
 from django import template
+
+from .. import charts
 
 register = template.Library()
 
@@ -10,7 +13,8 @@ DASH = "—"
 
 @register.filter
 def percent(value: float | None) -> str:
-    return DASH if value is None else f"{round(value * 100)}%"
+    """Whole percent, halves rounded up, as on every dashboard (5 of 8 is 63%)."""
+    return charts.percent(value)
 
 
 @register.filter
