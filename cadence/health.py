@@ -663,17 +663,8 @@ def health_by_coach(
     ):
         tallies[row["key"]].add_sessions(row)
 
-    for row in (
-        _reps()
-        .filter(reports_to__in=ids)
-        .values("reports_to_id")
-        .annotate(
-            reps=Count("pk"),
-            covered=Count("pk", filter=Q(_covered(OuterRef("pk"), until=until, now=now))),
-        )
-    ):
-        tallies[row["reports_to_id"]].reps = row["reps"]
-        tallies[row["reports_to_id"]].covered = row["covered"]
+    for coach, (reps, covered) in coverage_by_coach(ids, until=until, now=now).items():
+        tallies[coach].reps, tallies[coach].covered = reps, covered
 
     for row in (
         _commitments(since, until, now)
@@ -748,29 +739,11 @@ def streaks(people: Iterable[User | int], *, now: datetime | None = None) -> dic
     return {pk: run[pk] for pk in ids}
 
 
-__all__ = [
-    "COVERAGE_DAYS",
-    "HEALTH_KINDS",
-    "HealthNumbers",
-    "Scope",
-    "SessionNumbers",
-    "WeekNumbers",
-    "consecutive_misses",
-    "health",
-    "health_by_manager",
-    "health_by_team",
-    "streaks",
-    "weekly_adherence",
-]
-
-
 def plans_ended_by_reason(scope: Scope, *, since: datetime, until: datetime) -> dict[str, int]:
     """Plans ended in the window, counted by reason, for plans whose coach or coachee
     is in the scope's people — the protected rhythm is not quietly switched off.
     One query."""
     _window(since, until, None)
-    from .models import CadencePlan
-
     people = User.objects.filter(scope.people).values("pk")
     rows = (
         CadencePlan.objects.filter(ended_at__gte=since, ended_at__lt=until)
@@ -852,3 +825,25 @@ def last_call_review_by_team(
     )
     found = {row["team_id"]: row["last"] for row in rows}
     return {pk: found.get(pk) for pk in ids}
+
+
+__all__ = [
+    "COVERAGE_DAYS",
+    "HEALTH_KINDS",
+    "HealthNumbers",
+    "Scope",
+    "SessionNumbers",
+    "WeekNumbers",
+    "calendar_mondays",
+    "consecutive_misses",
+    "coverage_by_coach",
+    "health",
+    "health_by_coach",
+    "health_by_manager",
+    "health_by_team",
+    "last_call_review_by_team",
+    "plans_ended_by_reason",
+    "streaks",
+    "weekly_adherence",
+    "weekly_by_team",
+]

@@ -15,39 +15,10 @@ from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 
 from . import org
+from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, window_from
 from .views_hr import HEALTH_ROLES
-from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
 
-WEEKS = OpenApiParameter(
-    "weeks",
-    OpenApiTypes.INT,
-    OpenApiParameter.QUERY,
-    enum=list(WEEK_CHOICES),
-    default=DEFAULT_WEEKS,
-    description="The window: the last this many weeks, against the same length before.",
-)
 TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
-RATE = {"allow_null": True, "min_value": 0, "max_value": 1}
-
-
-class WindowSerializer(serializers.Serializer):
-    weeks = serializers.IntegerField()
-    since = serializers.DateTimeField()
-    until = serializers.DateTimeField()
-
-
-class CountsSerializer(serializers.Serializer):
-    due = serializers.IntegerField()
-    held = serializers.IntegerField()
-    on_time = serializers.IntegerField()
-    held_but_empty = serializers.IntegerField()
-    missed = serializers.IntegerField()
-    cancelled = serializers.IntegerField()
-    unresolved = serializers.IntegerField(help_text="Due, not yet logged held or missed.")
-    reps = serializers.IntegerField(help_text="People coverage is counted over.")
-    covered = serializers.IntegerField()
-    commitments_made = serializers.IntegerField()
-    commitments_done = serializers.IntegerField()
 
 
 class MetricSerializer(serializers.Serializer):
@@ -82,7 +53,7 @@ class HealthSerializer(serializers.Serializer):
     suppressed = serializers.BooleanField(
         help_text="Fewer than five people: no numbers are given."
     )
-    counts = CountsSerializer(source="numbers", allow_null=True)
+    counts = HealthCountsSerializer(source="numbers", allow_null=True)
     metrics = MetricSerializer(many=True)
     cancellations = CancellationSerializer(many=True)
     weeks = WeekSerializer(many=True, allow_null=True)
@@ -136,8 +107,7 @@ class _HealthView(APIView):
     permission_classes = [HasRole.of(*HEALTH_ROLES)]
 
     def window(self, request):
-        """The asked-for window; a wrong `weeks` is a 400 with the reason."""
-        return window_ending(weeks=parse_weeks(request.query_params.get("weeks")))
+        return window_from(request)
 
 
 class OrganisationHealthView(_HealthView):

@@ -11,7 +11,6 @@ the same rules as the pages.
 `weeks` (4, 8, 13 or 26; default 8) picks the window of the coaching numbers; any
 other value is a 400 with the reason. Anonymous requests get 401."""
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -25,28 +24,13 @@ from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role
 
 from . import growth, team
-from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
+from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, window_from
 
-WEEKS = OpenApiParameter(
-    "weeks",
-    OpenApiTypes.INT,
-    OpenApiParameter.QUERY,
-    enum=list(WEEK_CHOICES),
-    default=DEFAULT_WEEKS,
-    description="The window of the coaching numbers: the last this many weeks.",
-)
 MANAGER_ID = OpenApiParameter("manager_id", OpenApiTypes.INT, OpenApiParameter.PATH)
-RATE = {"allow_null": True, "min_value": 0, "max_value": 1}
 MEAN = {"allow_null": True}
 
 
 # --- Pieces ----------------------------------------------------------------------------
-
-
-class DashboardWindowSerializer(serializers.Serializer):
-    weeks = serializers.IntegerField()
-    since = serializers.DateTimeField()
-    until = serializers.DateTimeField()
 
 
 class SessionRefSerializer(serializers.Serializer):
@@ -188,21 +172,6 @@ class CoachWeekSerializer(serializers.Serializer):
     adherence = serializers.FloatField(**RATE)
 
 
-class CoachCountsSerializer(serializers.Serializer):
-    due = serializers.IntegerField()
-    held = serializers.IntegerField()
-    on_time = serializers.IntegerField()
-    held_but_empty = serializers.IntegerField()
-    missed = serializers.IntegerField()
-    cancelled = serializers.IntegerField()
-    unresolved = serializers.IntegerField()
-    reps = serializers.IntegerField(help_text="Active direct reports.")
-    covered = serializers.IntegerField(help_text="…with a held 1:1 in the last 14 days.")
-    commitments_made = serializers.IntegerField()
-    commitments_done = serializers.IntegerField()
-    cancellations = serializers.DictField(child=serializers.IntegerField())
-
-
 class CoachRowSerializer(serializers.Serializer):
     manager = PersonRefSerializer(source="person")
     adherence = serializers.FloatField(source="health.adherence", **RATE)
@@ -210,7 +179,7 @@ class CoachRowSerializer(serializers.Serializer):
     held_but_empty_rate = serializers.FloatField(source="health.held_but_empty_rate", **RATE)
     close_rate = serializers.FloatField(source="health.close_rate", **RATE)
     coverage = serializers.FloatField(source="health.coverage", **RATE)
-    counts = CoachCountsSerializer(source="health")
+    counts = HealthCountsSerializer(source="health")
     plans_with_consecutive_misses = serializers.IntegerField(source="plans_missing")
     longest_run_of_misses = serializers.IntegerField(source="longest_run")
     weeks = CoachWeekSerializer(many=True)
@@ -220,7 +189,7 @@ class CoachRowSerializer(serializers.Serializer):
 class TeamDashboardSerializer(serializers.Serializer):
     manager = PersonRefSerializer()
     own = serializers.BooleanField(help_text="Your own dashboard (else read-only, from above).")
-    window = DashboardWindowSerializer()
+    window = WindowSerializer()
     this_week = ThisWeekSerializer(source="week")
     people = PersonRowSerializer(many=True, source="reports")
     commitments = CommitmentsSerializer(source="*")
@@ -236,7 +205,7 @@ class TeamDashboardSerializer(serializers.Serializer):
 
 
 class ManagersSerializer(serializers.Serializer):
-    window = DashboardWindowSerializer()
+    window = WindowSerializer()
     managers = CoachRowSerializer(many=True)
 
 
@@ -289,18 +258,9 @@ class GrowthSerializer(serializers.Serializer):
 # --- Views -----------------------------------------------------------------------------
 
 
-def _window(request):
-    """The asked-for window; a wrong `weeks` is a 400 naming the parameter."""
-    try:
-        weeks = parse_weeks(request.query_params.get("weeks"))
-    except DjangoValidationError as exc:
-        raise serializers.ValidationError({"weeks": exc.messages}) from exc
-    return window_ending(weeks=weeks)
-
-
 def _team(request, manager):
     dashboard = team.team_dashboard(
-        viewer=request.user, manager=manager, window=_window(request), charts=""
+        viewer=request.user, manager=manager, window=window_from(request), charts=""
     )
     return Response(TeamDashboardSerializer(dashboard).data)
 
@@ -342,7 +302,7 @@ class ManagersView(APIView):
         responses={200: ManagersSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        window = _window(request)
+        window = window_from(request)
         rows = team.managers_review(manager=request.user, window=window)
         return Response(ManagersSerializer({"window": window, "managers": rows}).data)
 
