@@ -778,6 +778,31 @@ def weekly_by_team(
     return {pk: weeks_.numbers(cells) for pk, cells in by_team.items()}
 
 
+def weekly_by_coach(
+    coaches: Iterable[User | int],
+    *,
+    weeks: int = 8,
+    until: datetime | None = None,
+    now: datetime | None = None,
+    tz: tzinfo | None = None,
+) -> dict[int, list[WeekNumbers]]:
+    """`weekly_adherence(Scope.coach(p))` for every coach, keyed by user id: the
+    sessions each led, week by week (a session led by two counts for both). One query
+    however many coaches and weeks."""
+    ids = _ids(coaches)
+    weeks_ = _CalendarWeeks.ending(weeks, until=until, now=now, tz=tz)
+    rows = (
+        _due(weeks_.since, weeks_.end, weeks_.now)
+        .filter(participants__role__in=LEADING_ROLES, participants__person__in=ids)
+        .values(key=F("participants__person"), week=weeks_.trunc())
+        .annotate(**_SESSION_COUNTS)
+    )
+    by_coach: dict[int, dict[date, dict]] = {pk: {} for pk in ids}
+    for row in rows:
+        by_coach[row["key"]][weeks_.monday_of(row["week"])] = row
+    return {pk: weeks_.numbers(cells) for pk, cells in by_coach.items()}
+
+
 def calendar_mondays(
     weeks: int, *, until: datetime | None = None, now: datetime | None = None, tz=None
 ) -> list[date]:
@@ -845,5 +870,6 @@ __all__ = [
     "plans_ended_by_reason",
     "streaks",
     "weekly_adherence",
+    "weekly_by_coach",
     "weekly_by_team",
 ]

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Exists, F, Max, OuterRef, Q
+from django.db.models import Count, Exists, Max, OuterRef
 from django.db.models import Window as Over
-from django.db.models.functions import TruncWeek
 from django.http import Http404
 from django.utils import timezone
 
@@ -25,9 +24,11 @@ from cadence.health import (
     HEALTH_KINDS,
     LEADING_ROLES,
     HealthNumbers,
+    WeekNumbers,
     consecutive_misses,
     health_by_coach,
     streaks,
+    weekly_by_coach,
 )
 from cadence.models import CadencePlan
 from coaching import selectors as coaching
@@ -170,53 +171,6 @@ def this_week(*, manager: User, now: datetime) -> WeekPanel:
 # --- Coaching quality of managers ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CoachWeek:
-    """One calendar week of the sessions a coach led: held and due as
-    `cadence.health.weekly_adherence(Scope.coach(p))` counts them."""
-
-    week_start: date
-    held: int = 0
-    due: int = 0
-
-    @property
-    def adherence(self) -> float | None:
-        return self.held / self.due if self.due else None
-
-
-def weekly_adherence_by_coach(
-    coaches: list[int], *, weeks: int, now: datetime, tz
-) -> dict[int, list[CoachWeek]]:
-    """`weekly_adherence(Scope.coach(p), weeks=weeks, now=now, tz=tz)`'s held and due
-    for many coaches at once, oldest week first, empty weeks included (a test holds
-    the two equal). One query however many coaches or weeks."""
-    last_monday = now.astimezone(tz).date()
-    last_monday -= timedelta(days=last_monday.weekday())
-    mondays = [last_monday - timedelta(weeks=n) for n in range(weeks - 1, -1, -1)]
-    since = datetime.combine(mondays[0], time.min, tzinfo=tz)
-    end = datetime.combine(last_monday + timedelta(weeks=1), time.min, tzinfo=tz)
-    rows = (
-        CoachingSession.objects.filter(
-            kind__in=HEALTH_KINDS,
-            scheduled_start__gte=since,
-            scheduled_start__lt=min(end, now),
-            participants__role__in=LEADING_ROLES,
-            participants__person__in=coaches,
-        )
-        .annotate(week=TruncWeek("scheduled_start", tzinfo=tz))
-        .values("week", key=F("participants__person"))
-        .annotate(due=Count("pk"), held=Count("pk", filter=Q(status=SessionStatus.HELD)))
-        .order_by()
-    )
-    found = {
-        (row["key"], row["week"].astimezone(tz).date()): (row["held"], row["due"]) for row in rows
-    }
-    return {
-        coach: [CoachWeek(monday, *found.get((coach, monday), (0, 0))) for monday in mondays]
-        for coach in coaches
-    }
-
-
 @dataclass
 class CoachRow:
     """How one manager coaches, over the window: `health` is `health(Scope.coach(p))`
@@ -228,7 +182,7 @@ class CoachRow:
     plans_missing: int = 0  # live plans with at least ESCALATE_AFTER misses in a row
     longest_run: int = 0
     usefulness: Usefulness | None = None
-    weeks: list[CoachWeek] = field(default_factory=list)
+    weeks: list[WeekNumbers] = field(default_factory=list)
     weekly_chart: str = ""
 
 
@@ -283,8 +237,8 @@ def coach_rows(
     `comments_for`, the one coach whose comments are read, one or two more)."""
     ids = [c.pk for c in coaches]
     numbers = health_by_coach(ids, since=window.since, until=window.until, now=now)
-    by_week = weekly_adherence_by_coach(
-        ids, weeks=window.weeks, now=now, tz=timezone.get_current_timezone()
+    by_week = weekly_by_coach(
+        ids, weeks=window.weeks, until=window.until, now=now, tz=timezone.get_current_timezone()
     )
     plans = list(
         CadencePlan.objects.live()
