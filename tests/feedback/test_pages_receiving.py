@@ -137,7 +137,7 @@ def test_the_rep_home_shows_waiting_requests_and_the_latest_three_items(client, 
     )
     client.force_login(org.rep)
     page = client.get("/me/").content.decode()
-    assert "1</strong> request waiting on you" in page
+    assert 'Requests waiting on me <span class="count">1</span>' in page
     assert 'href="/feedback/inbox/"' in page
     assert sum(f"Item {i} " in page for i in range(4)) == 3
     assert "x" * 200 not in page  # truncated
