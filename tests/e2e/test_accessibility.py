@@ -23,6 +23,7 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
+from people.models import Team, User
 from scorecards.models import ScoringRound
 from tests.e2e.a11y import assert_accessible, audit, report
 from tests.e2e.conftest import sign_in
@@ -127,6 +128,8 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
     session = latest_held_one_on_one(AISHA)
     scoring = latest_closed_round(AISHA)
     assert session is not None and scoring is not None, "the demo writes both"
+    marcus = User.objects.get(email="marcus.chen@example.com")
+    central = Team.objects.get(name="Mid-Market Central")
     pages_by_person = {
         AISHA: [
             ("my-coaching", "/me/"),
@@ -139,9 +142,13 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("notifications", "/me/notifications/"),
         ],
         SOFIA: [("my-team", "/team/"), ("session-coach", f"/sessions/{session.pk}/")],
-        DANIEL: [("my-team-head", "/team/")],
-        HELEN: [("cadence-health", "/hr/")],
-        ADA: [("programme", "/programme/"), ("peers-overview", "/peers/overview/")],
+        DANIEL: [("my-team-head", "/team/"), ("manager-team", f"/team/managers/{marcus.pk}/")],
+        HELEN: [("cadence-health", "/hr/"), ("team-health", f"/hr/teams/{central.pk}/")],
+        ADA: [
+            ("programme", "/programme/"),
+            ("peers-overview", "/peers/overview/"),
+            ("cadence-health-26-weeks", "/hr/?weeks=26"),
+        ],
     }
     problems: list[str] = []
     for email, pages in pages_by_person.items():
