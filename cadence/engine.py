@@ -97,19 +97,22 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
                 drafts.append((plan, slot, *draft))
     if drafts:
         sessions = CoachingSession.objects.bulk_create([d[2] for d in drafts])
+        # Rows by id, not by related object: cheaper for the hundreds of thousands of
+        # rows a first run makes (bench/generate.py).
         SessionParticipant.objects.bulk_create(
-            SessionParticipant(session=s, person=person, role=role, speaking_order=order)
+            SessionParticipant(
+                session_id=s.pk, person_id=person.pk, role=role, speaking_order=order
+            )
             for s, (_, _, _, people) in zip(sessions, drafts, strict=True)
             for order, (person, role) in enumerate(people)
         )
-        SharedNotes.objects.bulk_create(SharedNotes(session=s) for s in sessions)
+        SharedNotes.objects.bulk_create(SharedNotes(session_id=s.pk) for s in sessions)
         Occurrence.objects.bulk_create(
-            Occurrence(plan=plan, slot_start=slot, session=s)
+            Occurrence(plan_id=plan.pk, slot_start=slot, session_id=s.pk)
             for s, (plan, slot, _, _) in zip(sessions, drafts, strict=True)
         )
-    for plan in plans:
-        plan.generated_until = horizon
-    CadencePlan.objects.bulk_update(plans, ["generated_until"])
+    # One value for the whole batch: one plain UPDATE, not bulk_update's CASE per row.
+    CadencePlan.objects.filter(pk__in=[p.pk for p in plans]).update(generated_until=horizon)
     return len(drafts)
 
 
@@ -222,13 +225,20 @@ class _BatchContext:
         return session, people
 
 
-def occurrences_discard_untouched(*, plan: CadencePlan, now: datetime | None = None) -> int:
+def occurrences_discard_untouched(
+    *,
+    plan: CadencePlan | None = None,
+    plans: list[CadencePlan] | None = None,
+    now: datetime | None = None,
+) -> int:
     """Delete future occurrences nobody has touched (still at their slot, nothing
-    written, nothing on the agenda), so an edited plan can regenerate them. Held,
-    cancelled, moved or prepared ones are never altered."""
+    written, nothing on the agenda), so an edited plan can regenerate them — of one
+    plan or of several at once (two queries either way). Held, cancelled, moved or
+    prepared ones are never altered."""
     now = now or timezone.now()
+    plans = [plan] if plan is not None else list(plans or [])
     untouched = CoachingSession.objects.filter(
-        occurrence__plan=plan,
+        occurrence__plan__in=plans,
         occurrence__slot_start__gt=now,
         status=SessionStatus.SCHEDULED,
         scheduled_start=F("original_start"),

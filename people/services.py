@@ -38,6 +38,26 @@ def audit_record(
     )
 
 
+def audit_record_many(
+    *, actor: User | None, verb: str, targets: list[models.Model], data: dict | None = None
+) -> list[AuditEvent]:
+    """One event per target, in one insert (the same rules as `audit_record`)."""
+    if not targets:
+        return []
+    kind = ContentType.objects.get_for_model(targets[0])
+    return AuditEvent.objects.bulk_create(
+        AuditEvent(
+            actor=actor if actor is not None and actor.pk else None,
+            verb=verb,
+            target_type=kind,
+            target_id=str(target.pk),
+            target_repr=str(target)[:200],
+            data=data or {},
+        )
+        for target in targets
+    )
+
+
 @transaction.atomic
 def person_create(
     *,
