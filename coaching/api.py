@@ -1213,7 +1213,7 @@ class FocusAreaSerializer(serializers.ModelSerializer):
     behaviour_list = serializers.ListField(child=serializers.CharField(), read_only=True)
     criteria = serializers.PrimaryKeyRelatedField(
         many=True,
-        queryset=Criterion.objects.all(),
+        queryset=Criterion.objects.labelled(),  # named without a query each (browsable form)
         required=False,
         help_text="Scorecard criterion (lineage) ids that measure this focus area.",
     )

@@ -565,8 +565,10 @@ class FeedbackRequestDetailSerializer(FeedbackRequestSerializer):
     def get_answers(self, request):
         if request.requester_id != self._viewer.pk:
             return None
-        answers = selectors.my_feedback(user=self._viewer, stream=request.stream).filter(
-            request=request
+        answers = (
+            selectors.my_feedback(user=self._viewer, stream=request.stream)
+            .filter(request=request)
+            .select_related("recipient")
         )
         return FeedbackSerializer(answers, many=True, context=self.context).data
 

@@ -83,6 +83,10 @@ class TeamMembershipInline(admin.TabularInline):
     autocomplete_fields = ["person"]
     fields = ["person", "joined_at", "left_at"]
 
+    def get_queryset(self, request):
+        # Each row is named after its person and team.
+        return super().get_queryset(request).select_related("person", "team")
+
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
