@@ -1,0 +1,389 @@
+"""Names, places and short texts for the scale data: enough variety that pages look
+like a real organisation, cheap enough to make a million of.
+
+The coaching words (themes, accounts, cancel notes, remarks) are the demo's own, so a
+1:1 in the scale data reads like one in the demo."""
+
+from coaching.demo import (
+    ACCOUNTS,
+    CALL_MOMENTS,
+    CANCEL_NOTES,
+    COACH_AGENDA,
+    COACH_PRIVATE_NOTES,
+    COACH_SHARED_NOTES,
+    DROP_REASONS,
+    LEAD_REMARKS,
+    PEER_REMARKS,
+    ROLE_PLAYS,
+    THEMES,
+)
+from feedback.demo import EVALUATIVE, OBSERVATIONS
+
+__all__ = [
+    "ACCOUNT_NAMES",
+    "CALL_MOMENTS",
+    "CANCEL_NOTES",
+    "COACH_AGENDA",
+    "COACH_PRIVATE_NOTES",
+    "COACH_SHARED_NOTES",
+    "DROP_REASONS",
+    "EVALUATIVE",
+    "LEAD_REMARKS",
+    "OBSERVATIONS",
+    "PEER_REMARKS",
+    "ROLE_PLAYS",
+    "THEMES",
+]
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+ACCOUNT_NAMES = tuple(name for names in ACCOUNTS.values() for name in names) + (
+    "Aurora Telecom",
+    "Bluefin Robotics",
+    "Cobalt Mining",
+    "Driftwood Hotels",
+    "Everstone Credit",
+    "Foxglove Clinics",
+    "Granite Payroll",
+    "Heliotrope Media",
+    "Indigo Airlines",
+    "Jadeport Shipping",
+    "Kingfisher Water",
+    "Larkspur Realty",
+    "Monsoon Textiles",
+    "Nimbus Cloudworks",
+    "Orchid Biotech",
+    "Pelican Insurance",
+    "Quokka Games",
+    "Riverbend Utilities",
+    "Saffron Foods",
+    "Tamarind Travel",
+    "Umber Architects",
+    "Verdant Farms",
+    "Wattle Energy",
+    "Yarrow Legal",
+    "Zephyr Wind",
+)
+
+FIRST_NAMES = _names(
+    "Aaliyah Abdul Ada Adebayo Aditi Adrian Agnieszka Ahmed Aiko Aisha Alejandro Alessandro "
+    "Alice Amara Amelia Amir Ana Anders Andrea Ange Anika Ankit Anna Antoine Arjun Astrid "
+    "Aylin Beatriz Ben Bianca Bilal Bjorn Boris Bruno Camila Camille Carlos Carmen Chen "
+    "Chiara Chidi Chloe Chris Clara Daan Dalia Daniel Dario Dev Diego Dimitri Divya Elena "
+    "Elif Elijah Emeka Emil Emily Emma Erik Esther Eva Ewa Farah Fatima Felix Fernando "
+    "Fiona Florian Freya Gabriel Giulia Grace Hana Hannah Hassan Heidi Hiroshi Hugo Ifeoma "
+    "Ines Ingrid Isaac Isabel Ivan Jakub Jamal James Jana Javier Jia Joao Johanna Jonas "
+    "Jorge Joseph Julia Kai Kaito Karim Katarzyna Kavya Kenji Kofi Lars Laura Layla Leila "
+    "Lena Leo Liam Lina Lucas Lucia Luis Maja Malik Mariam Marco Maria Mateo Matteo Maya "
+    "Mehmet Mei Mia Miguel Mikael Mina Mohammed Nadia Naomi Nikhil Nina Noah Nora Olga "
+    "Oliver Olivia Omar Oscar Pablo Paula Pedro Priya Rafael Rahul Ravi Rosa Ruth Ryo "
+    "Sakura Salma Samuel Sara Sebastian Sergei Shreya Siddharth Simone Sofia Sophie Stefan "
+    "Sunil Tariq Thabo Theo Tomasz Valentina Victor Wei Xavier Yara Yasmin Yusuf Zainab Zoe"
+)
+
+LAST_NAMES = _names(
+    "Abe Acheampong Adeyemi Ahmed Alvarez Andersen Araujo Bakker Banerjee Becker Bello "
+    "Bernard Bianchi Brown Carter Castillo Chen Costa Cruz Dahl Das Dubois Eriksson Evans "
+    "Fernandes Fischer Fontaine Garcia Gomez Gonzalez Gupta Hansen Hassan Hoffmann Horvat "
+    "Hughes Ibrahim Ito Ivanova Jansen Jensen Johnson Kaur Khan Kim Kowalski Kumar Larsen "
+    "Laurent Lee Lehmann Lindqvist Lopez Martin Martinez Mehta Mensah Meyer Moreau Mueller "
+    "Murphy Nakamura Nguyen Nielsen Novak Nowak Nwosu Obi Okafor Okonkwo Olsen Ortega "
+    "Osei Park Patel Pereira Petrov Popescu Reddy Reyes Richter Rossi Sato Schmidt "
+    "Schneider Scott Silva Singh Smith Sousa Suzuki Tanaka Taylor Thomas Tran Visser "
+    "Vasquez Wagner Walker Wang Weber Williams Wilson Wong Yamamoto Yilmaz Zhang Zielinski"
+)
+
+
+# Regions: a VP each. Time zones weighted by where people sit.
+REGIONS = (
+    (
+        "North America East",
+        "NA East",
+        (
+            ("America/New_York", 55),
+            ("America/Toronto", 18),
+            ("America/Detroit", 6),
+            ("America/Indiana/Indianapolis", 4),
+            ("America/Halifax", 3),
+        ),
+    ),
+    (
+        "North America West",
+        "NA West",
+        (
+            ("America/Chicago", 32),
+            ("America/Los_Angeles", 34),
+            ("America/Denver", 14),
+            ("America/Phoenix", 6),
+            ("America/Vancouver", 6),
+        ),
+    ),
+    (
+        "EMEA",
+        "EMEA",
+        (
+            ("Europe/London", 28),
+            ("Europe/Berlin", 14),
+            ("Europe/Paris", 11),
+            ("Europe/Amsterdam", 7),
+            ("Europe/Madrid", 6),
+            ("Europe/Dublin", 5),
+            ("Europe/Stockholm", 5),
+            ("Europe/Warsaw", 5),
+            ("Europe/Rome", 5),
+            ("Asia/Dubai", 4),
+            ("Africa/Johannesburg", 4),
+            ("Africa/Lagos", 2),
+        ),
+    ),
+    (
+        "APAC",
+        "APAC",
+        (
+            ("Australia/Sydney", 28),
+            ("Asia/Singapore", 24),
+            ("Asia/Tokyo", 14),
+            ("Asia/Kolkata", 16),
+            ("Australia/Melbourne", 8),
+            ("Pacific/Auckland", 5),
+            ("Asia/Hong_Kong", 5),
+        ),
+    ),
+    (
+        "Latin America",
+        "LatAm",
+        (
+            ("America/Sao_Paulo", 45),
+            ("America/Mexico_City", 30),
+            ("America/Bogota", 14),
+            ("America/Argentina/Buenos_Aires", 11),
+        ),
+    ),
+)
+
+SEGMENTS = (
+    "Enterprise",
+    "Mid-Market",
+    "Commercial",
+    "Strategic Accounts",
+    "Growth",
+    "Public Sector",
+    "Financial Services",
+    "Healthcare",
+    "Retail",
+    "SMB",
+    "Partners",
+    "Expansion",
+)
+
+# Focus areas across the two years, one quarter each, the last ones still running:
+# (name, [(template, criterion title)], behaviours).
+FOCUS_AREAS = (
+    (
+        "Questions before the pitch",
+        [
+            ("Discovery call", "Open questions before the pitch"),
+            ("Discovery call", "Listening and summarising"),
+        ],
+        "Three open questions before any screen share\nSummarise their words back before answering",
+    ),
+    (
+        "Find the cost of inaction",
+        [("Discovery call", "Business problem and cost of inaction")],
+        "Ask what happens if nothing changes\nName the deadline and who feels the problem",
+    ),
+    (
+        "Curiosity under pushback",
+        [
+            ("Objection handling", "Acknowledge before answering"),
+            ("Objection handling", "Ask what's behind it"),
+        ],
+        "Acknowledge the concern out loud\nAsk 'compared to what?' before any answer",
+    ),
+    (
+        "Demo to their problem",
+        [
+            ("Product demo", "Recap before the demo"),
+            ("Product demo", "Tailored to their problem"),
+            ("Product demo", "Checks in as it goes"),
+        ],
+        "Recap their problem before the first click\nShow only what solves it\nCheck in "
+        "every few minutes",
+    ),
+    (
+        "Earn the first conversation",
+        [
+            ("Cold-call opener", "Permission-based opener"),
+            ("Cold-call opener", "Question, not pitch"),
+            ("Cold-call opener", "Handles the brush-off"),
+        ],
+        "Ask for thirty seconds, then give a reason\nA question, not a pitch\nStay curious "
+        "after the first brush-off",
+    ),
+    (
+        "Hold value on price",
+        [
+            ("Objection handling", "Hold value: trade, don't give"),
+            ("Objection handling", "Answer with evidence"),
+        ],
+        "Trade, never give\nAnswer price with a customer story and a number",
+    ),
+    (
+        "Let the customer talk",
+        [
+            ("Product demo", "Customer talk time"),
+            ("Discovery call", "Listening and summarising"),
+        ],
+        "Customers talk more than half the call\nLet silences run",
+    ),
+    (
+        "Multi-threading",
+        [
+            ("Discovery call", "Stakeholders and next step"),
+            ("Product demo", "Agreed next step"),
+        ],
+        "A second engaged contact on every late-stage deal\nEvery call ends with a dated "
+        "next step and an owner on their side",
+    ),
+)
+
+FEEDBACK_THEMES = (
+    "discovery",
+    "listening",
+    "pricing",
+    "objections",
+    "next steps",
+    "multi-threading",
+    "preparation",
+    "follow-up",
+    "talk time",
+    "confidence",
+    "forecasting",
+    "product knowledge",
+    "negotiation",
+    "presence",
+    "coaching",
+    "meetings",
+)
+
+REFLECTIONS = (
+    "Fair. I rush when I'm nervous about the price.",
+    "I hadn't noticed — I'll listen back to the recording.",
+    "Useful. Trying it on my next two calls.",
+    "I see it differently, but I'll ask the customer next time.",
+    "This is the third time I've heard it. Putting it on my goal.",
+    "Thanks — I'll bring this to my next 1:1.",
+    "Good catch. I'll write the questions down before the call.",
+)
+
+# Feedback wording: (observation, impact, suggestion), with {account} and {first}.
+PEER_FEEDBACK = (
+    (
+        "On the {account} call you let the silence run after the price.",
+        "They filled it with their real concern, the migration effort.",
+        "Do it again on the next pricing call.",
+    ),
+    (
+        "In the call review you asked {first} what they would change before giving advice.",
+        "The whole team started answering with questions.",
+        "",
+    ),
+    (
+        "You shared the {account} recap in the team channel within the hour.",
+        "Three of us reused your template the same week.",
+        "Add the next step's owner on their side.",
+    ),
+    (
+        "On our joint {account} call you jumped in when the buyer hesitated.",
+        "The buyer stopped talking and we never heard the objection.",
+        "Count to five before answering for me next time.",
+    ),
+    (
+        "Your discovery questions on the {account} call followed their words, not a script.",
+        "The customer named the budget holder without being asked.",
+        "Write up the questions for the team playbook.",
+    ),
+    (
+        "You booked the next meeting before hanging up with {account}.",
+        "The deal moved a week faster than the last three like it.",
+        "",
+    ),
+)
+
+UPWARD_FEEDBACK = (
+    (
+        "In our last 1:1 you answered your own question before I could.",
+        "I stopped thinking and waited for the answer.",
+        "Leave a longer silence after asking.",
+    ),
+    (
+        "You moved our 1:1 three weeks running for the forecast call.",
+        "It felt like coaching comes last when the quarter is tight.",
+        "Keep the slot, even if it is fifteen minutes.",
+    ),
+    (
+        "In the call review you went last and asked what we would do differently.",
+        "People who usually stay quiet spoke.",
+        "Keep going last; it works.",
+    ),
+    (
+        "You listened to the whole {account} recording before our 1:1.",
+        "We spent the time on the one moment that mattered.",
+        "",
+    ),
+    (
+        "In the team meeting you shared the quarter's numbers before the wins.",
+        "The room went quiet and nobody shared their clip.",
+        "Start with one win next time.",
+    ),
+)
+
+EVALUATIVE_FEEDBACK = (
+    (
+        "Quarter review: {n} of {m} discovery calls followed the agreed structure (recordings).",
+        "Pipeline quality improved; deals moved to proposal with a named economic buyer.",
+        "Next quarter: multi-threading on every deal over 50k.",
+    ),
+    (
+        "Quarter review: forecast accuracy within {n}% for three months running.",
+        "Leadership could plan hiring on your numbers.",
+        "",
+    ),
+    (
+        "Quarter review: {n} new opportunities from your own prospecting, against {m} planned.",
+        "The territory depends less on inbound leads.",
+        "Keep one prospecting block a day.",
+    ),
+    (
+        "Quarter review: the {account} renewal closed without a discount.",
+        "Margin on the territory held above plan.",
+        "",
+    ),
+)
+
+MANAGER_REVIEW_NOTES = (
+    "Adherence {a}% over the month, coverage {c}%. The forecast call keeps landing on "
+    "Tuesday 1:1s — agreed to move it.",
+    "Two of {first}'s reps went three weeks without a 1:1. Plan: protect Thursdays.",
+    "Listened to one of {first}'s 1:1s together: strong Reality, weak Will. Practise "
+    "commitments that name one call.",
+    "Call reviews every week this month; the team presents in turn. Next: score one "
+    "call together before the review.",
+    "Held-but-empty is creeping up. Agreed: no 1:1 logged without one commitment.",
+)
+
+GOAL_LIKE_MANAGER = (
+    "Coach, don't fix: ask before I suggest in every 1:1.",
+    "Protect the 1:1 slot through quarter end.",
+    "Run a call review every week, with the team presenting in turn.",
+    "Make commitments about one call, not every call.",
+)
+
+CALIBRATION_TITLES = (
+    "{quarter} discovery calibration",
+    "{quarter} objection handling calibration",
+    "{quarter} demo calibration",
+)

@@ -1,0 +1,421 @@
+"""`seed_scale` on a small organisation (200 people): the shape the benchmarks rely on,
+rows that keep every invariant the app relies on, the same rows for the same seed and
+day, and a refusal to touch a database that already has people.
+
+Transactional: on PostgreSQL the rows are loaded (COPY) on a connection of their own,
+which a test's surrounding transaction would not see."""
+
+import hashlib
+from collections import Counter, defaultdict
+from datetime import UTC, date, datetime, time, timedelta
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection, transaction
+from django.db.models import Count, Exists, F, OuterRef, Q
+
+from cadence import engine
+from cadence.models import CadencePlan, Occurrence, Rollout
+from coaching.models import (
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    FocusArea,
+    Goal,
+    NotesRevision,
+    ParticipantRole,
+    SessionKind,
+    SessionParticipant,
+    SessionRating,
+    SessionStatus,
+    SharedNotes,
+)
+from config.scale import org
+from feedback.models import Direction, Feedback, FeedbackRequest, Stream
+from people.demo import DEMO_PASSWORD
+from people.models import ReportingLine, Team, TeamMembership, User
+from people.roles import GROUP_FOR_ROLE, Role
+from scorecards.models import CriterionVersion, RoundContext, Score, Scorecard
+
+TODAY = date(2026, 3, 4)  # a Wednesday: weeks are counted from the Monday before
+NOW = datetime.combine(TODAY, time.min, tzinfo=UTC)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seed(**options):
+    call_command("seed_scale", people=200, today=TODAY, stdout=_Quiet(), **options)
+
+
+class _Quiet:
+    def __init__(self):
+        self.lines = []
+
+    def write(self, text):
+        self.lines.append(text)
+
+    def flush(self):
+        pass
+
+
+def test_it_builds_an_organisation_with_two_years_of_coaching_history():
+    out = _Quiet()
+    call_command("seed_scale", people=200, today=TODAY, stdout=out)
+    printed = "".join(out.lines)
+
+    _hierarchy_of_five_levels()
+    _teams_led_by_managers_with_their_reports()
+    _plans_and_occurrences_agree()
+    _sessions_in_every_state_within_the_constraints()
+    _notes_and_commitments()
+    _feedback_both_streams_every_direction()
+    _scorecards_on_the_templates_criteria()
+    _the_engine_carries_on_without_doubling(out)
+
+    assert "Sign in as" in printed and DEMO_PASSWORD in printed
+    lead_email = next(line for line in out.lines if "manager (team lead)" in line).split()[-1]
+    assert User.objects.get(email=lead_email).check_password(DEMO_PASSWORD)
+
+
+def _hierarchy_of_five_levels():
+    assert User.objects.count() == 200
+    managers = dict(User.objects.filter(is_active=True).values_list("pk", "reports_to_id"))
+    heads = [pk for pk, boss in managers.items() if boss is None]
+    assert len(heads) == 1, "every active person but the head has a manager"
+
+    def depth(pk):
+        steps = 0
+        while managers[pk] is not None:
+            pk, steps = managers[pk], steps + 1
+        return steps
+
+    assert max(depth(pk) for pk in managers) == 5  # head → VP → director → senior → manager → rep
+    # The open reporting line mirrors reports_to; leavers have neither.
+    open_lines = dict(
+        ReportingLine.objects.filter(ended_at__isnull=True).values_list("report_id", "manager_id")
+    )
+    assert open_lines == {pk: boss for pk, boss in managers.items() if boss is not None}
+    left = User.objects.filter(is_active=False)
+    assert left.exists() and not left.filter(reports_to__isnull=False).exists()
+    assert ReportingLine.objects.filter(ended_at__isnull=False).count() >= left.count()
+    # HR and programme admins are in their groups; admins may use the admin site.
+    hr = User.objects.filter(groups__name=GROUP_FOR_ROLE[Role.HR])
+    admins = User.objects.filter(groups__name=GROUP_FOR_ROLE[Role.PROGRAMME_ADMIN])
+    assert hr.exists() and admins.exists() and all(a.is_staff for a in admins)
+    zones = set(User.objects.values_list("time_zone", flat=True))
+    assert len(zones) >= 8 and {"Asia/Kolkata", "Australia/Sydney"} & zones
+
+
+def _teams_led_by_managers_with_their_reports():
+    teams = Team.objects.select_related("lead")
+    assert teams.count() >= 15
+    for team in teams:
+        members = set(
+            TeamMembership.objects.current().filter(team=team).values_list("person_id", flat=True)
+        )
+        reports = set(
+            User.objects.filter(reports_to=team.lead, is_active=True).values_list("pk", flat=True)
+        )
+        assert members == reports, team.name
+        assert 5 <= len(members) <= 14, team.name
+    # Memberships and lines close together when someone moves or leaves.
+    assert TeamMembership.objects.filter(left_at__isnull=False).exists()
+    assert Rollout.objects.count() == teams.count()
+
+
+def _plans_and_occurrences_agree():
+    # One live plan per pair and kind.
+    doubled = (
+        CadencePlan.objects.live()
+        .filter(coachee__isnull=False)
+        .values("kind", "coach", "coachee")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+    )
+    assert not doubled.exists()
+    live_one_on_ones = set(
+        CadencePlan.objects.live()
+        .filter(kind=SessionKind.ONE_ON_ONE)
+        .values_list("coach_id", "coachee_id")
+    )
+    active_pairs = set(
+        User.objects.filter(is_active=True, reports_to__isnull=False).values_list(
+            "reports_to_id", "pk"
+        )
+    )
+    assert live_one_on_ones == active_pairs
+    assert set(CadencePlan.objects.values_list("kind", flat=True)) >= {
+        SessionKind.ONE_ON_ONE,
+        SessionKind.TEAM_CALL_REVIEW,
+        SessionKind.MANAGER_REVIEW,
+        SessionKind.ROLE_PLAY,
+    }
+    assert not CadencePlan.objects.filter(ended_at__isnull=False, end_reason="").exists()
+    # Every session has its occurrence; the occurrence's session is between the plan's
+    # coach and coachee, of the plan's kind, at the slot.
+    assert Occurrence.objects.count() == CoachingSession.objects.count()
+    people = defaultdict(dict)
+    for session_id, person_id, role in SessionParticipant.objects.values_list(
+        "session_id", "person_id", "role"
+    ):
+        people[session_id].setdefault(role, []).append(person_id)
+    for (
+        plan_kind,
+        coach,
+        coachee,
+        slot,
+        session_id,
+        kind,
+        original,
+    ) in Occurrence.objects.values_list(
+        "plan__kind",
+        "plan__coach_id",
+        "plan__coachee_id",
+        "slot_start",
+        "session_id",
+        "session__kind",
+        "session__original_start",
+    ):
+        assert kind == plan_kind and slot == original
+        if coachee is not None:
+            assert people[session_id] == {
+                ParticipantRole.COACH: [coach],
+                ParticipantRole.COACHEE: [coachee],
+            }
+        elif kind == SessionKind.TEAM_CALL_REVIEW:
+            assert people[session_id][ParticipantRole.MANAGER] == [coach]
+            assert len(people[session_id][ParticipantRole.HOST]) == 1
+        else:
+            assert people[session_id][ParticipantRole.COACH] == [coach]
+
+
+def _sessions_in_every_state_within_the_constraints():
+    sessions = CoachingSession.objects.all()
+    assert set(sessions.values_list("status", flat=True)) == set(SessionStatus.values)
+    assert not sessions.filter(scheduled_end__lt=F("scheduled_start")).exists()
+    for start, end, minutes in sessions.values_list(
+        "scheduled_start", "scheduled_end", "duration_minutes"
+    )[:2000]:
+        assert end - start == timedelta(minutes=minutes)
+    held = sessions.filter(status=SessionStatus.HELD)
+    assert not held.filter(held_at__isnull=True).exists()
+    assert not held.filter(held_at__gt=NOW).exists()
+    assert held.filter(~Q(scheduled_start=F("original_start"))).exists(), "some were moved"
+    assert held.filter(missed_at__isnull=False).exists(), "some logged after the sweep"
+    assert not sessions.exclude(status=SessionStatus.HELD).filter(held_at__isnull=False).exists()
+    cancelled = sessions.filter(status=SessionStatus.CANCELLED)
+    assert not cancelled.filter(Q(cancel_reason="") | Q(cancelled_at__isnull=True)).exists()
+    assert not cancelled.filter(cancelled_at__gt=NOW).exists()
+    assert len(set(cancelled.values_list("cancel_reason", flat=True))) >= 5
+    missed = sessions.filter(status=SessionStatus.MISSED)
+    assert not missed.filter(missed_at__isnull=True).exists()
+    assert not missed.filter(missed_at__gt=NOW).exists()
+    ahead = sessions.filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=NOW)
+    assert ahead.count() > 1000, "the weeks ahead are planned"
+    assert not sessions.filter(scheduled_start__gte=NOW + timedelta(weeks=7)).exists()
+    assert sessions.filter(status=SessionStatus.SCHEDULED, scheduled_start__lt=NOW).exists()
+    # Held but empty exactly as coaching.services.is_held_but_empty decides it: nothing
+    # written and nothing committed, or the last session's notes copied.
+    written = (
+        ~Q(notes__reality="") | ~Q(notes__options="") | ~Q(notes__will="") | ~Q(notes__notes="")
+    )
+    committed = Exists(Commitment.objects.filter(created_in=OuterRef("pk")))
+    assert not held.filter(held_but_empty=False).exclude(written | Q(committed)).exists()
+    assert not held.filter(held_but_empty=True).filter(committed).exists()
+    assert held.filter(held_but_empty=True).filter(written).exists(), "some notes were copied"
+    assert SharedNotes.objects.count() == sessions.count()
+    # One revision per save.
+    assert not SharedNotes.objects.annotate(n=Count("revisions")).exclude(version=F("n")).exists()
+    assert NotesRevision.objects.exists()
+    role_plays = sessions.filter(kind=SessionKind.ROLE_PLAY)
+    assert role_plays.exists() and not role_plays.filter(focus_area__isnull=True).exists()
+    assert not sessions.filter(kind=SessionKind.TEAM_CALL_REVIEW, team__isnull=True).exists()
+
+
+def _notes_and_commitments():
+    commitments = Commitment.objects.all()
+    statuses = Counter(commitments.values_list("status", flat=True))
+    assert statuses[CommitmentStatus.DONE] > statuses[CommitmentStatus.OPEN] > 0
+    assert statuses[CommitmentStatus.DROPPED] > 0
+    assert commitments.filter(status=CommitmentStatus.OPEN, due_on__lt=TODAY).exists()
+    assert (
+        not commitments.exclude(status=CommitmentStatus.OPEN)
+        .filter(closed_at__isnull=True)
+        .exists()
+    )
+    # Closed in a session its owner took part in, after it was made.
+    for owner, closed_in, made, closed in commitments.filter(closed_in__isnull=False).values_list(
+        "owner_id", "closed_in_id", "created_at", "closed_at"
+    )[:500]:
+        assert SessionParticipant.objects.filter(session_id=closed_in, person_id=owner).exists()
+        assert closed >= made
+    assert Goal.objects.filter(status="active").exists()
+    assert SessionRating.objects.exists()
+    assert not SessionRating.objects.filter(rater=F("coach")).exists()
+
+
+def _feedback_both_streams_every_direction():
+    pairs = set(Feedback.objects.values_list("stream", "direction"))
+    for direction in (Direction.DOWNWARD, Direction.UPWARD, Direction.PEER):
+        assert (Stream.DEVELOPMENTAL, direction) in pairs
+    assert (Stream.EVALUATIVE, Direction.DOWNWARD) in pairs
+    counts = Counter(Feedback.objects.values_list("stream", flat=True))
+    assert counts[Stream.DEVELOPMENTAL] > 5 * counts[Stream.EVALUATIVE] > 0
+    assert Feedback.objects.filter(anonymous=True).exists()
+    assert not Feedback.objects.filter(anonymous=True).exclude(direction=Direction.UPWARD).exists()
+    assert Feedback.objects.filter(request__isnull=False).exists()
+    assert FeedbackRequest.objects.filter(responders__status="waiting").exists()
+    acknowledged = Feedback.objects.filter(acknowledged_at__isnull=False)
+    assert acknowledged.filter(themes__isnull=False).exists()
+    assert not acknowledged.filter(acknowledged_at__lt=F("created_at")).exists()
+    # Downward means the author was above the recipient when writing (here: now, for
+    # people who never moved).
+    stayed = User.objects.annotate(lines=Count("reporting_history")).filter(lines=1, is_active=True)
+    boss = dict(User.objects.values_list("pk", "reports_to_id"))
+    for author, recipient in Feedback.objects.filter(
+        direction=Direction.DOWNWARD, recipient__in=stayed, author__in=stayed
+    ).values_list("author_id", "recipient_id"):
+        chain, pk = set(), recipient
+        while pk is not None:
+            pk = boss[pk]
+            chain.add(pk)
+        assert author in chain
+
+
+def _scorecards_on_the_templates_criteria():
+    cards = Scorecard.objects.filter(submitted_at__isnull=False)
+    assert cards.count() > 500
+    assert set(cards.values_list("context", flat=True)) >= {
+        RoundContext.COACH,
+        RoundContext.SELF,
+        RoundContext.PEER,
+    }
+    assert not Score.objects.exclude(criterion__version=F("scorecard__version")).exists()
+    assert not Scorecard.objects.exclude(version=F("round__version")).exists()
+    assert not Scorecard.objects.exclude(subject=F("round__work__person")).exists()
+    criteria = dict(
+        CriterionVersion.objects.values("version")
+        .annotate(n=Count("pk"))
+        .values_list("version", "n")
+    )
+    for version, scored in cards.annotate(n=Count("scores")).values_list("version", "n")[:1000]:
+        assert scored == criteria[version]
+    assert not Score.objects.filter(rating__gt=F("criterion__scale_max")).exists()
+    current = FocusArea.objects.active_on(TODAY)
+    assert current.exists() and all(area.criteria.exists() for area in current)
+
+
+def _the_engine_carries_on_without_doubling(out):
+    # Everything up to the horizon is there: generating now makes nothing new...
+    assert engine.occurrences_generate(now=NOW) == 0
+    # ...and a week on, the engine adds the next slots without tripping on any.
+    assert engine.occurrences_generate(now=NOW + timedelta(weeks=1)) > 0
+
+
+SEEDED = [
+    "scorecards.Score",
+    "scorecards.Scorecard",
+    "scorecards.RoundRater",
+    "scorecards.ScoringRound",
+    "scorecards.RecordedCall",
+    "feedback.Win",
+    "feedback.RequestedResponder",
+    "feedback.FeedbackShare",
+    "feedback.Feedback_themes",
+    "feedback.Feedback",
+    "feedback.FeedbackRequest",
+    "coaching.SessionRating",
+    "coaching.PrivateNote",
+    "coaching.AgendaItem",
+    "coaching.Commitment",
+    "cadence.Occurrence",
+    "coaching.NotesRevision",
+    "coaching.SharedNotes",
+    "coaching.SessionParticipant",
+    "coaching.CoachingSession",
+    "cadence.CadencePlan",
+    "coaching.Goal",
+    "coaching.FocusArea_criteria",
+    "coaching.FocusArea",
+    "cadence.RolloutTick",
+    "cadence.Rollout",
+    "cadence.PolicyAssignment",
+    "people.AuditEvent",
+    "people.User_groups",
+    "people.TeamMembership",
+    "people.Team",
+    "people.ReportingLine",
+    "people.User",
+]
+
+
+def _fingerprint() -> str:
+    """A hash of canonical columns of the big tables, in id order, and every count."""
+    digest = hashlib.sha256()
+    for query in (
+        User.objects.order_by("pk").values_list("pk", "email", "time_zone", "reports_to_id"),
+        CoachingSession.objects.order_by("pk").values_list(
+            "pk", "kind", "status", "scheduled_start", "original_start", "held_but_empty"
+        ),
+        Feedback.objects.order_by("pk").values_list(
+            "pk", "stream", "direction", "author_id", "recipient_id", "created_at"
+        ),
+        Score.objects.order_by("pk").values_list("pk", "scorecard_id", "criterion_id", "rating"),
+        Commitment.objects.order_by("pk").values_list("pk", "owner_id", "status", "due_on"),
+    ):
+        for row in query.iterator():
+            digest.update(repr(row).encode())
+    from django.apps import apps
+
+    for label in SEEDED:
+        app, name = label.split(".")
+        model = (
+            getattr(apps.get_model(app, name.split("_")[0]), name.split("_")[1]).through
+            if "_" in name
+            else apps.get_model(app, name)
+        )
+        digest.update(f"{label}={model.objects.count()}".encode())
+    return digest.hexdigest()
+
+
+def _empty_what_was_seeded():
+    from django.apps import apps
+
+    q = connection.ops.quote_name
+    with transaction.atomic(), connection.cursor() as cursor:
+        for label in SEEDED:
+            app, name = label.split(".")
+            model = (
+                getattr(apps.get_model(app, name.split("_")[0]), name.split("_")[1]).through
+                if "_" in name
+                else apps.get_model(app, name)
+            )
+            cursor.execute(f"DELETE FROM {q(model._meta.db_table)}")  # noqa: S608
+
+
+def test_it_gives_the_same_rows_for_the_same_seed_and_day_and_never_seeds_over_people():
+    seed(years=1)
+    first = _fingerprint()
+
+    with pytest.raises(CommandError, match="fresh database"):
+        seed(years=1)
+
+    _empty_what_was_seeded()
+    seed(years=1)
+    assert _fingerprint() == first
+
+    # Another seed, another organisation.
+    clock = org.Clock(today=TODAY, years=1)
+    assert [p.email for p in org.build(n=200, seed=7, clock=clock).people] != list(
+        User.objects.order_by("pk").values_list("email", flat=True)
+    )
+
+
+def test_it_refuses_a_database_with_people_in_it(django_user_model):
+    django_user_model.objects.create_user(
+        email="someone@example.com", password="x", display_name="S"
+    )
+    with pytest.raises(CommandError, match="already has 1 people"):
+        seed()
+    assert CoachingSession.objects.count() == 0
