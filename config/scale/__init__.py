@@ -139,7 +139,7 @@ def seed(
             ),
         )
         began = time.perf_counter()
-        progress("finishing: sequences, foreign keys, ANALYZE …")
+        progress("finishing: sequences, foreign keys, VACUUM ANALYZE …")
         sink.close()
         sink.reset_sequences()
         checked = sink.verify_foreign_keys() if (verify and sink.triggers_off) else 0
@@ -170,7 +170,7 @@ def _max_id(sink: Sink, model) -> int:
 def _logins(o: org.Org) -> list[tuple[str, str]]:
     """A few people to sign in as (password: the demo's): a team lead with a full
     team, one of their reps, the manager of managers above them, the head, HR, a
-    programme admin."""
+    programme admin. The same people for a seed and size whatever the day."""
     by_id = o.by_id
     lead = next(
         (
@@ -181,7 +181,7 @@ def _logins(o: org.Org) -> list[tuple[str, str]]:
         by_id[o.teams[0].lead],
     )
     team = o.team_by_id[lead.led]
-    rep = next(by_id[m] for m in team.members_at(o.clock.now) if by_id[m].active)
+    rep = by_id[min(m for m in team.members_at(o.clock.now) if by_id[m].active)]
     boss = by_id[lead.manager]
     return [
         ("manager (team lead)", lead.email),

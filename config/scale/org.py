@@ -319,8 +319,12 @@ def build(*, n: int, seed: int, clock: Clock, user_base: int = 0, team_base: int
     (the largest ids already in the tables: none, in a fresh database)."""
     if n < MIN_PEOPLE:
         raise ValueError(f"--people must be at least {MIN_PEOPLE} for a five-level organisation")
+    # Three streams: the shape (spans, team sizes, who leaves) and the names depend on
+    # the seed alone, so the same seed names the same people whatever the day; dates
+    # and habits come from the third.
     rng = random.Random(f"{seed}:org")
-    names = _Names(rng)
+    shape = random.Random(f"{seed}:shape")
+    names = _Names(random.Random(f"{seed}:names"))
     sizes = level_sizes(n)
     people: list[Person] = []
     start = clock.start
@@ -360,21 +364,21 @@ def build(*, n: int, seed: int, clock: Clock, user_base: int = 0, team_base: int
         reports_to(vp, head)
         vps.append(vp)
     directors = []
-    for vp, count in zip(vps, _spread(rng, sizes["directors"], len(vps)), strict=True):
+    for vp, count in zip(vps, _spread(shape, sizes["directors"], len(vps)), strict=True):
         for _ in range(count):
             region = _region(vp, len(vps), len(directors))
             d = person(DIRECTOR, region, _tz(rng, region), "director")
             reports_to(d, vp)
             directors.append(d)
     seniors = []
-    for d, count in zip(directors, _spread(rng, sizes["seniors"], len(directors)), strict=True):
+    for d, count in zip(directors, _spread(shape, sizes["seniors"], len(directors)), strict=True):
         for _ in range(count):
             region = _region(d, len(directors), len(seniors))
             s = person(SENIOR, region, _tz(rng, region), "senior manager")
             reports_to(s, d)
             seniors.append(s)
     managers = []
-    for s, count in zip(seniors, _spread(rng, sizes["teams"], len(seniors)), strict=True):
+    for s, count in zip(seniors, _spread(shape, sizes["teams"], len(seniors)), strict=True):
         for _ in range(count):
             region = _region(s, len(seniors), len(managers))
             m = person(MANAGER, region, _tz(rng, region), "manager")
@@ -404,7 +408,7 @@ def build(*, n: int, seed: int, clock: Clock, user_base: int = 0, team_base: int
     used_names: set[str] = set()
     for m in managers:
         region_name, short, _ = words.REGIONS[m.region]
-        segment = rng.choice(words.SEGMENTS)
+        segment = shape.choice(words.SEGMENTS)
         k = 1
         while f"{short} {segment} {k}".lower() in used_names:
             k += 1
@@ -439,7 +443,7 @@ def build(*, n: int, seed: int, clock: Clock, user_base: int = 0, team_base: int
             )
         teams.append(team)
 
-    _reps(rng, people, person, teams, managers, sizes["reps"], clock)
+    _reps(rng, shape, people, person, teams, managers, sizes["reps"], clock)
 
     for p in people:
         if p.reports or p.led:
@@ -468,12 +472,12 @@ def build(*, n: int, seed: int, clock: Clock, user_base: int = 0, team_base: int
     )
 
 
-def _reps(rng, people, person, teams, managers, total, clock) -> None:
+def _reps(rng, shape, people, person, teams, managers, total, clock) -> None:
     """Seats on each team, their occupants over time: leavers and their replacements,
     new hires, and a few people who moved team."""
     start, now = clock.start, clock.now
     span = (now - start).days
-    sizes = _spread(rng, total, len(teams), low=min(8, total // len(teams)))
+    sizes = _spread(shape, total, len(teams), low=min(8, total // len(teams)))
     lead_of = {t.id: next(m for m in managers if m.id == t.lead) for t in teams}
     reps_by_team: dict[int, list[Person]] = {}
     for team, rows in zip(teams, sizes, strict=True):
@@ -481,7 +485,7 @@ def _reps(rng, people, person, teams, managers, total, clock) -> None:
         i = 0
         while i < rows:
             tz = lead.tz if rng.random() < 0.8 else _tz(rng, team.region)
-            leaves = i + 1 < rows and rng.random() < 0.055
+            leaves = i + 1 < rows and shape.random() < 0.055
             if rng.random() < 0.8:
                 joined = start - timedelta(days=rng.randint(20, 1800), hours=rng.randint(8, 17))
             else:  # a hire during the history, into a new seat
@@ -516,15 +520,17 @@ def _reps(rng, people, person, teams, managers, total, clock) -> None:
         by_region.setdefault(team.region, []).append(team)
     for team in teams:
         for rep in reps_by_team.get(team.id, []):
-            if not rep.active or rep.joined > start + timedelta(weeks=26) or rng.random() >= 0.04:
+            if shape.random() >= 0.04 or not rep.active or rep.joined > start + timedelta(weeks=26):
                 continue
             others = [t for t in by_region[team.region] if t.id != team.id]
             if not others:
                 continue
-            old = rng.choice(others)
-            moved = start + timedelta(
-                days=rng.randint(20 * 7, max(20 * 7 + 1, span - 6 * 7)), hours=rng.randint(8, 17)
-            )
+            old = shape.choice(others)
+            earliest = max(rep.joined, start) + timedelta(weeks=8)
+            latest = now - timedelta(weeks=6)
+            if earliest >= latest:
+                continue
+            moved = earliest + timedelta(days=rng.randint(0, (latest - earliest).days))
             rep.stints = [
                 Stint(old.lead, old.id, rep.joined, moved),
                 Stint(team.lead, team.id, moved),
