@@ -80,10 +80,10 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
     )
     if not plans:
         return 0
-    existing = set(
-        Occurrence.objects.filter(plan__in=plans, slot_start__gte=now).values_list(
-            "plan_id", "slot_start"
-        )
+    existing = set(  # unordered: Occurrence's default ordering would join the plans
+        Occurrence.objects.filter(plan__in=plans, slot_start__gte=now)
+        .order_by()
+        .values_list("plan_id", "slot_start")
     )
     context = _BatchContext(plans, now=now, horizon=horizon)
     drafts: list[tuple[CadencePlan, datetime, CoachingSession, list]] = []
