@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench-sweep
+.PHONY: run test install lint lock chromium migrate worker clean bench-sweep bench-generate bench-outbox
 
 install: $(STAMP)
 
@@ -46,6 +46,14 @@ lock:
 ## bench-sweep: time the missed-session sweep over 100,000 due sessions (PostgreSQL).
 bench-sweep: install
 	$(BIN)/python bench/sweep.py --sessions 100000
+
+## bench-generate: time materialising 6 weeks for 50,000 live plans (PostgreSQL).
+bench-generate: install
+	$(BIN)/python bench/generate.py --plans 50000
+
+## bench-outbox: time 2 Celery workers draining 20,000 notifications (PostgreSQL, Redis db 9).
+bench-outbox: install
+	$(BIN)/python bench/outbox.py --notifications 20000 --workers 2 --concurrency 2
 
 ## seed-scale: recreate the PostgreSQL database tandem_scale on localhost, migrate it and seed
 ## 10,000 people with two years of history (about 2.5 minutes; password tandem-demo-2026).

@@ -1,0 +1,305 @@
+"""Benchmark: materialising the weeks ahead for N live plans (default 50,000).
+
+    make bench-generate                   # PostgreSQL database tandem_bench_generate on localhost
+    BENCH_DATABASE_URL=postgres://... .venv/bin/python bench/generate.py --plans 50000
+
+It builds a fresh database shaped like an organisation that runs the programme:
+teams of five to ten reps, each with a weekly 1:1 per rep (mostly 30 minutes, some
+45, on every weekday), a weekly team call review, a monthly role-play (2nd Wednesday;
+one organisation-wide focus area is active) and a monthly manager review between the
+lead and the lead's manager (last Friday); leads and their managers in a dozen time
+zones, half-hour and 45-minute offsets included. No plan has anything generated yet.
+Then it times one `engine.occurrences_generate()` for the CADENCE_HORIZON_WEEKS (6)
+horizon and counts what it made: rows inserted are sessions, participants, shared
+notes and occurrences. Two more runs follow, which must make nothing but, as beat's
+hourly run does, visit every plan again (the horizon has moved on a few seconds): one
+at once, planned on the statistics of the tables before the insert, and one after an
+ANALYZE, as the hourly run finds them once autovacuum has caught up.
+
+It runs `config.settings.local` with DEBUG off, as a deployment would, and drops its
+database at the end (`--keep` keeps it; `--profile FILE` writes a cProfile of the
+first run). Reports seconds; a measurement, never a test that fails on a slow machine."""
+
+import argparse
+import cProfile
+import os
+import sys
+import time
+from datetime import time as wall
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Where teams sit: a lead's zone is the team's; the lead's manager keeps their own.
+ZONES = [
+    "Europe/Berlin",
+    "America/New_York",
+    "Europe/London",
+    "America/Los_Angeles",
+    "Asia/Kolkata",
+    "Australia/Sydney",
+    "America/Chicago",
+    "Asia/Singapore",
+    "America/Sao_Paulo",
+    "Europe/Paris",
+    "Asia/Kathmandu",
+    "Asia/Tokyo",
+]
+TEAM_SIZES = [8, 6, 9, 7, 10, 5, 8, 9]  # reps per team, cycled: 7.75 on average
+LEADS_PER_MANAGER = 6
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plans", type=int, default=50_000)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile the first run into FILE")
+    args = parser.parse_args()
+    url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_bench_generate"
+    )
+    # A deployment's settings (no test-only instrumentation), debug off.
+    os.environ.update(
+        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings.local", DEBUG="false"
+    )
+    _recreate_database(url)
+    try:
+        _run(args)
+    finally:
+        if not args.keep:
+            from django.db import connections
+
+            connections.close_all()
+            _drop_database(url)
+
+
+def _run(args) -> None:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    populate_seconds, kinds = _populate(args.plans)
+
+    from cadence.engine import occurrences_generate
+
+    load_before = os.getloadavg()
+    profile = cProfile.Profile() if args.profile else None
+    started = time.perf_counter()
+    if profile:
+        profile.enable()
+    created = occurrences_generate()
+    seconds = time.perf_counter() - started
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
+    counts = _counts()
+    started = time.perf_counter()
+    again = occurrences_generate()
+    second_seconds = time.perf_counter() - started
+    # What the hourly run meets once autovacuum has analysed the new rows: the run
+    # straight after a big insert plans its queries on statistics of empty tables.
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    started = time.perf_counter()
+    again += occurrences_generate()
+    analysed_seconds = time.perf_counter() - started
+    load_after = os.getloadavg()
+
+    rows = sum(counts.values())
+    print(
+        "Plans: "
+        + ", ".join(f"{n:,} {kind}" for kind, n in kinds.items())
+        + f". Load average before/after: {_load(load_before)} / {_load(load_after)}."
+    )
+    print(
+        "| plans | occurrences | sessions | participants | rows inserted "
+        "| generate seconds | rows/second | again at once | again after ANALYZE | setup seconds |"
+    )
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    row = [
+        f"{args.plans:,}",
+        f"{counts['occurrences']:,}",
+        f"{counts['sessions']:,}",
+        f"{counts['participants']:,}",
+        f"{rows:,}",
+        f"{seconds:.2f}",
+        f"{rows / seconds:,.0f}",
+        f"{second_seconds:.2f}",
+        f"{analysed_seconds:.2f}",
+        f"{populate_seconds:.1f}",
+    ]
+    print("| " + " | ".join(row) + " |")
+    assert created == counts["occurrences"] == counts["sessions"], "one session per occurrence"
+    assert again == 0, "running again makes nothing"
+
+
+def _load(triple) -> str:
+    return " ".join(f"{x:.2f}" for x in triple)
+
+
+def _counts() -> dict[str, int]:
+    from cadence.models import Occurrence
+    from coaching.models import CoachingSession, SessionParticipant, SharedNotes
+
+    return {
+        "occurrences": Occurrence.objects.count(),
+        "sessions": CoachingSession.objects.count(),
+        "participants": SessionParticipant.objects.count(),
+        "notes": SharedNotes.objects.count(),
+    }
+
+
+def _admin(url: str):
+    import environ
+    import psycopg2
+
+    config = environ.Env.db_url_config(url)
+    admin = psycopg2.connect(
+        dbname="postgres",
+        user=config["USER"],
+        password=config["PASSWORD"],
+        host=config["HOST"],
+        port=config["PORT"] or 5432,
+    )
+    admin.autocommit = True
+    return admin, config["NAME"]
+
+
+def _recreate_database(url: str) -> None:
+    admin, name = _admin(url)
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        cursor.execute(f'CREATE DATABASE "{name}"')
+    admin.close()
+
+
+def _drop_database(url: str) -> None:
+    admin, name = _admin(url)
+    with admin.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin.close()
+
+
+def _populate(n: int) -> tuple[float, dict[str, int]]:
+    """Teams with leads, reps and the leads' managers, and exactly N live plans with
+    nothing generated, in bulk. Returns the seconds taken and the plans per kind."""
+    from django.utils import timezone
+
+    from cadence.models import CadencePlan, Recurrence
+    from coaching.models import FocusArea, SessionKind
+    from people.models import Team, TeamMembership, User
+
+    started = time.perf_counter()
+    today = timezone.now().date()
+    FocusArea.objects.create(
+        name="Discovery questions",
+        behaviours="Open questions before the demo\nConfirm the pain in their words",
+        starts_on=today - timedelta(days=30),
+    )
+    plans: list[CadencePlan] = []
+    kinds = {k: 0 for k in SessionKind.values if k != SessionKind.PEER}
+    serial = 0  # people made so far, for unique emails
+    team_no = 0
+
+    def person(label: str, zone: str, boss=None) -> User:
+        nonlocal serial
+        serial += 1
+        return User(
+            email=f"{label}{serial}@bench.test",
+            display_name=f"{label.title()} {serial:06d}",
+            time_zone=zone,
+            reports_to=boss,
+        )
+
+    def plan(kind, coach, zone, **fields) -> None:
+        kinds[kind] += 1
+        plans.append(
+            CadencePlan(
+                kind=kind,
+                coach=coach,
+                time_zone=zone,
+                starts_on=today - timedelta(days=21),
+                **fields,
+            )
+        )
+
+    made = 0
+    while made < n:
+        # One manager of managers with up to six teams below.
+        boss_zone = ZONES[team_no % len(ZONES)]
+        (boss,) = User.objects.bulk_create([person("director", boss_zone)])
+        leads = User.objects.bulk_create(
+            person("lead", ZONES[(team_no + i) % len(ZONES)], boss)
+            for i in range(LEADS_PER_MANAGER)
+        )
+        teams = Team.objects.bulk_create(
+            Team(name=f"Team {team_no + i:05d}", lead=lead) for i, lead in enumerate(leads)
+        )
+        reps_of = {}
+        for i, (team, lead) in enumerate(zip(teams, leads, strict=True)):
+            size = TEAM_SIZES[(team_no + i) % len(TEAM_SIZES)]
+            reps_of[team.pk] = [person("rep", lead.time_zone, lead) for _ in range(size)]
+        User.objects.bulk_create(r for reps in reps_of.values() for r in reps)
+        TeamMembership.objects.bulk_create(
+            [TeamMembership(team=t, person=t.lead) for t in teams]
+            + [TeamMembership(team_id=t, person=r) for t, reps in reps_of.items() for r in reps]
+        )
+        for team, lead in zip(teams, leads, strict=True):
+            zone = lead.time_zone
+            for j, rep in enumerate(reps_of[team.pk]):
+                plan(
+                    SessionKind.ONE_ON_ONE,
+                    lead,
+                    zone,
+                    coachee=rep,
+                    weekday=j % 5,
+                    local_time=wall(9 + j % 8, 30 * (j % 2)),
+                    duration_minutes=45 if j % 4 == 3 else 30,
+                )
+            plan(
+                SessionKind.TEAM_CALL_REVIEW,
+                lead,
+                zone,
+                team=team,
+                weekday=3,
+                local_time=wall(15, 0),
+                duration_minutes=45,
+            )
+            plan(
+                SessionKind.ROLE_PLAY,
+                lead,
+                zone,
+                team=team,
+                recurrence=Recurrence.MONTHLY_NTH,
+                weekday=2,
+                week_of_month=2,
+                local_time=wall(14, 0),
+                duration_minutes=60,
+            )
+            plan(
+                SessionKind.MANAGER_REVIEW,
+                boss,
+                boss.time_zone,
+                coachee=lead,
+                recurrence=Recurrence.MONTHLY_LAST,
+                weekday=4,
+                local_time=wall(11, 0),
+                duration_minutes=45,
+            )
+        team_no += LEADS_PER_MANAGER
+        if len(plans) >= 5_000 or made + len(plans) >= n:
+            for dropped in plans[n - made :]:  # the last teams, cut to exactly N plans
+                kinds[dropped.kind] -= 1
+            made += len(CadencePlan.objects.bulk_create(plans[: n - made]))
+            plans.clear()
+    return time.perf_counter() - started, kinds
+
+
+if __name__ == "__main__":
+    main()
