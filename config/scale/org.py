@@ -6,15 +6,16 @@ For N people (leavers included, as rows):
     head → VPs (one per region) → directors → senior managers → managers → reps
 
 with spans drawn around 5 directors per VP, 6 senior managers per director, 6
-managers per senior manager and 8–12 reps per manager; each manager at the bottom
-leads one team. For N = 10,000: 5 VPs, 25 directors, 150 senior managers, 901 teams
-(about 1,080 managers in all), about 8,900 reps, 5 HR people and 2 programme admins
-(who report to the head, like everyone else except the head).
+managers per senior manager and 8–12 reps per manager (6–15 on a given day, with
+leavers and movers); each manager at the bottom leads one team. For N = 10,000:
+5 VPs, 25 directors, 150 senior managers, 901 teams (about 1,080 managers in all),
+about 8,900 reps, 5 HR people and 2 programme admins (who report to the head, like
+everyone else except the head).
 
 History, over the years seeded: about 5% of reps left (deactivated, their lines and
 memberships closed, reports_to cleared) and were replaced a few weeks later; about
-4% moved team once (a closed line to the old manager, a closed membership); about
-18% joined during the history. Managers stay put. `User.reports_to`, the open
+4% moved team once (a closed line to the old manager, a closed membership); about a
+fifth joined during the history. Managers stay put. `User.reports_to`, the open
 `ReportingLine` and the open `TeamMembership` always agree."""
 
 from __future__ import annotations
