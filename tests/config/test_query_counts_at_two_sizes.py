@@ -1,0 +1,108 @@
+"""Every page and API endpoint without parameters — the list pages, the dashboards, the
+list endpoints — sends no query more often in an organisation three times the size,
+with twice the history, than in a small one, for each kind of person who opens it:
+nothing is read once per row. Routes are found by walking the URL resolver, so a new
+list page is covered the day it is added; each app's own tests pin the exact numbers.
+
+Queries are compared by shape (the SQL with its values taken out). A shape may appear
+in the bigger organisation where the small one had none — a list that was empty there
+skips a query — but never more than once, and never more often than in the small one.
+
+Both organisations come from `seed_scale` (deterministic for its seed, size and day),
+which loads every kind of row the pages read. Between the two, the database goes back
+to what migrations seeded, as between transactional tests."""
+
+import re
+from collections import Counter
+from datetime import date
+
+import pytest
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.test.utils import CaptureQueriesContext
+
+from config import scale
+from people.models import User
+from tests.urlwalk import routes
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TODAY = date(2026, 3, 4)
+SMALL, LARGE = {"people_count": 100, "years": 1}, {"people_count": 300, "years": 2}
+
+# Routes that are not a read of data, each with the reason.
+NOT_READS = {
+    "home": "redirects to a home page",
+    "favicon": "redirects to a static file",
+    "healthz": "checks the database and broker, no data",
+    "api:me": "one person",
+}
+
+
+def reads() -> list[str]:
+    """Paths of the GET routes without parameters outside the admin, allauth and the
+    schema."""
+    skipped = ("admin/", "accounts/", "api/schema/", "api/docs/")
+    return [
+        route.path()
+        for route in routes()
+        if not route.params and not route.route.startswith(skipped) and route.key not in NOT_READS
+    ]
+
+
+def reset_database() -> None:
+    """Empty every table and put back what migrations seeded (the serialized copy the
+    test database keeps for transactional tests)."""
+    from django.core.management import call_command
+
+    call_command("flush", verbosity=0, interactive=False, inhibit_post_migrate=True)
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    wrapper.creation.deserialize_db_from_string(wrapper._test_serialized_contents)
+
+
+_VALUES = [
+    (re.compile(r"'(?:[^']|'')*'"), "?"),  # strings
+    (re.compile(r"\b\d+(?:\.\d+)?\b"), "?"),  # numbers
+    (re.compile(r"\((?:\?|%s)(?:, (?:\?|%s))*\)"), "(…)"),  # IN lists of any length
+    (re.compile(r"VALUES \(…\)(?:, \(…\))+"), "VALUES (…)×n"),  # a bulk insert
+]
+# A bulk insert is one statement on PostgreSQL; SQLite splits it every few hundred rows
+# (its limit on parameters). That is batching, not a query per row.
+BULK = "VALUES (…)×n"
+
+
+def shape(sql: str) -> str:
+    for pattern, replacement in _VALUES:
+        sql = pattern.sub(replacement, sql)
+    return sql
+
+
+def shapes(client, size: dict) -> dict[tuple[str, str], Counter]:
+    """Seed an organisation, then open every read as each kind of person:
+    (who, path) → how often each query shape was sent (requests that succeed)."""
+    result = scale.seed(**size, today=TODAY)
+    found: dict[tuple[str, str], Counter] = {}
+    for who, email in result.logins:
+        if "@" not in email:
+            continue  # the password line
+        client.force_login(User.objects.get(email=email))
+        for path in reads():
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(path)
+            if response.status_code == 200:
+                found[(who, path)] = Counter(shape(q["sql"]) for q in queries)
+    return found
+
+
+def test_no_query_is_sent_more_often_in_a_bigger_organisation(client):
+    small = shapes(client, SMALL)
+    reset_database()
+    large = shapes(client, LARGE)
+    assert small.keys() == large.keys(), set(small) ^ set(large)
+    grew = {
+        f"{who} {path}: {n}× (was {small[(who, path)][sql]}×) {sql[:160]}"
+        for (who, path), sent in large.items()
+        for sql, n in sent.items()
+        if n > max(small[(who, path)][sql], 1) and BULK not in sql
+    }
+    assert not grew, "\n".join(sorted(grew))
+    assert len({path for _, path in small}) > 60  # the walk reached the list pages
