@@ -5,10 +5,10 @@ Who may see what is decided in one place per model: `QuerySet.visible_to(user)`.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, Exists, F, OuterRef, Q, When
+from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
-from people.selectors import people_below
+from people.selectors import ids_below, people_below
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field
@@ -158,12 +158,18 @@ class SessionQuerySet(models.QuerySet):
         the peers. HR and programme admins see counts elsewhere, never sessions."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        participants = SessionParticipant.objects.filter(session=OuterRef("pk"))
-        below = people_below(person=user).values("pk")
-        return self.filter(
-            Exists(participants.filter(person=user))
-            | (Exists(participants.filter(person__in=below)) & ~Q(kind=SessionKind.PEER))
+        # One set of session ids — mine, and those of the people below me but their
+        # peer sessions (whose participants are all peers, and only theirs are) — found
+        # from the participants' person index alone, so the sessions table is read by
+        # id (an OR of two EXISTS made PostgreSQL scan every session, once per row).
+        mine = SessionParticipant.objects.filter(person=user).order_by().values("session_id")
+        theirs = (
+            SessionParticipant.objects.filter(person_id__in=ids_below(person=user))
+            .exclude(role=ParticipantRole.PEER)
+            .order_by()
+            .values("session_id")
         )
+        return self.filter(pk__in=mine.union(theirs))
 
     def with_people(self):
         return self.select_related("focus_area", "team", "presented_call").prefetch_related(

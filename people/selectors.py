@@ -27,11 +27,23 @@ def _below_sql() -> str:
     )
 
 
+def ids_below(*, person: User | int) -> RawSQL:
+    """The ids of everyone below `person`, as a subquery for `…_id__in=` (no join to
+    the people table: cheaper inside a bigger query). On PostgreSQL the walk is read
+    through an array: the planner guesses a recursive query returns thousands of rows
+    and then scans whole tables; an unnested array it guesses at ten, and it walks the
+    indexes — right for everyone but the very top of a large organisation."""
+    pk = person.pk if isinstance(person, User) else person
+    sql = _below_sql()
+    if connection.vendor == "postgresql":
+        sql = f"SELECT unnest(ARRAY({sql}))"
+    return RawSQL(sql, [pk])  # noqa: S611
+
+
 def people_below(*, person: User | int) -> QuerySet[User]:
     """Everyone who reports to `person`, directly or indirectly (one query when
     evaluated; composable with further filters)."""
-    pk = person.pk if isinstance(person, User) else person
-    return User.objects.filter(pk__in=RawSQL(_below_sql(), [pk]))  # noqa: S611
+    return User.objects.filter(pk__in=ids_below(person=person))
 
 
 def management_chain(*, person: User | int) -> list[User]:
