@@ -12,7 +12,10 @@ Delivery rule (at least once, never silently lost):
    A row whose email went out just before the worker died is then sent a second
    time: a rare duplicate is the price of never losing one.
 A Celery message only ever says "drain the outbox"; it carries no ids that matter, so
-a lost or repeated message loses or doubles nothing."""
+a lost or repeated message loses or doubles nothing. A drain that stops at its round
+limit with rows still due sends the message again (`tasks.send_notifications`), and a
+burst starts CADENCE_SENDERS drains side by side: the backlog never waits for beat's
+next minute."""
 
 import logging
 from datetime import datetime, timedelta
@@ -121,6 +124,13 @@ def drain(*, limit: int = CLAIM_SIZE, rounds: int = 50) -> dict[str, int]:
         for key, value in deliver_claimed(ids).items():
             total[key] += value
     return total
+
+
+def due_exists(*, now: datetime | None = None) -> bool:
+    """Is anything still waiting to be sent? One query (the sender's claim index)."""
+    return Notification.objects.filter(
+        status=NotificationStatus.PENDING, next_attempt_at__lte=now or timezone.now()
+    ).exists()
 
 
 def reap_stale_claims(*, now: datetime | None = None) -> int:

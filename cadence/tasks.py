@@ -2,8 +2,15 @@
 matter, so a lost or repeated message loses or doubles nothing."""
 
 from celery import shared_task
+from django.conf import settings
 
 from . import engine, feedback_reminders, outbox
+
+
+def kick_senders() -> None:
+    """After a burst is queued: CADENCE_SENDERS drains side by side, once it commits."""
+    for _ in range(settings.CADENCE_SENDERS):
+        send_notifications.delay_on_commit()
 
 
 @shared_task(name="cadence.generate_occurrences")
@@ -15,32 +22,41 @@ def generate_occurrences() -> int:
 def sweep_missed() -> int:
     marked = engine.sweep_missed()
     if marked:
-        send_notifications.delay_on_commit()
+        kick_senders()
     return marked
 
 
 @shared_task(name="cadence.queue_reminders")
 def queue_reminders() -> int:
-    return engine.reminders_queue()
+    queued = engine.reminders_queue()
+    if queued:
+        kick_senders()
+    return queued
 
 
 @shared_task(name="cadence.queue_feedback_reminders")
 def queue_feedback_reminders() -> int:
     queued = feedback_reminders.due_queue()
     if queued:
-        send_notifications.delay_on_commit()
+        kick_senders()
     return queued
 
 
 @shared_task(name="cadence.queue_digests")
 def queue_digests() -> int:
-    return engine.digests_queue()
+    queued = engine.digests_queue()
+    if queued:
+        kick_senders()
+    return queued
 
 
 @shared_task(name="cadence.send_notifications", acks_late=True, soft_time_limit=240, time_limit=300)
 def send_notifications() -> dict:
     # acks_late is safe: draining is idempotent (claims are per row, in the database).
-    return outbox.drain()
+    sent = outbox.drain()
+    if outbox.due_exists():
+        send_notifications.delay()  # more than one drain's worth: keep going now
+    return sent
 
 
 @shared_task(name="cadence.reap_stale_claims")

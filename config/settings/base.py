@@ -290,3 +290,7 @@ CADENCE_REMINDER_HOURS = env.int("CADENCE_REMINDER_HOURS", default=24)
 # A notification claimed this long ago but not marked sent is handed back (the worker
 # died): at-least-once delivery, see docs/cadence.md.
 CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)
+# How many drains of the outbox a burst of notifications (the sweep, the reminders, the
+# digests) starts side by side; each keeps going while rows are due. About the number
+# of worker processes that send mail.
+CADENCE_SENDERS = env.int("CADENCE_SENDERS", default=2)

@@ -211,3 +211,37 @@ def test_an_escalation_email_names_the_coachee_or_the_team(org, weekly_plan, for
     assert row.status == NotificationStatus.SENT, row.last_error
     expected = "Closers" if for_team else org.rep.display_name
     assert expected in mail.outbox[0].subject and expected in mail.outbox[0].body
+
+
+@pytest.mark.django_db
+def test_a_drain_that_stops_at_its_limit_sends_itself_again_until_nothing_is_due(
+    org, monkeypatch
+):
+    from cadence import tasks
+
+    drains = []
+
+    def small_drain():
+        drains.append(1)
+        return real_drain(limit=2, rounds=1)  # two rows a drain
+
+    real_drain = outbox.drain
+    monkeypatch.setattr(outbox, "drain", small_drain)
+    with time_machine.travel(NOON, tick=False):
+        for _ in range(5):
+            upcoming_for(org)
+        tasks.send_notifications.delay()  # eager in tests: the re-sends run in turn
+    assert len(drains) == 3  # 2 + 2 + 1, then nothing was due
+    assert Notification.objects.filter(status=NotificationStatus.SENT).count() == 5
+    assert len(mail.outbox) == 5
+
+
+@pytest.mark.django_db
+def test_a_burst_starts_as_many_drains_as_there_are_senders(org, settings, monkeypatch):
+    from cadence import tasks
+
+    settings.CADENCE_SENDERS = 3
+    sent = []
+    monkeypatch.setattr(tasks.send_notifications, "delay_on_commit", lambda: sent.append(1))
+    tasks.kick_senders()
+    assert len(sent) == 3
