@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench-sweep bench-generate bench-outbox
+.PHONY: run test install lint lock chromium migrate worker clean bench-sweep bench-generate bench-outbox bench-pages
 
 install: $(STAMP)
 
@@ -54,6 +54,12 @@ bench-generate: install
 ## bench-outbox: time 2 Celery workers draining 20,000 notifications (PostgreSQL, Redis db 9).
 bench-outbox: install
 	$(BIN)/python bench/outbox.py --notifications 20000 --workers 2 --concurrency 2
+
+## bench-pages: page latency through gunicorn + PostgreSQL with wrk, against tandem_scale
+## (make seed-scale first; Debian's wrk; Redis db 11). About 4 minutes.
+bench-pages: install
+	@command -v wrk >/dev/null || { echo "bench-pages needs wrk: apt-get install -y wrk"; exit 1; }
+	$(BIN)/python bench/pages.py --connections 8 --duration 20 --warmup 3
 
 ## seed-scale: recreate the PostgreSQL database tandem_scale on localhost, migrate it and seed
 ## 10,000 people with two years of history (about 2.5 minutes; password tandem-demo-2026).

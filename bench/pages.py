@@ -1,0 +1,662 @@
+"""Benchmark: page latency through the real stack at scale (gunicorn + PostgreSQL + wrk).
+
+    make seed-scale                       # once: the 10,000-person database tandem_scale
+    make bench-pages                      # 8 connections x 20 s per page after a 3 s warm-up
+    .venv/bin/python bench/pages.py --connections 8 --duration 20 --warmup 3 \\
+        [--worker-class gthread|sync|both] [--pages trivial,team,...]
+
+It starts gunicorn (`config.wsgi`, `--workers 2`, gthread with 4 threads by default)
+on a free port of 127.0.0.1 with the production settings (`bench/pages_settings.py`:
+production's, with static files collected into var/bench/ because production's
+manifest storage needs them) against the database `tandem_scale`: DEBUG off,
+SECURE_SSL_REDIRECT=false (plain HTTP on localhost), ALLOWED_HOSTS=127.0.0.1,
+CONN_MAX_AGE=600, cache and Celery broker on Redis db 11 (flushed before and after;
+no worker is needed to read pages). Two settings differ from a deployment, both
+through their environment variables: ACCOUNT_EMAIL_VERIFICATION=none, since the
+seeded people have no verified email address and would otherwise be sent a
+confirmation on signing in, and API_USER_RATE=1000000/hour, since the API's
+2000/hour per person would answer 429 within a few seconds of load (the throttle is
+still counted in Redis on every API request).
+
+Each person signs in once through the real sign-in form (GET /accounts/login/ for
+the CSRF token, POST the email and the demo password; the session is a row in
+`django_session`), and every page is checked once with that cookie before it is
+loaded: the expected status (200; the trivial view 301), no redirect to sign-in.
+Then `wrk` (Debian's, with bench/pages.lua counting statuses and printing the
+latency percentiles) runs from a separate process, the same connections and duration
+for every URL: a warm-up run whose numbers are dropped, then the measured run; before
+each, the benchmark waits until gunicorn's workers are idle (no CPU time moving, no
+query of theirs running), so requests abandoned by the previous run do not count.
+
+The trivial view is /favicon.ico without a cookie: a permanent redirect to the
+static file, through every middleware, with no database query (anonymous, so no
+session to read). It is measured first and again last; the framework's ceiling is
+the mean of the two, and every page is reported as a fraction of it. The same view
+with the team lead's cookie ("signed in": the session row and the person are read,
+as on every page) is reported too, as the ceiling of a signed-in request; no target.
+
+Prints a Markdown table per worker class — page, who, requests, requests/second,
+p50/p95/p99 in ms, errors and unexpected statuses, fraction of the ceiling — with a
+machine line (cores, RAM, PostgreSQL, load average before and after, the code's
+commit and any uncommitted app changes measured with it) and the issue 9 targets.
+A run with any socket error, timeout or unexpected status exits non-zero. Every
+process started (gunicorn's process group, wrk) is stopped whatever happens.
+A measurement, never a test that fails on a slow machine."""
+
+import argparse
+import atexit
+import contextlib
+import http.client
+import json
+import os
+import platform
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode, urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PASSWORD = "tandem-demo-2026"
+DOMAIN = "scale.example.com"
+APP_NAME = "tandem-bench-pages"
+LUA = ROOT / "bench" / "pages.lua"
+
+LEAD, REP, HR = "andrea.chen", "paula.kaur", "isabel.nwosu"
+
+# key, page, who (None: anonymous), path (ids filled in), expected status
+PAGES = [
+    ("trivial", "trivial view `/favicon.ico` (301)", None, "/favicon.ico", 301),
+    # Not a target: the same view signed in, so the session and the person are read
+    # (two queries), as on every page — the ceiling of a signed-in request.
+    ("trivial_signed_in", "trivial view, signed in", LEAD, "/favicon.ico", 301),
+    ("team", "manager home `/team/`", LEAD, "/team/", 200),
+    ("session", "1:1 session page `/sessions/{session}/`", LEAD, "/sessions/{session}/", 200),
+    ("me", "rep growth `/me/`", REP, "/me/", 200),
+    ("hr", "HR overview `/hr/?weeks=8`", HR, "/hr/?weeks=8", 200),
+    ("hr_team", "HR team `/hr/teams/{team}/?weeks=8`", HR, "/hr/teams/{team}/?weeks=8", 200),
+    ("api", "API `/api/v1/sessions/`", LEAD, "/api/v1/sessions/", 200),
+]
+# Issue 9: p95 targets in ms; and every page at least 25% of the ceiling's throughput.
+P95_TARGETS = {"team": 100, "session": 100, "me": 100, "hr": 300}
+CEILING_SHARE = 0.25
+
+_children: list[subprocess.Popen] = []
+
+
+# --- Processes -------------------------------------------------------------------------
+
+
+def _stop(process: subprocess.Popen, grace: float = 10) -> None:
+    """Stop a process started in its own session: its whole group, TERM then KILL."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=grace)
+
+
+def _stop_all() -> None:
+    while _children:
+        _stop(_children.pop())
+
+
+def _spawn(command: list[str], **kwargs) -> subprocess.Popen:
+    process = subprocess.Popen(command, start_new_session=True, **kwargs)  # noqa: S603
+    _children.append(process)
+    return process
+
+
+def _on_term(signum, frame):
+    raise SystemExit(f"Stopped by signal {signum}.")
+
+
+# --- The benchmark -----------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--connections", type=int, default=8, help="wrk connections")
+    parser.add_argument("--duration", type=float, default=20, help="seconds measured per URL")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds of warm-up per URL")
+    parser.add_argument("--wrk-threads", type=int, default=1, help="wrk threads")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--worker-class", choices=["gthread", "sync", "both"], default="gthread")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
+    parser.add_argument("--timeout", type=float, default=120, help="per-request time limit")
+    parser.add_argument(
+        "--pages",
+        default=",".join(key for key, *_ in PAGES),
+        help="comma-separated subset of: " + ", ".join(key for key, *_ in PAGES),
+    )
+    parser.add_argument(
+        "--ref",
+        help="measure this commit (exported with git archive) instead of the working tree, "
+        "which others may be changing",
+    )
+    args = parser.parse_args()
+    keys = [key.strip() for key in args.pages.split(",") if key.strip()]
+    unknown = set(keys) - {key for key, *_ in PAGES}
+    if unknown:
+        parser.error(f"unknown pages: {', '.join(sorted(unknown))}")
+    if "trivial" not in keys:
+        keys.insert(0, "trivial")  # the ceiling every page is compared with
+    if not shutil.which("wrk"):
+        sys.exit("wrk is missing: apt-get install -y wrk (Debian's package).")
+
+    database = os.environ.get(
+        "BENCH_PAGES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_scale"
+    )
+    redis_url = os.environ.get("BENCH_PAGES_REDIS_URL", "redis://127.0.0.1:6379/11")
+    if urlparse(redis_url).path.strip("/") in ("", "0", "1"):
+        sys.exit("Use a Redis database of the benchmark's own (e.g. /11): it is flushed.")
+    static_root = ROOT / "var" / "bench" / "pages-static"
+    separator = "&" if "?" in database else "?"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="bench.pages_settings",
+        TANDEM_BENCH_STATIC_ROOT=str(static_root),
+        SECRET_KEY=secrets.token_urlsafe(48),
+        ALLOWED_HOSTS="127.0.0.1",
+        DEBUG="false",
+        SECURE_SSL_REDIRECT="false",
+        DATABASE_URL=f"{database}{separator}application_name={APP_NAME}",
+        CONN_MAX_AGE="600",
+        CACHE_URL=redis_url,
+        CELERY_BROKER_URL=redis_url,
+        ACCOUNT_EMAIL_VERIFICATION="none",
+        API_USER_RATE="1000000/hour",
+        EMAIL_URL="memorymail://",
+        LOG_LEVEL="WARNING",
+    )
+
+    signal.signal(signal.SIGTERM, _on_term)
+    atexit.register(_stop_all)
+    logs = Path(tempfile.mkdtemp(prefix="tandem-bench-pages-"))
+    ok = False
+    try:
+        args.code = _export(args.ref, logs / "code") if args.ref else ROOT
+        os.environ["PYTHONPATH"] = str(args.code)
+        ids = _resolve_ids()
+        _collectstatic(args.code, static_root, logs)
+        _flush(redis_url)
+        machine = _machine(args.ref)
+        classes = ["sync", "gthread"] if args.worker_class == "both" else [args.worker_class]
+        ok = True
+        for worker_class in classes:
+            ok = _run(args, worker_class, keys, ids, machine, logs) and ok
+    finally:
+        _stop_all()
+        with contextlib.suppress(Exception):
+            _flush(redis_url)
+        if ok:
+            shutil.rmtree(logs, ignore_errors=True)
+        else:
+            print(f"Logs kept in {logs}", file=sys.stderr)
+    return 0 if ok else 1
+
+
+def _run(args, worker_class, keys, ids, machine, logs) -> bool:
+    port = _free_port()
+    server = _start_gunicorn(args, worker_class, port, logs / f"gunicorn-{worker_class}")
+    _wait_healthy(server, port, logs / f"gunicorn-{worker_class}")
+    cookies = {person: _sign_in(port, f"{person}@{DOMAIN}") for person in (LEAD, REP, HR)}
+    cookies[None] = None
+    pages = {key: (page, who, path.format(**ids), status) for key, page, who, path, status in PAGES}
+    for key in keys:
+        _, who, path, status = pages[key]
+        _probe(port, path, cookies[who], status)
+
+    load_before = os.getloadavg()
+    started = time.time()
+    results = []
+    order = keys + ["trivial"]  # the ceiling again at the end, to see it drift
+    for i, key in enumerate(order):
+        page, who, path, status = pages[key]
+        if i == len(order) - 1:
+            page = f"{page}, again"
+        for phase, seconds in (("warm-up", args.warmup), ("measured", args.duration)):
+            if seconds <= 0:
+                continue
+            _wait_idle(server)
+            result = _wrk(args, port, path, cookies[who], seconds)
+            if phase == "measured":
+                results.append((key, page, who, status, result))
+        print(f"  {page}: {_summary(results[-1][4])}", file=sys.stderr, flush=True)
+    load_after = os.getloadavg()
+    _stop(server)
+    _children.remove(server)
+    return _report(
+        args, worker_class, results, machine, load_before, load_after, time.time() - started
+    )
+
+
+# --- Database, static files, Redis -------------------------------------------------------------
+
+
+def _resolve_ids() -> dict[str, int]:
+    """The team lead's team and her latest held 1:1 with her rep, read with the ORM."""
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT email, id FROM people_user WHERE email = ANY(%s)",
+            [[f"{person}@{DOMAIN}" for person in (LEAD, REP, HR)]],
+        )
+        people = dict(cursor.fetchall())
+        if len(people) < 3:
+            sys.exit(
+                "tandem_scale does not hold the scale organisation's logins: run "
+                "`make seed-scale` (about 3 minutes)."
+            )
+        lead, rep = people[f"{LEAD}@{DOMAIN}"], people[f"{REP}@{DOMAIN}"]
+        cursor.execute("SELECT id FROM people_team WHERE lead_id = %s ORDER BY id LIMIT 1", [lead])
+        team = cursor.fetchone()
+        cursor.execute(
+            """
+            SELECT s.id FROM coaching_coachingsession s
+            JOIN coaching_sessionparticipant c
+              ON c.session_id = s.id AND c.role = 'coach' AND c.person_id = %s
+            JOIN coaching_sessionparticipant r
+              ON r.session_id = s.id AND r.role = 'coachee' AND r.person_id = %s
+            WHERE s.kind = 'one_on_one' AND s.status = 'held'
+            ORDER BY s.scheduled_start DESC LIMIT 1
+            """,
+            [lead, rep],
+        )
+        session = cursor.fetchone()
+    connection.close()
+    if not team or not session:
+        sys.exit(f"{LEAD} leads no team or has no held 1:1 with {REP}: run `make seed-scale`.")
+    return {"team": team[0], "session": session[0]}
+
+
+def _export(ref: str, folder: Path) -> Path:
+    """The code of one commit in a folder of its own, with this benchmark's settings."""
+    folder.mkdir(parents=True)
+    archive = subprocess.run(  # noqa: S603
+        [shutil.which("git") or "git", "archive", "--format=tar", ref],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        sys.exit(f"git archive {ref}: {archive.stderr.decode().strip()}")
+    subprocess.run(  # noqa: S603
+        [shutil.which("tar") or "tar", "-x", "-C", str(folder)], input=archive.stdout, check=True
+    )
+    (folder / "bench").mkdir(exist_ok=True)
+    shutil.copy(ROOT / "bench" / "pages_settings.py", folder / "bench" / "pages_settings.py")
+    return folder
+
+
+def _collectstatic(code: Path, static_root: Path, logs: Path) -> None:
+    static_root.mkdir(parents=True, exist_ok=True)
+    with open(logs / "collectstatic.log", "w") as log:
+        subprocess.run(  # noqa: S603
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=code,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            check=True,
+        )
+
+
+def _flush(redis_url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    client.close()
+
+
+def _active_queries() -> int:
+    """Queries of the benchmark's gunicorn (by application_name) running right now."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE application_name = %s AND state <> 'idle' AND pid <> pg_backend_pid()",
+            [APP_NAME],
+        )
+        return cursor.fetchone()[0]
+
+
+# --- gunicorn ---------------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_gunicorn(args, worker_class: str, port: int, log_base: Path) -> subprocess.Popen:
+    command = [
+        str(Path(sys.executable).parent / "gunicorn"),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(args.workers),
+        "--worker-class",
+        worker_class,
+        "--timeout",
+        str(int(args.timeout)),
+        # As the image runs it: an access log line per request (here to a file).
+        "--access-logfile",
+        f"{log_base}.access.log",
+        "--error-logfile",
+        f"{log_base}.error.log",
+    ]
+    if worker_class == "gthread":
+        command += ["--threads", str(args.threads)]
+    return _spawn(command, cwd=args.code, stdin=subprocess.DEVNULL)
+
+
+def _wait_healthy(server: subprocess.Popen, port: int, log_base: Path, timeout: float = 60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit(f"gunicorn exited ({server.returncode}); see {log_base}.error.log")
+        with contextlib.suppress(OSError):
+            status, _, _ = _get(port, "/healthz")
+            if status == 200:
+                return
+        time.sleep(0.2)
+    sys.exit(f"gunicorn did not answer /healthz in {timeout:.0f} s; see {log_base}.error.log")
+
+
+def _group_cpu_ticks(pgid: int) -> int:
+    """User + system CPU ticks of every process in a process group (gunicorn's)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                total += int(fields[11]) + int(fields[12])
+    return total
+
+
+def _wait_idle(server: subprocess.Popen, timeout: float = 300) -> None:
+    """Until gunicorn's processes use no CPU for 0.3 s and none of their queries runs:
+    a run cut short by wrk leaves requests in flight that the next run must not pay."""
+    deadline = time.monotonic() + timeout
+    quiet, ticks = 0, _group_cpu_ticks(server.pid)
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = _group_cpu_ticks(server.pid)
+        quiet = quiet + 1 if now == ticks and _active_queries() == 0 else 0
+        ticks = now
+        if quiet >= 3:
+            return
+    print(f"  (gunicorn still busy after {timeout:.0f} s; going on)", file=sys.stderr)
+
+
+# --- HTTP: sign-in and probes ---------------------------------------------------------------
+
+
+def _get(port: int, path: str, cookie: str | None = None, timeout: float = 120):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        headers = {"Cookie": cookie} if cookie else {}
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+def _cookies(headers) -> SimpleCookie:
+    jar = SimpleCookie()
+    for header in headers.get_all("Set-Cookie") or []:
+        jar.load(header)
+    return jar
+
+
+def _sign_in(port: int, email: str) -> str:
+    """The real sign-in form: returns the Cookie header of the signed-in session."""
+    status, headers, body = _get(port, "/accounts/login/")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    csrf = _cookies(headers).get("csrftoken")
+    if status != 200 or not token or not csrf:
+        sys.exit(f"Sign-in page: {status}, no CSRF token or cookie; cannot sign in.")
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        form = {"login": email, "password": PASSWORD, "csrfmiddlewaretoken": token[1].decode()}
+        connection.request(
+            "POST",
+            "/accounts/login/",
+            body=urlencode(form),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": f"csrftoken={csrf.value}",
+            },
+        )
+        response = connection.getresponse()
+        response.read()
+    finally:
+        connection.close()
+    session = _cookies(response.headers).get("sessionid")
+    location = response.headers.get("Location", "")
+    if response.status != 302 or location != "/" or not session:
+        sys.exit(
+            f"Signing in {email} failed: {response.status} to {location!r}"
+            f"{'' if session else ', no session cookie'}."
+        )
+    return f"sessionid={session.value}"
+
+
+def _probe(port: int, path: str, cookie: str | None, expected: int) -> None:
+    status, headers, body = _get(port, path, cookie)
+    location = headers.get("Location", "")
+    if "/accounts/login/" in location:
+        sys.exit(f"{path}: {status} to the sign-in page: the session cookie is not accepted.")
+    if status != expected:
+        sys.exit(f"{path}: expected {expected}, got {status} {location}".rstrip())
+    if expected == 301 and "favicon" not in location:
+        sys.exit(f"{path}: 301 to {location!r}, not the static favicon.")
+
+
+# --- wrk --------------------------------------------------------------------------------------
+
+
+def _wrk(args, port: int, path: str, cookie: str | None, seconds: float) -> dict:
+    command = [
+        shutil.which("wrk"),
+        "--threads",
+        str(min(args.wrk_threads, args.connections)),
+        "--connections",
+        str(args.connections),
+        "--duration",
+        f"{max(1, round(seconds))}s",
+        "--timeout",
+        f"{int(args.timeout)}s",
+        "--script",
+        str(LUA),
+    ]
+    if cookie:
+        command += ["--header", f"Cookie: {cookie}"]
+    if path.startswith("/api/"):
+        command += ["--header", "Accept: application/json"]
+    command.append(f"http://127.0.0.1:{port}{path}")
+    process = _spawn(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = process.communicate(timeout=seconds + args.timeout + 60)
+    finally:
+        _stop(process)
+        _children.remove(process)
+    line = next((x for x in out.splitlines() if x.startswith("WRK-RESULT ")), None)
+    if process.returncode != 0 or line is None:
+        sys.exit(f"wrk failed ({process.returncode}): {err.strip() or out.strip()}")
+    result = json.loads(line.removeprefix("WRK-RESULT "))
+    result["statuses"] = {int(k): v for k, v in result["statuses"].items()}
+    return result
+
+
+def _rps(result: dict) -> float:
+    return result["requests"] / (result["duration_us"] / 1e6)
+
+
+def _ms(result: dict, name: str) -> float:
+    return result["latency_us"][name] / 1000
+
+
+def _problems(result: dict, expected: int) -> int:
+    errors = sum(result["errors"][k] for k in ("connect", "read", "write", "timeout"))
+    unexpected = sum(n for status, n in result["statuses"].items() if status != expected)
+    return errors + unexpected
+
+
+def _summary(result: dict) -> str:
+    return (
+        f"{result['requests']} requests, {_rps(result):.1f}/s, "
+        f"p50 {_ms(result, 'p50'):.1f} ms, p95 {_ms(result, 'p95'):.1f} ms, "
+        f"statuses {result['statuses']}, errors {result['errors']}"
+    )
+
+
+# --- Report -----------------------------------------------------------------------------------
+
+
+def _machine(ref: str | None) -> dict[str, str]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        postgres = cursor.fetchone()[0].split()[0]
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "?",
+    )
+    kib = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text())[1])
+    wrk = subprocess.run([shutil.which("wrk"), "-v"], capture_output=True, text=True)  # noqa: S603
+    import gunicorn
+
+    if ref:
+        code = f"{ref} ({_git('rev-parse', '--short', ref).strip()}), exported"
+    else:
+        dirty = _git("status", "--porcelain", "--untracked-files=no").split("\n")
+        changed = sorted(
+            line[3:]
+            for line in dirty
+            if line[3:].endswith(".py") and not line[3:].startswith("bench/")
+        )
+        code = _git("rev-parse", "--short", "HEAD").strip() + (
+            f" + uncommitted changes to {', '.join(changed)}" if changed else ""
+        )
+    return {
+        "cores": str(os.cpu_count()),
+        "cpu": model,
+        "ram": f"{kib / 1024 / 1024:.0f} GiB",
+        "postgres": postgres,
+        "python": platform.python_version(),
+        "gunicorn": gunicorn.__version__,
+        "wrk": (wrk.stdout or wrk.stderr).split()[1] if (wrk.stdout or wrk.stderr) else "?",
+        "commit": code,
+    }
+
+
+def _report(args, worker_class, results, machine, load_before, load_after, seconds) -> bool:
+    trivial = [_rps(r) for key, *_, r in results if key == "trivial"]
+    ceiling = sum(trivial) / len(trivial)
+    threads = f" x {args.threads} threads" if worker_class == "gthread" else ""
+    print()
+    print(
+        f"gunicorn {machine['gunicorn']}: {args.workers} {worker_class} workers{threads}; "
+        f"wrk {machine['wrk']}: {args.connections} connections x {args.duration:g} s per URL "
+        f"after {args.warmup:g} s warm-up; {time.strftime('%Y-%m-%d %H:%M')}, "
+        f"{seconds:.0f} s in all."
+    )
+    print(
+        f"Machine: {machine['cores']} cores ({machine['cpu']}), {machine['ram']} RAM, "
+        f"PostgreSQL {machine['postgres']}, Python {machine['python']}; "
+        f"load average {_load(load_before)} before, {_load(load_after)} after. "
+        f"Code: {machine['commit']}."
+    )
+    print()
+    print(
+        "| page | who | requests | requests/s | p50 ms | p95 ms | p99 ms "
+        "| errors / unexpected | of ceiling |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    ok = True
+    verdicts = []
+    for key, page, who, expected, result in results:
+        problems = _problems(result, expected)
+        ok = ok and problems == 0
+        share = _rps(result) / ceiling
+        row = [
+            page,
+            who or "anonymous",
+            f"{result['requests']:,}",
+            f"{_rps(result):,.1f}",
+            f"{_ms(result, 'p50'):.1f}",
+            f"{_ms(result, 'p95'):.1f}",
+            f"{_ms(result, 'p99'):.1f}",
+            str(problems),
+            f"{share:.1%}",
+        ]
+        print("| " + " | ".join(row) + " |")
+        if key.startswith("trivial"):
+            continue
+        met = share >= CEILING_SHARE
+        verdicts.append(
+            f"{key}: throughput {share:.1%} of the ceiling "
+            f"({'met' if met else 'MISSED'}, target {CEILING_SHARE:.0%})"
+        )
+        if key in P95_TARGETS:
+            p95, target = _ms(result, "p95"), P95_TARGETS[key]
+            verdicts.append(
+                f"{key}: p95 {p95:.1f} ms ({'met' if p95 <= target else 'MISSED'}, "
+                f"target {target} ms)"
+            )
+    print()
+    print(f"Ceiling: {ceiling:,.1f} requests/s (mean of {len(trivial)} trivial-view runs).")
+    print("Targets (issue 9): " + "; ".join(verdicts) + ".")
+    if load_before[0] > 2:
+        print(f"Note: the machine was busy (load {load_before[0]:.2f} > 2 before the run).")
+    if not ok:
+        print("INVALID RUN: errors or unexpected statuses (see the table).", file=sys.stderr)
+        for key, _page, _who, expected, result in results:
+            if _problems(result, expected):
+                print(f"  {key}: {result['statuses']} {result['errors']}", file=sys.stderr)
+    return ok
+
+
+def _git(*args: str) -> str:
+    git = shutil.which("git")
+    if not git:
+        return "?"
+    return subprocess.run(  # noqa: S603
+        [git, *args], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+
+
+def _load(triple) -> str:
+    return " ".join(f"{x:.2f}" for x in triple)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
