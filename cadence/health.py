@@ -343,18 +343,20 @@ def _reps() -> QuerySet[User]:
     return User.objects.filter(is_active=True, reports_to__isnull=False).order_by()
 
 
-def _covered(person_ref, *, until: datetime, now: datetime) -> Exists:
-    """`person_ref` was coachee in a held 1:1 in the 14 days before min(until, now)."""
+def _covered(*, until: datetime, now: datetime) -> QuerySet:
+    """The people who were coachee in a held 1:1 in the 14 days before min(until, now):
+    a subquery the database reads once (`pk__in=`), not once per person."""
     end = min(until, now)
-    return Exists(
+    return (
         SessionParticipant.objects.filter(
-            person=person_ref,
             role=ParticipantRole.COACHEE,
             session__kind=SessionKind.ONE_ON_ONE,
             session__status=SessionStatus.HELD,
             session__scheduled_start__gte=end - timedelta(days=COVERAGE_DAYS),
             session__scheduled_start__lt=end,
         )
+        .order_by()
+        .values("person_id")
     )
 
 
@@ -391,7 +393,7 @@ def health(
         .filter(scope.people)
         .aggregate(
             reps=Count("pk"),
-            covered=Count("pk", filter=Q(_covered(OuterRef("pk"), until=until, now=now))),
+            covered=Count("pk", filter=Q(pk__in=_covered(until=until, now=now))),
         )
     )
     tally.reps, tally.covered = coverage["reps"], coverage["covered"]
@@ -516,7 +518,7 @@ def health_by_team(
         .values("team_id")
         .annotate(
             reps=Count("pk"),
-            covered=Count("pk", filter=Q(_covered(OuterRef("person_id"), until=until, now=now))),
+            covered=Count("pk", filter=Q(person_id__in=_covered(until=until, now=now))),
         )
     ):
         tallies[row["team_id"]].reps = row["reps"]
@@ -601,7 +603,7 @@ def health_by_manager(
         User.objects.order_by()
         .annotate(
             is_rep=Q(is_active=True, reports_to__isnull=False),
-            covered=_covered(OuterRef("pk"), until=until, now=now),
+            covered=Q(pk__in=_covered(until=until, now=now)),
         )
         .values_list("pk", "reports_to_id", "is_rep", "covered")
     )
@@ -825,7 +827,7 @@ def coverage_by_coach(
         reps = reps.filter(reports_to__in=_ids(coaches))
     rows = reps.values("reports_to_id").annotate(
         reps=Count("pk"),
-        covered=Count("pk", filter=Q(_covered(OuterRef("pk"), until=until, now=now))),
+        covered=Count("pk", filter=Q(pk__in=_covered(until=until, now=now))),
     )
     return {row["reports_to_id"]: (row["reps"], row["covered"]) for row in rows}
 
