@@ -616,14 +616,14 @@ def _report(args, worker_class, results, machine, load_before, load_after, secon
             f"{_ms(result, 'p95'):.1f}",
             f"{_ms(result, 'p99'):.1f}",
             str(problems),
-            f"{share:.1%}",
+            f"{share:.1%}" if share >= 0.01 else f"{share:.2%}",
         ]
         print("| " + " | ".join(row) + " |")
         if key.startswith("trivial"):
             continue
         met = share >= CEILING_SHARE
         verdicts.append(
-            f"{key}: throughput {share:.1%} of the ceiling "
+            f"{key}: throughput {share:.2%} of the ceiling "
             f"({'met' if met else 'MISSED'}, target {CEILING_SHARE:.0%})"
         )
         if key in P95_TARGETS:
