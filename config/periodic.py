@@ -6,6 +6,7 @@ It runs after every `migrate` and as `manage.py ensure_periodic_tasks`."""
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 
 
@@ -60,6 +61,13 @@ PERIODIC_TASKS = [
         task="cadence.send_notifications",
         crontab={"minute": "*"},
         description="Drains the notification outbox (email and team webhooks).",
+    ),
+    PeriodicTaskSpec(
+        name="Warm cadence-health dashboards",
+        task="dashboards.warm_snapshots",
+        crontab={"minute": f"*/{settings.DASHBOARD_REFRESH_MINUTES}"},
+        description="Computes HR's cadence-health overview at the start of each slot "
+        "of DASHBOARD_REFRESH_MINUTES, in each reader's time zone.",
     ),
     PeriodicTaskSpec(
         name="Hand back stale notification claims",

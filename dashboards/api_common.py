@@ -20,13 +20,16 @@ WEEKS = OpenApiParameter(
 RATE = {"allow_null": True, "min_value": 0, "max_value": 1}
 
 
-def window_from(request) -> Window:
-    """The asked-for window; a wrong `weeks` is a 400 naming the parameter."""
+def weeks_from(request) -> int:
+    """The asked-for number of weeks; a wrong `weeks` is a 400 naming the parameter."""
     try:
-        weeks = parse_weeks(request.query_params.get("weeks"))
+        return parse_weeks(request.query_params.get("weeks"))
     except DjangoValidationError as exc:
         raise serializers.ValidationError({"weeks": exc.messages}) from exc
-    return window_ending(weeks=weeks)
+
+
+def window_from(request) -> Window:
+    return window_ending(weeks=weeks_from(request))
 
 
 class WindowSerializer(serializers.Serializer):

@@ -14,8 +14,8 @@ from config.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 
-from . import org
-from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, window_from
+from . import org, snapshots
+from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, weeks_from
 from .views_hr import HEALTH_ROLES
 
 TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -106,8 +106,8 @@ class AttentionSerializer(serializers.Serializer):
 class _HealthView(APIView):
     permission_classes = [HasRole.of(*HEALTH_ROLES)]
 
-    def window(self, request):
-        return window_from(request)
+    def snapshot(self, request) -> snapshots.OrganisationSnapshot:
+        return snapshots.organisation(weeks=weeks_from(request), tz=_tz())
 
 
 class OrganisationHealthView(_HealthView):
@@ -118,9 +118,7 @@ class OrganisationHealthView(_HealthView):
         responses={200: HealthSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        window = self.window(request)
-        health = org.organisation_health(window=window, now=window.until, tz=_tz())
-        return Response(HealthSerializer(health).data)
+        return Response(HealthSerializer(self.snapshot(request).health).data)
 
 
 class TeamsHealthView(_HealthView):
@@ -131,9 +129,8 @@ class TeamsHealthView(_HealthView):
         responses={200: HeatRowSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        window = self.window(request)
-        heatmap = org.heatmap(window=window, now=window.until, tz=_tz())
-        return Response(HeatRowSerializer(heatmap.rows, many=True).data)
+        rows = self.snapshot(request).heatmap.rows
+        return Response(HeatRowSerializer(rows, many=True).data)
 
 
 class TeamHealthView(_HealthView):
@@ -145,8 +142,7 @@ class TeamHealthView(_HealthView):
     )
     def get(self, request, pk: int):
         team = org.access_team(pk=pk)
-        window = self.window(request)
-        health = org.team_health(team=team, window=window, now=window.until, tz=_tz())
+        health = snapshots.team(team=team, weeks=weeks_from(request), tz=_tz()).health
         return Response({"team": TeamRefSerializer(team).data, **HealthSerializer(health).data})
 
 
@@ -158,13 +154,14 @@ class AttentionView(_HealthView):
         responses={200: AttentionSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        window = self.window(request)
-        found = org.attention(window=window, now=window.until)
+        snapshot = self.snapshot(request)
+        found = snapshot.attention
         return Response(
             AttentionSerializer(
-                {"window": window, "runs": found.runs, "drops": found.drops, "quiet": found.quiet}
+                {"window": snapshot.window, "runs": found.runs, "drops": found.drops,
+                 "quiet": found.quiet}
             ).data
-        )
+        )  # fmt: skip
 
 
 def _tz():

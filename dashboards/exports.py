@@ -5,17 +5,16 @@ Each export writes one audit event (what, which window, how many rows — never 
 import csv
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 
 from cadence import selectors_rollout
 from feedback.evaluations import safe_cell
 from people.models import Team, User
 from people.services import audit_record
 
-from . import org
+from . import org, snapshots
 from .charts import percent
 from .privacy import TOO_FEW
-from .windows import Window
 
 EXPORT_VERB = "dashboards.export"
 
@@ -28,12 +27,18 @@ class Table:
 
 @dataclass(frozen=True)
 class Ask:
-    """What an export is computed from: the reader, the window, the clock."""
+    """Who reads which window in which time zone; the numbers come from the slot's
+    snapshot (`snapshots`), so a page and its downloads agree."""
 
     reader: User
-    window: Window
-    now: datetime
+    weeks: int
     tz: tzinfo
+
+    def organisation(self) -> snapshots.OrganisationSnapshot:
+        return snapshots.organisation(weeks=self.weeks, tz=self.tz)
+
+    def team(self, team: Team) -> snapshots.TeamSnapshot:
+        return snapshots.team(team=team, weeks=self.weeks, tz=self.tz)
 
 
 def health_tables(health: org.Health) -> dict[str, Table]:
@@ -122,30 +127,23 @@ def rollout_table(overview: selectors_rollout.Overview) -> Table:
     return Table(["team", "started on", "done", "of", "overdue", "state"], rows)
 
 
-def _organisation(name: str) -> Callable[[Ask], Table]:
-    def build(ask: Ask) -> Table:
-        health = org.organisation_health(window=ask.window, now=ask.now, tz=ask.tz)
-        return health_tables(health)[name]
-
-    return build
+def _health_table(name: str) -> Callable[[Ask], Table]:
+    return lambda ask: health_tables(ask.organisation().health)[name]
 
 
 ORGANISATION_TABLES: dict[str, Callable[[Ask], Table]] = {
-    "metrics": _organisation("metrics"),
-    "cancellations": _organisation("cancellations"),
-    "weeks": _organisation("weeks"),
-    "heatmap": lambda ask: heatmap_table(org.heatmap(window=ask.window, now=ask.now, tz=ask.tz)),
-    "attention": lambda ask: attention_table(org.attention(window=ask.window, now=ask.now)),
-    "rollout": lambda ask: rollout_table(
-        selectors_rollout.overview(user=ask.reader, today=ask.now.astimezone(ask.tz).date())
-    ),
+    "metrics": _health_table("metrics"),
+    "cancellations": _health_table("cancellations"),
+    "weeks": _health_table("weeks"),
+    "heatmap": lambda ask: heatmap_table(ask.organisation().heatmap),
+    "attention": lambda ask: attention_table(ask.organisation().attention),
+    "rollout": lambda ask: rollout_table(ask.organisation().rollout),
 }
 TEAM_TABLES = ("metrics", "cancellations", "weeks")
 
 
 def team_table(name: str, *, team: Team, ask: Ask) -> Table:
-    health = org.team_health(team=team, window=ask.window, now=ask.now, tz=ask.tz)
-    return health_tables(health)[name]
+    return health_tables(ask.team(team).health)[name]
 
 
 def write_csv(out, table: Table) -> None:
@@ -162,11 +160,12 @@ def export_record(
         actor=ask.reader,
         verb=EXPORT_VERB,
         target=team,
-        data={"table": table, "weeks": ask.window.weeks, "rows": rows},
+        data={"table": table, "weeks": ask.weeks, "rows": rows},
         ip=ip,
     )
 
 
 def filename(table: str, *, ask: Ask, team: Team | None = None) -> str:
     scope = f"team-{team.pk}" if team is not None else "organisation"
-    return f"cadence-health-{scope}-{table}-{ask.now.astimezone(ask.tz):%Y-%m-%d}.csv"
+    as_of = snapshots.slot_start().astimezone(ask.tz)
+    return f"cadence-health-{scope}-{table}-{as_of:%Y-%m-%d-%H%M}.csv"

@@ -294,3 +294,8 @@ CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)
 # digests) starts side by side; each keeps going while rows are due. About the number
 # of worker processes that send mail.
 CADENCE_SENDERS = env.int("CADENCE_SENDERS", default=2)
+
+# --- Dashboards ----------------------------------------------------------------------
+# Cadence health for HR is computed once per slot of this many minutes (and warmed by
+# beat at its start); the page says "as of" when. Any divisor of 60.
+DASHBOARD_REFRESH_MINUTES = env.int("DASHBOARD_REFRESH_MINUTES", default=5)

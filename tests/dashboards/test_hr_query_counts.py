@@ -4,6 +4,7 @@ sessions behind them."""
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -33,9 +34,12 @@ def more_teams(org, n):
 
 
 def counts(client, paths):
+    """Each path's queries when it computes its numbers: the slot's snapshots are
+    dropped before every request."""
     found = {}
     with time_machine.travel(NOW, tick=False):
         for path in paths:
+            cache.clear()
             with CaptureQueriesContext(connection) as queries:
                 response = client.get(path, {"weeks": 4})  # the window with a coverage drop
             assert response.status_code == 200, path
@@ -67,26 +71,25 @@ def test_every_page_export_and_endpoint_costs_the_same_for_5_and_50_teams(client
     large = counts(client, every_path(world.team_a))
     assert large == small
     team = world.team_a.pk
-    # Every request: the session, the user, their roles (3). Health of one scope: now
-    # (3), the window before (3), its weeks (1). The heatmap: the teams, their weeks,
-    # their window (5). The attention list: plans with a miss and their runs (2),
-    # coverage now and before and the coaches (3), quiet teams (2). Install plans: the
-    # teams and their plans' evidence (12).
-    # Exports add their audit event (1).
+    # Every request: the session, the user, their roles (3). The organisation's snapshot
+    # (`dashboards.snapshots`), whichever page, export or endpoint computes it: the
+    # head count (1); health now (3), the window before (3) and by week (1); the heatmap:
+    # the teams, their weeks, their window (5); the attention list: plans with a miss
+    # and their runs (2), coverage now and before and the coaches (3), quiet teams (2);
+    # install plans: the teams and their plans' evidence (12). A team's snapshot: its
+    # health now, before and by week (7), after the team (1). Exports add their audit
+    # event (1).
+    request, organisation, one_team = 3, 1 + 7 + 5 + 7 + 12, 1 + 7
     assert small == {
-        "/hr/": 3 + 1 + 7 + 5 + 7 + 12,  # and the head count (1)
-        f"/hr/teams/{team}/": 3 + 1 + 7,  # and the team (1)
-        "/hr/export/metrics.csv": 3 + 7 + 1,  # and the audit event (1)
-        "/hr/export/cancellations.csv": 3 + 7 + 1,
-        "/hr/export/weeks.csv": 3 + 7 + 1,
-        "/hr/export/heatmap.csv": 3 + 5 + 1,
-        "/hr/export/attention.csv": 3 + 7 + 1,
-        "/hr/export/rollout.csv": 3 + 12 + 1,
-        f"/hr/teams/{team}/export/metrics.csv": 3 + 1 + 7 + 1,
-        f"/hr/teams/{team}/export/cancellations.csv": 3 + 1 + 7 + 1,
-        f"/hr/teams/{team}/export/weeks.csv": 3 + 1 + 7 + 1,
-        "/api/v1/health/organisation/": 3 + 7,
-        "/api/v1/health/teams/": 3 + 5,
-        f"/api/v1/health/teams/{team}/": 3 + 1 + 7,
-        "/api/v1/health/attention/": 3 + 7,
+        "/hr/": request + organisation,
+        f"/hr/teams/{team}/": request + one_team,
+        **{f"/hr/export/{table}.csv": request + organisation + 1 for table in ORGANISATION_TABLES},
+        **{
+            f"/hr/teams/{team}/export/{table}.csv": request + one_team + 1
+            for table in TEAM_TABLES
+        },
+        "/api/v1/health/organisation/": request + organisation,
+        "/api/v1/health/teams/": request + organisation,
+        f"/api/v1/health/teams/{team}/": request + one_team,
+        "/api/v1/health/attention/": request + organisation,
     }

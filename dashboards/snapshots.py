@@ -1,0 +1,171 @@
+"""The organisation's cadence health as of a moment, computed once and kept for a few
+minutes: a small rollup refreshed by beat, so HR's overview reads finished numbers
+instead of aggregating a year of sessions on every request.
+
+Exact as of its moment: the same selectors as ever, run with `now` at the start of
+the current `DASHBOARD_REFRESH_MINUTES` slot (5 by default), for a window ending then.
+Pages, CSV exports and the API read the same snapshot, so a download always matches
+the page it came from; each says "as of" when. Kept in Django's cache (Redis in the
+distributed shape, shared by every web process and the worker that warms it); beat
+warms the default window in every time zone an HR person or programme admin reads in,
+at the start of each slot — its numbers and its page body, rendered once (the body
+names no reader). Other windows, and one team's page, are computed on the first
+request of a slot and kept for it."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from cadence import selectors_rollout
+from cadence.selectors_rollout import Overview
+from people.models import Team, User
+from people.roles import GROUP_FOR_ROLE, Role
+
+from . import org
+from .privacy import MIN_GROUP
+from .windows import DEFAULT_WEEKS, window_ending
+
+VERSION = 1  # change when what a snapshot holds changes
+PAGE_BODY = "dashboards/_organisation.html"
+
+
+@dataclass(frozen=True)
+class OrganisationSnapshot:
+    as_of: datetime
+    health: org.Health
+    heatmap: org.Heatmap
+    attention: org.Attention
+    rollout: Overview
+    people: dict
+
+    @property
+    def window(self):
+        return self.health.window
+
+
+@dataclass(frozen=True)
+class TeamSnapshot:
+    as_of: datetime
+    health: org.Health
+
+    @property
+    def window(self):
+        return self.health.window
+
+
+def slot_start(now: datetime | None = None) -> datetime:
+    """The start of the refresh slot `now` falls in (UTC, whole minutes)."""
+    now = (now or timezone.now()).astimezone(UTC)
+    minutes = settings.DASHBOARD_REFRESH_MINUTES
+    return now.replace(minute=now.minute - now.minute % minutes, second=0, microsecond=0)
+
+
+def _key(*parts) -> str:
+    return ":".join(["dashboards", f"v{VERSION}", *(str(p) for p in parts)])
+
+
+def _kept(key: str, compute):
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        # Two slots: a request at the very end of one still finds its snapshot.
+        cache.set(key, found, timeout=2 * settings.DASHBOARD_REFRESH_MINUTES * 60)
+    return found
+
+
+def organisation(*, weeks: int, tz: tzinfo, now: datetime | None = None) -> OrganisationSnapshot:
+    as_of = slot_start(now)
+
+    def compute() -> OrganisationSnapshot:
+        window = window_ending(weeks=weeks, now=as_of)
+        return OrganisationSnapshot(
+            as_of=as_of,
+            health=org.organisation_health(window=window, now=as_of, tz=tz),
+            heatmap=org.heatmap(window=window, now=as_of, tz=tz),
+            attention=org.attention(window=window, now=as_of),
+            rollout=selectors_rollout.organisation_overview(today=as_of.astimezone(tz).date()),
+            people=org.people_count(),
+        )
+
+    return _kept(_key("organisation", weeks, str(tz), as_of.isoformat()), compute)
+
+
+def organisation_context(snapshot: OrganisationSnapshot) -> dict:
+    """What the organisation's page body shows, from a snapshot."""
+    return {
+        "snapshot": snapshot,
+        "window": snapshot.window,
+        "people": snapshot.people,
+        "health": snapshot.health,
+        "heatmap": snapshot.heatmap,
+        "attention": snapshot.attention,
+        "rollout": snapshot.rollout,
+        "min_group": MIN_GROUP,
+        "quiet_days": org.QUIET_DAYS,
+        "drop_points": org.COVERAGE_DROP_POINTS,
+        "escalate_after": settings.CADENCE_ESCALATE_AFTER,
+        "refresh_minutes": settings.DASHBOARD_REFRESH_MINUTES,
+    }
+
+
+def organisation_page(*, weeks: int, tz: tzinfo, now: datetime | None = None) -> str:
+    """The organisation's page body as HTML, rendered once per slot: the same for every
+    reader in `tz` (it names no reader and holds no form), and a page of 900 teams
+    takes longer to render than to read."""
+    as_of = slot_start(now)
+
+    def render() -> str:
+        snapshot = organisation(weeks=weeks, tz=tz, now=now)
+        with timezone.override(tz):
+            return render_to_string(PAGE_BODY, organisation_context(snapshot))
+
+    return _kept(_key("organisation-page", weeks, str(tz), as_of.isoformat()), render)
+
+
+def team(*, team: Team, weeks: int, tz: tzinfo, now: datetime | None = None) -> TeamSnapshot:
+    as_of = slot_start(now)
+
+    def compute() -> TeamSnapshot:
+        window = window_ending(weeks=weeks, now=as_of)
+        return TeamSnapshot(as_of, org.team_health(team=team, window=window, now=as_of, tz=tz))
+
+    return _kept(_key("team", team.pk, weeks, str(tz), as_of.isoformat()), compute)
+
+
+def readers_time_zones() -> list[str]:
+    """The time zones HR people and programme admins read in (one query)."""
+    groups = [GROUP_FOR_ROLE[Role.HR], GROUP_FOR_ROLE[Role.PROGRAMME_ADMIN]]
+    return sorted(
+        set(
+            User.objects.filter(is_active=True, groups__name__in=groups).values_list(
+                "time_zone", flat=True
+            )
+        )
+    )
+
+
+def warm(*, now: datetime | None = None) -> list[str]:
+    """Compute the default window's snapshot and page of this slot in every readers'
+    time zone (beat, at the start of each slot). Returns the zones warmed."""
+    zones = readers_time_zones()
+    for zone in zones:
+        organisation_page(weeks=DEFAULT_WEEKS, tz=ZoneInfo(zone), now=now)
+    return zones
+
+
+__all__ = [
+    "OrganisationSnapshot",
+    "TeamSnapshot",
+    "organisation",
+    "organisation_context",
+    "organisation_page",
+    "readers_time_zones",
+    "slot_start",
+    "team",
+    "warm",
+]
