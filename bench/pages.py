@@ -37,15 +37,22 @@ the mean of the two, and every page is reported as a fraction of it. The same vi
 with the team lead's cookie ("signed in": the session row and the person are read,
 as on every page) is reported too, as the ceiling of a signed-in request; no target.
 
+Before each URL's warm-up it empties the cache (Redis db 11) and times requests one
+at a time on the idle server: the first ("empty cache": HR's cadence health is a
+snapshot computed on the first request of each DASHBOARD_REFRESH_MINUTES slot unless
+beat has warmed it, and no beat runs here) and the median of the next five ("alone":
+the service time without queueing). Under load, a slot that starts during a run is
+recomputed by its first requests, which shows in p99.
+
 Prints a Markdown table per worker class — page, who, requests, requests/second,
-p50/p95/p99 in ms, errors and unexpected statuses, fraction of the ceiling — with a
-machine line (cores, RAM, PostgreSQL, load average before and after, the code's
-commit and any uncommitted app changes measured with it) and the issue 9 targets.
+p50/p95/p99 in ms, alone and empty-cache ms, errors and unexpected statuses, fraction
+of the ceiling — with a machine line (cores, RAM, PostgreSQL, load average before
+and after, the code's commit and any uncommitted app changes measured with it) and
+the issue 9 targets.
 `--ref COMMIT` measures one commit, exported with git archive into a temporary
 folder, instead of the working tree that others may be changing; the machine line
 says which code ran. A run with any socket error, timeout or unexpected status exits
-non-zero. Every
-process started (gunicorn's process group, wrk) is stopped whatever happens.
+non-zero. Every process started (gunicorn's process group, wrk) is stopped whatever happens.
 A measurement, never a test that fails on a slow machine."""
 
 import argparse
@@ -60,6 +67,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -169,6 +177,7 @@ def main() -> int:
     redis_url = os.environ.get("BENCH_PAGES_REDIS_URL", "redis://127.0.0.1:6379/11")
     if urlparse(redis_url).path.strip("/") in ("", "0", "1"):
         sys.exit("Use a Redis database of the benchmark's own (e.g. /11): it is flushed.")
+    args.redis_url = redis_url
     static_root = ROOT / "var" / "bench" / "pages-static"
     separator = "&" if "?" in database else "?"
     os.environ.update(
@@ -233,12 +242,19 @@ def _run(args, worker_class, keys, ids, machine, logs) -> bool:
         page, who, path, status = pages[key]
         if i == len(order) - 1:
             page = f"{page}, again"
+        # Alone first: one request with the cache emptied (HR's snapshots are computed
+        # on a slot's first request), then the median of five more, one at a time.
+        _wait_idle(server)
+        _flush(args.redis_url)
+        alone = [_timed(port, path, cookies[who], status) for _ in range(6)]
         for phase, seconds in (("warm-up", args.warmup), ("measured", args.duration)):
             if seconds <= 0:
                 continue
             _wait_idle(server)
             result = _wrk(args, port, path, cookies[who], seconds)
             if phase == "measured":
+                result["empty_cache_ms"] = alone[0]
+                result["alone_ms"] = statistics.median(alone[1:])
                 results.append((key, page, who, status, result))
         print(f"  {page}: {_summary(results[-1][4])}", file=sys.stderr, flush=True)
     load_after = os.getloadavg()
@@ -469,6 +485,16 @@ def _sign_in(port: int, email: str) -> str:
     return f"sessionid={session.value}"
 
 
+def _timed(port: int, path: str, cookie: str | None, expected: int) -> float:
+    """One request on its own: milliseconds, checked like a probe."""
+    started = time.perf_counter()
+    status, headers, _ = _get(port, path, cookie)
+    ms = (time.perf_counter() - started) * 1000
+    if status != expected:
+        sys.exit(f"{path}: expected {expected}, got {status} {headers.get('Location', '')}")
+    return ms
+
+
 def _probe(port: int, path: str, cookie: str | None, expected: int) -> None:
     status, headers, body = _get(port, path, cookie)
     location = headers.get("Location", "")
@@ -533,6 +559,7 @@ def _problems(result: dict, expected: int) -> int:
 def _summary(result: dict) -> str:
     return (
         f"{result['requests']} requests, {_rps(result):.1f}/s, "
+        f"{result['bytes'] / max(1, result['requests']) / 1024:.1f} KiB each, "
         f"p50 {_ms(result, 'p50'):.1f} ms, p95 {_ms(result, 'p95'):.1f} ms, "
         f"statuses {result['statuses']}, errors {result['errors']}"
     )
@@ -602,10 +629,10 @@ def _report(args, worker_class, results, machine, load_before, load_after, secon
     )
     print()
     print(
-        "| page | who | requests | requests/s | p50 ms | p95 ms | p99 ms "
-        "| errors / unexpected | of ceiling |"
+        "| page | who | requests | requests/s | p50 ms | p95 ms | p99 ms | alone ms "
+        "| empty cache ms | errors / unexpected | of ceiling |"
     )
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     ok = True
     verdicts = []
     for key, page, who, expected, result in results:
@@ -620,6 +647,8 @@ def _report(args, worker_class, results, machine, load_before, load_after, secon
             f"{_ms(result, 'p50'):.1f}",
             f"{_ms(result, 'p95'):.1f}",
             f"{_ms(result, 'p99'):.1f}",
+            f"{result['alone_ms']:.1f}",
+            f"{result['empty_cache_ms']:.1f}",
             str(problems),
             f"{share:.1%}" if share >= 0.01 else f"{share:.2%}",
         ]
