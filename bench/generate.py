@@ -56,6 +56,12 @@ def main():
     parser.add_argument("--plans", type=int, default=50_000)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the first run into FILE")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="the first run as this many processes, one id range each (as CADENCE_GENERATORS)",
+    )
     args = parser.parse_args()
     url = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_bench_generate"
@@ -88,27 +94,36 @@ def _run(args) -> None:
 
     load_before = os.getloadavg()
     profile = cProfile.Profile() if args.profile else None
+    cpu_before = _cpu_seconds()
     started = time.perf_counter()
     if profile:
         profile.enable()
-    created = occurrences_generate()
+    if args.processes > 1:
+        created = _generate_in_processes(args.processes)
+    else:
+        created = occurrences_generate()
     seconds = time.perf_counter() - started
+    cpu = {k: v - cpu_before[k] for k, v in _cpu_seconds().items()}
     if profile:
         profile.disable()
         profile.dump_stats(args.profile)
     counts = _counts()
+    cpu_before = _cpu_seconds()
     started = time.perf_counter()
     again = occurrences_generate()
     second_seconds = time.perf_counter() - started
+    cpu_again = {k: v - cpu_before[k] for k, v in _cpu_seconds().items()}
     # What the hourly run meets once autovacuum has analysed the new rows: the run
     # straight after a big insert plans its queries on statistics of empty tables.
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
+    cpu_before = _cpu_seconds()
     started = time.perf_counter()
     again += occurrences_generate()
     analysed_seconds = time.perf_counter() - started
+    cpu_analysed = {k: v - cpu_before[k] for k, v in _cpu_seconds().items()}
     load_after = os.getloadavg()
 
     rows = sum(counts.values())
@@ -116,6 +131,11 @@ def _run(args) -> None:
         "Plans: "
         + ", ".join(f"{n:,} {kind}" for kind, n in kinds.items())
         + f". Load average before/after: {_load(load_before)} / {_load(load_after)}."
+    )
+    print(
+        "CPU seconds, Python + its PostgreSQL backend (the work, whatever the load):"
+        + (f" first run {_cpu(cpu)}," if args.processes == 1 else "")
+        + f" again at once {_cpu(cpu_again)}, again after ANALYZE {_cpu(cpu_analysed)}."
     )
     print(
         "| plans | occurrences | sessions | participants | rows inserted "
@@ -137,6 +157,56 @@ def _run(args) -> None:
     print("| " + " | ".join(row) + " |")
     assert created == counts["occurrences"] == counts["sessions"], "one session per occurrence"
     assert again == 0, "running again makes nothing"
+
+
+def _generate_in_processes(n: int) -> int:
+    """The first run as `n` processes side by side, each `occurrences_generate` for
+    one id range from `occurrences_due_ranges` — what beat's task hands to
+    CADENCE_GENERATORS workers (cadence/tasks.py). Counted from the moment the ranges
+    are read."""
+    import multiprocessing
+
+    from django.db import connections
+    from django.utils import timezone
+
+    from cadence.engine import occurrences_due_ranges
+
+    now = timezone.now()
+    ranges = occurrences_due_ranges(n, now=now)
+    connections.close_all()  # each child opens its own
+    with multiprocessing.get_context("fork").Pool(len(ranges)) as pool:
+        return sum(pool.starmap(_generate_part, [(r, now) for r in ranges]))
+
+
+def _generate_part(id_range, now) -> int:
+    from django.db import connections
+
+    from cadence.engine import occurrences_generate
+
+    try:
+        return occurrences_generate(now=now, id_range=id_range)
+    finally:
+        connections.close_all()
+
+
+def _cpu_seconds() -> dict[str, float]:
+    """CPU time so far of this process and of its PostgreSQL backend (same machine;
+    0 for the backend when /proc does not show it)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        backend = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        backend = 0.0
+    return {"python": time.process_time(), "postgres": backend}
+
+
+def _cpu(seconds: dict[str, float]) -> str:
+    return f"{seconds['python']:.1f} + {seconds['postgres']:.1f}"
 
 
 def _load(triple) -> str:

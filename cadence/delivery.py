@@ -9,11 +9,13 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from coaching.models import Commitment, ParticipantRole, SessionStatus
+from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
+from coaching.selectors import open_commitments_seen_by
 from coaching.selectors_pairs import cadence_text as pair_cadence_text
 
 from . import feedback_reminders, pair_invitations
@@ -88,6 +90,56 @@ def quiet_until(preference, time_zone: str, now: datetime) -> datetime | None:
 
 # --- What each message says ---------------------------------------------------------
 
+CARRIED_COMMITMENTS = 10  # listed in a "session tomorrow" reminder, soonest due first
+
+
+def prefetch(rows: list[Notification]) -> None:
+    """Load what the messages of a claim read for all its rows at once, in a fixed
+    number of queries however many rows: the sessions' participants with their people,
+    and for each "session tomorrow" reminder the coachee's open commitments that its
+    recipient may see (`open_commitments_seen_by`, kept on the row as
+    `carried_commitments`). Read when the claim starts, like the rows themselves; a
+    row's message is still rendered from what its recipient may see (a claim takes
+    well under a minute)."""
+    emails = [row for row in rows if row.recipient_id is not None and row.session_id is not None]
+    prefetch_related_objects(
+        emails,
+        Prefetch(
+            "session__participants", queryset=SessionParticipant.objects.select_related("person")
+        ),
+    )
+    reminders = {}
+    for row in emails:
+        if row.kind == NotificationKind.UPCOMING:
+            coachee = _coachee(_participants(row.session))
+            if coachee is not None:
+                reminders[row] = coachee.pk
+    seen = open_commitments_seen_by(
+        ((row.recipient, coachee) for row, coachee in reminders.items()),
+        limit=CARRIED_COMMITMENTS,
+    )
+    for row, coachee in reminders.items():
+        row.carried_commitments = seen[(row.recipient_id, coachee)]
+
+
+def _participants(session) -> list[SessionParticipant]:
+    if "participants" in getattr(session, "_prefetched_objects_cache", {}):
+        return list(session.participants.all())
+    return list(session.participants.select_related("person"))
+
+
+def _coachee(participants: list[SessionParticipant]):
+    return next((p.person for p in participants if p.role == ParticipantRole.COACHEE), None)
+
+
+def _carried_commitments(row: Notification, coachee) -> list:
+    carried = getattr(row, "carried_commitments", None)
+    if carried is None:  # not prefetched with its claim: the same read for this row
+        carried = open_commitments_seen_by(
+            [(row.recipient, coachee.pk)], limit=CARRIED_COMMITMENTS
+        ).get((row.recipient_id, coachee.pk), [])
+    return carried
+
 
 def message_context(row: Notification) -> dict | None:
     person = row.recipient
@@ -95,7 +147,7 @@ def message_context(row: Notification) -> dict | None:
     session = row.session
     if session is not None:
         zone = ZoneInfo(person.time_zone) if person else timezone.get_current_timezone()
-        participants = list(session.participants.select_related("person"))
+        participants = _participants(session)
         role = next((p.role for p in participants if person and p.person_id == person.pk), None)
         context.update(
             session=session,
@@ -107,20 +159,15 @@ def message_context(row: Notification) -> dict | None:
     if row.kind == NotificationKind.UPCOMING:
         if session.status != SessionStatus.SCHEDULED:
             return None
-        coachee = next((p.person for p in participants if p.role == ParticipantRole.COACHEE), None)
+        coachee = _coachee(participants)
         if coachee is not None:
-            context["commitments"] = list(
-                Commitment.objects.visible_to(person)
-                .open()
-                .filter(owner=coachee)
-                .order_by("due_on")[:10]
-            )
+            context["commitments"] = _carried_commitments(row, coachee)
         if context["role"] == ParticipantRole.COACHEE:
             context["prepare_url"] = absolute(reverse("session_prepare", args=[session.pk]))
     elif row.kind == NotificationKind.MISSED:
         if session.status != SessionStatus.MISSED:
             return None  # logged after all
-        coachee = next((p.person for p in participants if p.role == ParticipantRole.COACHEE), None)
+        coachee = _coachee(participants)
         context["reschedule_url"] = absolute(
             reverse("session_new") + (f"?kind={session.kind}&with={coachee.pk}" if coachee else "")
         )

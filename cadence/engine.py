@@ -6,9 +6,11 @@ unique per (plan, slot) and generated under a lock on the plans; the sweep is on
 conditional UPDATE; notifications are unique per (session, kind, recipient) or
 (kind, recipient, period) and inserted with ON CONFLICT DO NOTHING."""
 
+import io
 from collections import defaultdict
 from datetime import datetime, timedelta
 from itertools import cycle
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -50,22 +52,55 @@ def _batches(ids: list[int], size: int = BATCH):
 # --- Occurrences ----------------------------------------------------------------------
 
 
-def occurrences_generate(*, now: datetime | None = None, plan_ids: list[int] | None = None) -> int:
-    """Materialise sessions for every live, unpaused plan up to now + horizon.
-    Returns how many were created."""
+def occurrences_generate(
+    *,
+    now: datetime | None = None,
+    plan_ids: list[int] | None = None,
+    id_range: tuple[int, int] | None = None,
+) -> int:
+    """Materialise sessions for every live, unpaused plan up to now + horizon — or
+    only those in `plan_ids`, or with an id in `id_range` (first, last). Returns how
+    many were created."""
     now = now or timezone.now()
     horizon = now + timedelta(weeks=settings.CADENCE_HORIZON_WEEKS)
-    due = (
-        CadencePlan.objects.live()
-        .filter(paused=False)
-        .filter(Q(generated_until__isnull=True) | Q(generated_until__lt=horizon))
-    )
+    due = _due(horizon)
     if plan_ids is not None:
         due = due.filter(pk__in=plan_ids)
+    if id_range is not None:
+        due = due.filter(pk__range=id_range)
     created = 0
     for chunk in _batches(list(due.order_by("pk").values_list("pk", flat=True))):
         created += _generate_batch(chunk, now=now, horizon=horizon)
     return created
+
+
+def occurrences_due_ranges(
+    parts: int, *, split_from: int = 0, now: datetime | None = None
+) -> list[tuple[int, int]]:
+    """The plans due for generation as at most `parts` id ranges (first, last) with
+    about as many plans each — one range when fewer than `split_from` are due, none
+    when none are. For generators side by side: every batch locks its plans in id
+    order, so disjoint ranges never wait for each other."""
+    now = now or timezone.now()
+    ids = list(
+        _due(now + timedelta(weeks=settings.CADENCE_HORIZON_WEEKS))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if not ids:
+        return []
+    if len(ids) < split_from:
+        parts = 1
+    size = -(-len(ids) // max(parts, 1))  # ceiling
+    return [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
+
+
+def _due(horizon: datetime):
+    return (
+        CadencePlan.objects.live()
+        .filter(paused=False)
+        .filter(Q(generated_until__isnull=True) | Q(generated_until__lt=horizon))
+    )
 
 
 @transaction.atomic
@@ -86,7 +121,7 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
         .values_list("plan_id", "slot_start")
     )
     context = _BatchContext(plans, now=now, horizon=horizon)
-    drafts: list[tuple[CadencePlan, datetime, CoachingSession, list]] = []
+    drafts: list[_Draft] = []
     for plan in plans:
         start = max(now, plan.generated_until or now)
         for slot in slots(Rule.of(plan), start, horizon):
@@ -94,26 +129,148 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
                 continue
             draft = context.draft(plan, slot)
             if draft is not None:
-                drafts.append((plan, slot, *draft))
+                drafts.append(draft)
     if drafts:
-        sessions = CoachingSession.objects.bulk_create([d[2] for d in drafts])
-        # Rows by id, not by related object: cheaper for the hundreds of thousands of
-        # rows a first run makes (bench/generate.py).
-        SessionParticipant.objects.bulk_create(
-            SessionParticipant(
-                session_id=s.pk, person_id=person.pk, role=role, speaking_order=order
-            )
-            for s, (_, _, _, people) in zip(sessions, drafts, strict=True)
-            for order, (person, role) in enumerate(people)
-        )
-        SharedNotes.objects.bulk_create(SharedNotes(session_id=s.pk) for s in sessions)
-        Occurrence.objects.bulk_create(
-            Occurrence(plan_id=plan.pk, slot_start=slot, session_id=s.pk)
-            for s, (plan, slot, _, _) in zip(sessions, drafts, strict=True)
-        )
+        if COPY_ROWS and connection.vendor == "postgresql":
+            _insert_copy(drafts)
+        else:
+            _insert_orm(drafts)
     # One value for the whole batch: one plain UPDATE, not bulk_update's CASE per row.
     CadencePlan.objects.filter(pk__in=[p.pk for p in plans]).update(generated_until=horizon)
     return len(drafts)
+
+
+class _Draft(NamedTuple):
+    """One slot's session as plain values: what both ways of writing rows read."""
+
+    plan_id: int
+    slot: datetime
+    kind: str
+    end: datetime
+    duration_minutes: int
+    team_id: int | None
+    focus_area_id: int | None
+    people: list[tuple[int, str]]  # (person id, role) in speaking order
+
+
+# PostgreSQL writes a batch's rows with COPY (bench/generate.py: 1.5 million rows for
+# 50,000 plans); the ORM path below writes the same rows and serves SQLite. Tests set
+# this to False to compare the two on PostgreSQL.
+COPY_ROWS = True
+
+
+def _insert_orm(drafts: list[_Draft]) -> None:
+    sessions = CoachingSession.objects.bulk_create(
+        CoachingSession(
+            kind=d.kind,
+            scheduled_start=d.slot,
+            original_start=d.slot,
+            scheduled_end=d.end,
+            duration_minutes=d.duration_minutes,
+            team_id=d.team_id,
+            focus_area_id=d.focus_area_id,
+        )
+        for d in drafts
+    )
+    # Rows by id, not by related object: cheaper for the hundreds of thousands of
+    # rows a first run makes (bench/generate.py).
+    SessionParticipant.objects.bulk_create(
+        SessionParticipant(session_id=s.pk, person_id=person_id, role=role, speaking_order=order)
+        for s, d in zip(sessions, drafts, strict=True)
+        for order, (person_id, role) in enumerate(d.people)
+    )
+    SharedNotes.objects.bulk_create(SharedNotes(session_id=s.pk) for s in sessions)
+    Occurrence.objects.bulk_create(
+        Occurrence(plan_id=d.plan_id, slot_start=d.slot, session_id=s.pk)
+        for s, d in zip(sessions, drafts, strict=True)
+    )
+
+
+def _insert_copy(drafts: list[_Draft]) -> None:
+    """The rows `_insert_orm` writes, as four COPYs: no model instances, no SQL
+    parameters. Session ids come first from the table's sequence, so participants,
+    notes and occurrences can name them (ascending, in draft order, as bulk_create
+    assigns them)."""
+    text = _CopyText()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [connection.ops.quote_name(CoachingSession._meta.db_table), len(drafts)],
+        )
+        ids = sorted(row[0] for row in cursor.fetchall())
+        rows = list(zip(ids, drafts, strict=True))
+        _copy(
+            cursor,
+            CoachingSession,
+            ("id", "kind", "scheduled_start", "original_start", "scheduled_end")
+            + ("duration_minutes", "team_id", "focus_area_id"),
+            (
+                f"{pk}\t{text(d.kind)}\t{text(d.slot)}\t{text(d.slot)}\t{text(d.end)}"
+                f"\t{d.duration_minutes}\t{text(d.team_id)}\t{text(d.focus_area_id)}"
+                for pk, d in rows
+            ),
+        )
+        _copy(
+            cursor,
+            SessionParticipant,
+            ("session_id", "person_id", "role", "speaking_order"),
+            (
+                f"{pk}\t{person_id}\t{text(role)}\t{order}"
+                for pk, d in rows
+                for order, (person_id, role) in enumerate(d.people)
+            ),
+        )
+        _copy(cursor, SharedNotes, ("session_id",), (str(pk) for pk in ids))
+        _copy(
+            cursor,
+            Occurrence,
+            ("plan_id", "slot_start", "session_id"),
+            (f"{d.plan_id}\t{text(d.slot)}\t{pk}" for pk, d in rows),
+        )
+
+
+class _CopyText(dict):
+    """A value in COPY's text format, remembered: a batch repeats a few kinds, roles,
+    teams and slot times thousands of times. (Ids, strings and datetimes only: as a
+    dictionary key True is 1.)"""
+
+    def __call__(self, value) -> str:
+        try:
+            return self[value]
+        except KeyError:
+            self[value] = formatted = _copy_text(value)
+            return formatted
+
+
+def _copy_text(value) -> str:
+    if value is None:
+        return "\\N"
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return (
+        str(value)
+        .replace("\\", "\\\\")
+        .replace("\n", "\\n")
+        .replace("\r", "\\r")
+        .replace("\t", "\\t")
+    )
+
+
+def _copy(cursor, model, columns: tuple[str, ...], lines) -> None:
+    """COPY rows of `model`: each line holds `columns` (attnames, in COPY's text
+    format); every other column but the id gets its field's default, as the ORM
+    would save it."""
+    q = connection.ops.quote_name
+    by_attname = {f.attname: f for f in model._meta.concrete_fields}
+    fields = [f for f in by_attname.values() if f.attname not in columns and not f.primary_key]
+    tail = "".join(
+        "\t" + _copy_text(f.get_db_prep_save(f.get_default(), connection)) for f in fields
+    )
+    names = ", ".join(q(f.column) for f in [*(by_attname[c] for c in columns), *fields])
+    data = io.StringIO("".join(f"{line}{tail}\n" for line in lines))
+    cursor.copy_expert(f"COPY {q(model._meta.db_table)} ({names}) FROM STDIN", data)
 
 
 class _BatchContext:
@@ -183,26 +340,25 @@ class _BatchContext:
                     return area
         return None
 
-    def draft(self, plan: CadencePlan, slot: datetime):
-        """An unsaved session and its participants for one slot, or None when the slot
-        cannot be held (a role-play with no focus area, a team with nobody on it)."""
-        session = CoachingSession(
-            kind=plan.kind,
-            scheduled_start=slot,
-            original_start=slot,
-            scheduled_end=slot + timedelta(minutes=plan.duration_minutes),
-            duration_minutes=plan.duration_minutes,
-            team=plan.team,
-        )
+    def draft(self, plan: CadencePlan, slot: datetime) -> "_Draft | None":
+        """One slot's session and its participants, or None when the slot cannot be
+        held (a role-play with no focus area, a team with nobody on it)."""
+        focus_area_id = None
         if plan.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW):
-            people = [(plan.coach, ParticipantRole.COACH), (plan.coachee, ParticipantRole.COACHEE)]
+            people = [
+                (plan.coach_id, ParticipantRole.COACH),
+                (plan.coachee_id, ParticipantRole.COACHEE),
+            ]
         elif plan.kind == SessionKind.PEER and plan.pair_id:
             members = self.pair_members[plan.pair_id]
             if len(members) < 2:
                 return None  # a pair of one does not meet
-            people = [(member, ParticipantRole.PEER) for member in members]
+            people = [(member.pk, ParticipantRole.PEER) for member in members]
         elif plan.kind == SessionKind.PEER:
-            people = [(plan.coach, ParticipantRole.PEER), (plan.coachee, ParticipantRole.PEER)]
+            people = [
+                (plan.coach_id, ParticipantRole.PEER),
+                (plan.coachee_id, ParticipantRole.PEER),
+            ]
         else:
             members = [m for m in self.members[plan.team_id] if m.pk != plan.coach_id]
             if not members:
@@ -210,19 +366,27 @@ class _BatchContext:
             if plan.kind == SessionKind.TEAM_CALL_REVIEW:
                 host = next(self.hosts[plan.team_id])
                 people = [
-                    (m, ParticipantRole.HOST if m.pk == host.pk else ParticipantRole.PARTICIPANT)
+                    (m.pk, ParticipantRole.HOST if m.pk == host.pk else ParticipantRole.PARTICIPANT)
                     for m in members
-                ] + [(plan.coach, ParticipantRole.MANAGER)]  # the manager speaks last
+                ] + [(plan.coach_id, ParticipantRole.MANAGER)]  # the manager speaks last
             else:
-                session.focus_area = self.focus_area_for(
-                    plan, slot.astimezone(plan.coach.tzinfo).date()
-                )
-                if session.focus_area is None:
+                area = self.focus_area_for(plan, slot.astimezone(plan.coach.tzinfo).date())
+                if area is None:
                     return None  # a role-play practises a focus area; none is active
-                people = [(plan.coach, ParticipantRole.COACH)] + [
-                    (m, ParticipantRole.PARTICIPANT) for m in members
+                focus_area_id = area.pk
+                people = [(plan.coach_id, ParticipantRole.COACH)] + [
+                    (m.pk, ParticipantRole.PARTICIPANT) for m in members
                 ]
-        return session, people
+        return _Draft(
+            plan_id=plan.pk,
+            slot=slot,
+            kind=plan.kind,
+            end=slot + timedelta(minutes=plan.duration_minutes),
+            duration_minutes=plan.duration_minutes,
+            team_id=plan.team_id,
+            focus_area_id=focus_area_id,
+            people=[(pk, str(role)) for pk, role in people],
+        )
 
 
 def occurrences_discard_untouched(

@@ -97,7 +97,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from django.db.models import (
     Case,
@@ -254,6 +254,11 @@ def _taking_part(*, roles, **person) -> Exists:
 _HAS_COACHEE = _taking_part(roles=[ParticipantRole.COACHEE])
 
 
+def _sessions_of(**participant) -> QuerySet:
+    """The ids of the sessions someone matching `participant` takes part in."""
+    return SessionParticipant.objects.filter(**participant).order_by().values("session_id")
+
+
 @dataclass(frozen=True, eq=False)
 class Scope:
     """Whose health: `sessions` filters CoachingSession, `people` filters User (to
@@ -262,33 +267,52 @@ class Scope:
     label: str
     sessions: Q
     people: Q
+    # A handful of people (a person, a coach's reports, a team): coverage then reads
+    # their own coachee rows rather than the organisation's (see `_covered`).
+    few: bool = False
+
+    # The person, coach and team scopes name their sessions as one set of ids, read
+    # from the participants' person index (and the sessions' team index), so a window's
+    # sessions are fetched by id: an EXISTS per session made PostgreSQL read every
+    # session of the window in the organisation (a team's 8 weeks at 10,000 people:
+    # 78,000 rows, 1.1 s; as a set: 1,119 ids, 11 ms).
 
     @classmethod
     def person(cls, person: User) -> Scope:
         return cls(
             label=f"person:{person.pk}",
-            sessions=Q(_taking_part(roles=COACHED_ROLES, person=person)),
+            sessions=Q(pk__in=_sessions_of(person=person, role__in=COACHED_ROLES)),
             people=Q(pk=person.pk),
+            few=True,
         )
 
     @classmethod
     def coach(cls, person: User) -> Scope:
         return cls(
             label=f"coach:{person.pk}",
-            sessions=Q(_taking_part(roles=LEADING_ROLES, person=person)),
+            sessions=Q(pk__in=_sessions_of(person=person, role__in=LEADING_ROLES)),
             people=Q(reports_to=person),
+            few=True,
         )
 
     @classmethod
     def team(cls, team: Team) -> Scope:
-        on_team = {"person__memberships__team": team, "person__memberships__left_at__isnull": True}
+        # The team's own sessions, and its current members' 1:1s and the like as
+        # coachee in sessions without a team.
+        own = CoachingSession.objects.filter(team=team).order_by().values("pk")
+        members = _sessions_of(
+            role=ParticipantRole.COACHEE,
+            person__memberships__team=team,
+            person__memberships__left_at__isnull=True,
+            session__team__isnull=True,
+        )
         return cls(
             label=f"team:{team.pk}",
-            sessions=Q(team=team)
-            | (Q(team__isnull=True) & _taking_part(roles=[ParticipantRole.COACHEE], **on_team)),
+            sessions=Q(pk__in=own.union(members)),
             people=Q(
                 Exists(TeamMembership.objects.current().filter(team=team, person=OuterRef("pk")))
             ),
+            few=True,
         )
 
     @classmethod
@@ -343,21 +367,26 @@ def _reps() -> QuerySet[User]:
     return User.objects.filter(is_active=True, reports_to__isnull=False).order_by()
 
 
-def _covered(*, until: datetime, now: datetime) -> QuerySet:
+def _covered(*, until: datetime, now: datetime, among: QuerySet | None = None) -> QuerySet:
     """The people who were coachee in a held 1:1 in the 14 days before min(until, now):
-    a subquery the database reads once (`pk__in=`), not once per person."""
+    a subquery the database reads once (`pk__in=`), not once per person.
+
+    `among` (a query of user ids): only those people, for a few teams' worth of reps.
+    Without it the database gathers every coachee of the fortnight in the organisation
+    (at 10,000 people: 14,000 held 1:1s, 170 ms) to count ten reps; with it, it walks
+    those reps' own coachee rows (`participant_by_person_role`) and checks each
+    session (10 ms). The whole organisation passes nothing: there the set is cheaper."""
     end = min(until, now)
-    return (
-        SessionParticipant.objects.filter(
-            role=ParticipantRole.COACHEE,
-            session__kind=SessionKind.ONE_ON_ONE,
-            session__status=SessionStatus.HELD,
-            session__scheduled_start__gte=end - timedelta(days=COVERAGE_DAYS),
-            session__scheduled_start__lt=end,
-        )
-        .order_by()
-        .values("person_id")
+    rows = SessionParticipant.objects.filter(
+        role=ParticipantRole.COACHEE,
+        session__kind=SessionKind.ONE_ON_ONE,
+        session__status=SessionStatus.HELD,
+        session__scheduled_start__gte=end - timedelta(days=COVERAGE_DAYS),
+        session__scheduled_start__lt=end,
     )
+    if among is not None:
+        rows = rows.filter(person__in=among)
+    return rows.order_by().values("person_id")
 
 
 def _commitments(since: datetime, until: datetime, now: datetime) -> QuerySet[Commitment]:
@@ -388,13 +417,11 @@ def health(
     ):
         tally.add_sessions(row)
 
-    coverage = (
-        _reps()
-        .filter(scope.people)
-        .aggregate(
-            reps=Count("pk"),
-            covered=Count("pk", filter=Q(pk__in=_covered(until=until, now=now))),
-        )
+    reps = _reps().filter(scope.people)
+    among = reps.values("pk") if scope.few else None
+    coverage = reps.aggregate(
+        reps=Count("pk"),
+        covered=Count("pk", filter=Q(pk__in=_covered(until=until, now=now, among=among))),
     )
     tally.reps, tally.covered = coverage["reps"], coverage["covered"]
 
@@ -703,18 +730,39 @@ def consecutive_misses(
     (0 when the latest was held or cancelled, or nothing is resolved yet). One query."""
     now = _check_now(now)
     ids = _ids(plans)
-    resolved = (
-        Occurrence.objects.filter(plan__in=ids, slot_start__lt=now)
-        .exclude(session__status=SessionStatus.SCHEDULED)
+    # Per plan, the latest resolved occurrence that was not missed (the break), then
+    # how many resolved ones come after it: all of them missed. Both are short walks
+    # of `occurrence_once_per_slot` (plan, slot_start) from the newest end, so a plan
+    # costs its latest few occurrences, not its whole history: a running count over
+    # every resolved occurrence of every plan took 3.3 s for the ~4,000 plans below
+    # the head of a 10,000-person organisation (two years of history).
+    resolved = Occurrence.objects.filter(plan=OuterRef("pk"), slot_start__lt=now).exclude(
+        session__status=SessionStatus.SCHEDULED
+    )
+    last_break = (
+        resolved.exclude(session__status=SessionStatus.MISSED)
+        .order_by("-slot_start")
+        .values("slot_start")[:1]
+    )
+    since_break = (
+        resolved.filter(slot_start__gt=Coalesce(OuterRef("last_break"), Value(_DAWN)))
         .order_by()
+        .values("plan")
+        .annotate(n=Count("pk"))
+        .values("n")
     )
-    run = _leading_run(
-        resolved,
-        partition="plan_id",
-        order=[F("slot_start").desc()],
-        breaks=~Q(session__status=SessionStatus.MISSED),
+    runs = dict(
+        CadencePlan.objects.filter(pk__in=ids)
+        .order_by()
+        .annotate(last_break=Subquery(last_break))
+        .annotate(run=Coalesce(Subquery(since_break), 0))
+        .values_list("pk", "run")
     )
-    return {pk: run[pk] for pk in ids}
+    return {pk: runs.get(pk, 0) for pk in ids}
+
+
+# Before any occurrence: a plan that never had a break counts all its resolved ones.
+_DAWN = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def streaks(people: Iterable[User | int], *, now: datetime | None = None) -> dict[int, int]:
@@ -822,12 +870,13 @@ def coverage_by_coach(
     above, at the end of a window. `coaches=None`: everyone with a direct report. One
     query."""
     now = _window(until, until, now)
-    reps = _reps()
+    reps, among = _reps(), None
     if coaches is not None:
         reps = reps.filter(reports_to__in=_ids(coaches))
+        among = reps.values("pk")
     rows = reps.values("reports_to_id").annotate(
         reps=Count("pk"),
-        covered=Count("pk", filter=Q(pk__in=_covered(until=until, now=now))),
+        covered=Count("pk", filter=Q(pk__in=_covered(until=until, now=now, among=among))),
     )
     return {row["reports_to_id"]: (row["reps"], row["covered"]) for row in rows}
 

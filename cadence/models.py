@@ -253,7 +253,11 @@ class Occurrence(models.Model):
     original slot (UTC) and never changes: moving the session keeps it, so the
     generator never recreates a moved slot and the on-time rate stays honest."""
 
-    plan = models.ForeignKey(CadencePlan, on_delete=models.PROTECT, related_name="occurrences")
+    # No index of its own: `occurrence_once_per_slot` (plan, slot_start) serves "the
+    # occurrences of a plan" and the foreign key's checks.
+    plan = models.ForeignKey(
+        CadencePlan, on_delete=models.PROTECT, related_name="occurrences", db_index=False
+    )
     slot_start = models.DateTimeField()
     session = models.OneToOneField(
         CoachingSession, on_delete=models.CASCADE, related_name="occurrence"

@@ -15,7 +15,25 @@ def kick_senders() -> None:
 
 @shared_task(name="cadence.generate_occurrences")
 def generate_occurrences() -> int:
-    return engine.occurrences_generate()
+    """Beat's hourly run. With at least CADENCE_GENERATE_SPLIT_FROM plans due (a first
+    generation, a large rollout, a large organisation's hourly visit) it hands one id
+    range each to CADENCE_GENERATORS tasks, for the workers to write side by side, and
+    returns 0; otherwise it generates here and returns how many it made."""
+    ranges = engine.occurrences_due_ranges(
+        settings.CADENCE_GENERATORS, split_from=settings.CADENCE_GENERATE_SPLIT_FROM
+    )
+    if len(ranges) < 2:
+        return engine.occurrences_generate()
+    for first, last in ranges:
+        generate_occurrences_for.delay(first, last)
+    return 0
+
+
+@shared_task(name="cadence.generate_occurrences_for")
+def generate_occurrences_for(first: int, last: int) -> int:
+    """One range of plans (ids first to last). A lost message is made up for by the
+    next hourly run, a repeated one makes nothing twice."""
+    return engine.occurrences_generate(id_range=(first, last))
 
 
 @shared_task(name="cadence.sweep_missed")

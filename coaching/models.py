@@ -145,6 +145,7 @@ class Prompt(models.Model):
 
     class Meta:
         ordering = ["step", "position", "id"]
+        # The GROW form: a session kind's prompts for each step.
         indexes = [models.Index(fields=["kind", "step"], name="prompt_by_kind_step")]
 
     def __str__(self):
@@ -180,6 +181,9 @@ class SessionQuerySet(models.QuerySet):
         )
 
 
+SESSION_SET_FKS = ("team", "focus_area", "presented_call", "held_by", "cancelled_by", "created_by")
+
+
 class CoachingSession(models.Model):
     kind = models.CharField(max_length=32, choices=SessionKind.choices)
     status = models.CharField(
@@ -193,11 +197,22 @@ class CoachingSession(models.Model):
     # start + duration, kept by the services: the missed-session sweep's "look again
     # after" column (with the partial index below).
     scheduled_end = models.DateTimeField()
+    # The nullable foreign keys are indexed where set only (see Meta.indexes).
     team = models.ForeignKey(
-        "people.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+        "people.Team",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sessions",
+        db_index=False,
     )
     focus_area = models.ForeignKey(
-        FocusArea, null=True, blank=True, on_delete=models.PROTECT, related_name="sessions"
+        FocusArea,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sessions",
+        db_index=False,
     )
     # Team call review: the call being dissected.
     presented_call = models.ForeignKey(
@@ -206,6 +221,7 @@ class CoachingSession(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="reviews",
+        db_index=False,
     )
     # Role-play set-up.
     scenario = models.TextField(blank=True, max_length=TEXT_LIMIT)
@@ -213,7 +229,7 @@ class CoachingSession(models.Model):
 
     held_at = models.DateTimeField(null=True, blank=True)
     held_by = models.ForeignKey(
-        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
     held_but_empty = models.BooleanField(
         default=False,
@@ -221,13 +237,15 @@ class CoachingSession(models.Model):
     )
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancelled_by = models.ForeignKey(
-        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
     cancel_reason = models.CharField(max_length=32, choices=CancelReason.choices, blank=True)
     cancel_note = models.CharField(max_length=500, blank=True)
     missed_at = models.DateTimeField(null=True, blank=True)
 
-    created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        USER, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = SessionQuerySet.as_manager()
@@ -271,6 +289,28 @@ class CoachingSession(models.Model):
                 condition=Q(status="scheduled"),
                 name="session_sweep_scheduled_end",
             ),
+            # The sweep's follow-up: the sessions one sweep has just marked
+            # (`missed_at` = its moment), for the runners' "missed" notifications and
+            # the escalation check. Without it both read every missed session ever.
+            models.Index(
+                fields=["missed_at"],
+                condition=Q(status="missed"),
+                name="session_missed_by_sweep",
+            ),
+            # The nullable foreign keys, indexed only where set: a session is made
+            # with most of them empty (a 1:1 has no team, only a role-play has a focus
+            # area, nobody has held or cancelled it yet), and a full index would take
+            # a NULL entry for each in every new session — hundreds of thousands in a
+            # first generation (bench/generate.py). "Sessions of this team / user"
+            # (`= id`, `IN (…)`, the foreign keys' own checks) use them all the same.
+            *(
+                models.Index(
+                    fields=[field],
+                    condition=Q(**{f"{field}__isnull": False}),
+                    name=f"session_{field}",
+                )
+                for field in SESSION_SET_FKS
+            ),
         ]
 
     def __str__(self):
@@ -301,10 +341,15 @@ class CoachingSession(models.Model):
 
 
 class SessionParticipant(models.Model):
+    # No index of their own on either foreign key: `participant_once` starts with the
+    # session and `participant_by_person_role` with the person, and a first
+    # generation writes hundreds of thousands of these rows (bench/generate.py).
     session = models.ForeignKey(
-        CoachingSession, on_delete=models.CASCADE, related_name="participants"
+        CoachingSession, on_delete=models.CASCADE, related_name="participants", db_index=False
     )
-    person = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="session_roles")
+    person = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="session_roles", db_index=False
+    )
     role = models.CharField(max_length=16, choices=ParticipantRole.choices)
     speaking_order = models.PositiveSmallIntegerField(default=0)
 
@@ -336,11 +381,23 @@ class SharedNotes(models.Model):
     version = models.PositiveIntegerField(default=0)
     coachee_prepared_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
-    updated_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
+    # Indexed where set only: every session's notes are made empty.
+    updated_by = models.ForeignKey(
+        USER, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
 
     FIELDS = ("goal", "reality", "reality_evidence_url", "options", "will", "notes")
     # What counts as "written in this session": the goal carries over on purpose.
     SESSION_FIELDS = ("reality", "options", "will", "notes")
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["updated_by"],
+                condition=Q(updated_by__isnull=False),
+                name="notes_updated_by",
+            ),
+        ]
 
     def __str__(self):
         return f"Notes for {self.session}"

@@ -1,6 +1,8 @@
 """Reads with rules. Every session or commitment a person touches comes through
 `access_*` (404 for what they may not see); lists have fixed query counts."""
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -20,7 +22,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from people.models import TeamMembership, User
-from people.selectors import people_below
+from people.selectors import managers_above, people_below
 
 from . import rules
 from .models import (
@@ -92,6 +94,41 @@ def carried_commitments(*, session: CoachingSession, viewer: User) -> list[Commi
         .select_related("created_in")
         .order_by("due_on", "pk")
     )
+
+
+def open_commitments_seen_by(
+    pairs: Iterable[tuple[User, int]], *, limit: int = 10
+) -> dict[tuple[int, int], list[Commitment]]:
+    """For each (viewer, owner id) pair, the owner's open commitments the viewer may
+    see, soonest due first, at most `limit`: what
+    `Commitment.objects.visible_to(viewer).open().filter(owner=owner)` gives, for any
+    number of pairs in at most two queries — the owners' open commitments, and the
+    owners' management chains (`managers_above`, the mirror of `people_below`). The
+    rule is `visible_to`'s: the owner, whoever wrote it down, and the owner's
+    management chain, and nothing for an inactive viewer
+    (tests/coaching/test_commitments_seen_by.py holds the two equal). The outbox's
+    "session tomorrow" reminders read them for a whole claim at once."""
+    pairs = [(viewer, owner) for viewer, owner in pairs if viewer is not None]
+    seen: dict[tuple[int, int], list[Commitment]] = {
+        (viewer.pk, owner): [] for viewer, owner in pairs
+    }
+    pairs = [(v, o) for v, o in pairs if v.is_authenticated and v.is_active]
+    if not pairs:
+        return seen
+    mine: dict[int, list[Commitment]] = defaultdict(list)
+    for commitment in (
+        Commitment.objects.open()
+        .filter(owner_id__in={owner for _, owner in pairs})
+        .order_by("due_on", "pk")
+    ):
+        mine[commitment.owner_id].append(commitment)
+    above = managers_above(people={o for v, o in pairs if v.pk != o and mine[o]})
+    for viewer, owner in pairs:
+        chain = viewer.pk == owner or viewer.pk in above.get(owner, ())
+        seen[(viewer.pk, owner)] = [
+            c for c in mine[owner] if chain or c.created_by_id == viewer.pk
+        ][:limit]
+    return seen
 
 
 @dataclass

@@ -286,6 +286,7 @@ class Win(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # A team's wins wall, newest first.
         indexes = [models.Index(fields=["team", "-created_at"], name="wins_by_team")]
 
     def __str__(self):

@@ -294,6 +294,11 @@ CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)
 # digests) starts side by side; each keeps going while rows are due. About the number
 # of worker processes that send mail.
 CADENCE_SENDERS = env.int("CADENCE_SENDERS", default=2)
+# With at least this many plans due, the hourly generation hands the plans out in
+# CADENCE_GENERATORS id ranges, one task each, for workers to write side by side (a
+# first generation for 50,000 plans writes 1.5 million rows; bench/generate.py).
+CADENCE_GENERATORS = env.int("CADENCE_GENERATORS", default=2)
+CADENCE_GENERATE_SPLIT_FROM = env.int("CADENCE_GENERATE_SPLIT_FROM", default=5000)
 
 # --- Dashboards ----------------------------------------------------------------------
 # Cadence health for HR is computed once per slot of this many minutes (and warmed by

@@ -214,9 +214,7 @@ def test_an_escalation_email_names_the_coachee_or_the_team(org, weekly_plan, for
 
 
 @pytest.mark.django_db
-def test_a_drain_that_stops_at_its_limit_sends_itself_again_until_nothing_is_due(
-    org, monkeypatch
-):
+def test_a_drain_that_stops_at_its_limit_sends_itself_again_until_nothing_is_due(org, monkeypatch):
     from cadence import tasks
 
     drains = []
@@ -245,3 +243,196 @@ def test_a_burst_starts_as_many_drains_as_there_are_senders(org, settings, monke
     monkeypatch.setattr(tasks.send_notifications, "delay_on_commit", lambda: sent.append(1))
     tasks.kick_senders()
     assert len(sent) == 3
+
+
+# --- A claim's reads: a fixed number of queries, not a few per row -------------------
+
+
+def reminders_with_commitments(coach, coachees: int, *, start: datetime) -> list[Notification]:
+    """`coachees` new reports of `coach`, each with two open commitments (one written by
+    the coach) and a done one, and a 1:1 with each at `start`: a "session tomorrow"
+    reminder to both people of every 1:1."""
+    from coaching.models import Commitment, CommitmentStatus
+    from tests.factories import UserFactory
+
+    rows = []
+    for _ in range(coachees):
+        coachee = UserFactory(manager=coach)
+        for text, by, status in (
+            ("Open, their own", coachee, CommitmentStatus.OPEN),
+            ("Open, from the coach", coach, CommitmentStatus.OPEN),
+            ("Done already", coachee, CommitmentStatus.DONE),
+        ):
+            Commitment.objects.create(
+                owner=coachee,
+                created_by=by,
+                text=f"{text} ({coachee.pk})",
+                evidence="Seen",
+                due_on=start.date() + timedelta(days=3),
+                status=status,
+                closed_at=None if status == CommitmentStatus.OPEN else start,
+            )
+        session = one_on_one(coach, coachee, start=start)
+        rows += [
+            Notification.objects.create(
+                kind=NotificationKind.UPCOMING, session=session, recipient=person
+            )
+            for person in (coachee, coach)
+        ]
+    return rows
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("coachees", [1, 4])
+def test_a_fresh_claim_costs_the_same_queries_whatever_its_size(org, coachees):
+    """Rows, participants, commitments and management chains are read once for the
+    whole claim; a claim younger than half the stale window is ours without asking;
+    what is left per row is its outcome UPDATE — one statement, committed before the
+    next row is sent."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with time_machine.travel(NOON, tick=False):
+        rows = reminders_with_commitments(org.manager, coachees, start=NOON + timedelta(hours=20))
+        ids = outbox.claim()
+        assert sorted(ids) == sorted(row.pk for row in rows)
+        with CaptureQueriesContext(connection) as queries:
+            outcome = outbox.deliver_claimed(ids)
+    assert outcome["sent"] == len(rows) == len(mail.outbox)
+    statements = [q["sql"] for q in queries]
+    updates = [sql for sql in statements if sql.startswith("UPDATE")]
+    reads = [sql for sql in statements if not sql.startswith("UPDATE")]
+    # rows, participants with their people, open commitments, the coachees' managers
+    assert len(reads) == 4, reads
+    assert len(updates) == len(rows)  # one outcome per row, no ownership query
+    assert set(Notification.objects.values_list("status", flat=True)) == {"sent"}
+
+
+@pytest.mark.django_db
+def test_a_claim_older_than_half_the_stale_window_is_checked_row_by_row(org, settings, monkeypatch):
+    """A slow claim: its first send takes 11 minutes. By then the reaper has handed
+    every row of the claim back and another sender has claimed them again: the rows
+    still to send are no longer ours, and are left to the other sender."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cadence import delivery
+
+    settings.CADENCE_STALE_CLAIM_MINUTES = 10
+    real_deliver = delivery.deliver
+    with time_machine.travel(NOON, tick=False) as clock:
+        rows = [upcoming_for(org), upcoming_for(org, org.manager), upcoming_for(org, org.peer)]
+
+        def slow_first_send(row, now):
+            result = real_deliver(row, now=now)
+            if len(mail.outbox) == 1:
+                clock.move_to(NOON + timedelta(minutes=11))
+                assert outbox.reap_stale_claims() == 3
+                assert len(outbox.claim()) == 3  # someone else's claim now
+            return result
+
+        monkeypatch.setattr(delivery, "deliver", slow_first_send)
+        ids = outbox.claim()
+        with CaptureQueriesContext(connection) as queries:
+            outcome = outbox.deliver_claimed(ids)
+    assert outcome["sent"] == 1 and outcome["lost"] == 2
+    assert len(mail.outbox) == 1  # the other two wait for their new claimer
+    ownership = [q for q in queries if q["sql"].startswith("SELECT 1 AS")]
+    assert len(ownership) == 2  # asked for each row once the claim was old
+    statuses = dict(Notification.objects.values_list("pk", "status"))
+    assert set(statuses.values()) == {NotificationStatus.SENDING}
+    later = NOON + timedelta(minutes=11)
+    assert set(Notification.objects.values_list("claimed_at", flat=True)) == {later}
+    assert {row.pk for row in rows} == set(statuses)
+
+
+@pytest.mark.django_db
+def test_a_claim_only_half_the_stale_window_old_is_checked_and_still_sent(
+    org, settings, monkeypatch
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cadence import delivery
+
+    settings.CADENCE_STALE_CLAIM_MINUTES = 10
+    real_deliver = delivery.deliver
+    with time_machine.travel(NOON, tick=False) as clock:
+        upcoming_for(org), upcoming_for(org, org.manager)
+
+        def slow_first_send(row, now):
+            clock.move_to(NOON + timedelta(minutes=5))  # not yet reapable, but asked
+            return real_deliver(row, now=now)
+
+        monkeypatch.setattr(delivery, "deliver", slow_first_send)
+        ids = outbox.claim()
+        with CaptureQueriesContext(connection) as queries:
+            assert outbox.deliver_claimed(ids)["sent"] == 2
+    assert len([q for q in queries if q["sql"].startswith("SELECT 1 AS")]) == 1
+    assert len(mail.outbox) == 2
+
+
+@pytest.mark.django_db
+def test_reminders_of_one_claim_list_exactly_what_each_recipient_may_see(org):
+    """One claim, several reminders: each lists the coachee's open commitments that
+    its own recipient may see — the coachee and their line all of them, a coach who
+    is no longer in the coachee's line only what they wrote down themselves — never
+    another coachee's, never a closed one."""
+    from django.utils import timezone
+
+    from coaching.models import Commitment, CommitmentStatus
+    from people.services import reporting_line_change
+
+    now = timezone.now()  # after the org's reporting lines began: Rita changes line
+
+    def commit(owner, text, by, status=CommitmentStatus.OPEN, days=3):
+        return Commitment.objects.create(
+            owner=owner,
+            created_by=by,
+            text=text,
+            evidence="Seen",
+            due_on=now.date() + timedelta(days=days),
+            status=status,
+            closed_at=None if status == CommitmentStatus.OPEN else now,
+        )
+
+    commit(org.rep, "Rita asks for the budget", org.rep, days=5)
+    commit(org.rep, "Rita sends the recap", org.manager, days=2)
+    commit(org.rep, "Rita closed this one", org.rep, CommitmentStatus.DONE)
+    commit(org.peer, "Pavel books the demo", org.manager)
+    commit(org.other_rep, "Olga calls the CFO", org.other_manager)
+    rep_session = one_on_one(org.manager, org.rep, start=now + timedelta(hours=20))
+    peer_session = one_on_one(org.manager, org.peer, start=now + timedelta(hours=21))
+    # Rita moves to Omar's team after her 1:1 with Mia was planned: Mia keeps the
+    # 1:1 but is no longer in Rita's line.
+    reporting_line_change(person=org.rep, manager=org.other_manager)
+    commit(org.rep, "Rita tries the new opener", org.other_manager)
+    for session, people in (
+        (rep_session, (org.rep, org.manager)),
+        (peer_session, (org.peer, org.manager)),
+    ):
+        for person in people:
+            Notification.objects.create(
+                kind=NotificationKind.UPCOMING, session=session, recipient=person
+            )
+    ids = outbox.claim()
+    assert len(ids) == 4
+    assert outbox.deliver_claimed(ids)["sent"] == 4
+
+    listed = {
+        (m.to[0], m.subject.split(" with ")[-1]): [
+            line for line in m.body.splitlines() if line.startswith("- ")
+        ]
+        for m in mail.outbox
+    }
+    rita = [
+        "- Rita sends the recap",
+        "- Rita tries the new opener",
+        "- Rita asks for the budget",
+    ]
+    assert {key: [line.split(" (how")[0] for line in lines] for key, lines in listed.items()} == {
+        (org.rep.email, org.manager.display_name): rita,
+        (org.manager.email, org.rep.display_name): ["- Rita sends the recap"],  # hers only
+        (org.peer.email, org.manager.display_name): ["- Pavel books the demo"],
+        (org.manager.email, org.peer.display_name): ["- Pavel books the demo"],
+    }

@@ -4,7 +4,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from people.selectors import is_in_management_chain, management_chain, people_below
+from people.selectors import (
+    is_in_management_chain,
+    management_chain,
+    managers_above,
+    people_below,
+)
 from tests.factories import UserFactory
 
 
@@ -61,3 +66,34 @@ def test_it_stops_walking_on_a_loop_written_around_the_service():
     type(a).objects.filter(pk=a.pk).update(reports_to=b)
     assert set(people_below(person=a)) == {a, b}
     assert {p.pk for p in management_chain(person=b)} == {a.pk, b.pk}
+
+
+@pytest.mark.django_db
+def test_it_finds_everyone_above_many_people_in_one_query():
+    top, second, third, fourth = build_chain(4)
+    sibling = UserFactory(manager=second)
+    outsider = UserFactory()
+
+    with CaptureQueriesContext(connection) as queries:
+        above = managers_above(people=[fourth.pk, sibling.pk, top.pk, outsider.pk, fourth.pk])
+    assert len(queries) == 1
+    assert above == {
+        fourth.pk: {third.pk, second.pk, top.pk},
+        sibling.pk: {second.pk, top.pk},
+        top.pk: set(),
+        outsider.pk: set(),
+    }
+    # The mirror of people_below, person by person.
+    for person in (top, second, third, fourth, sibling, outsider):
+        below = {p.pk for p in people_below(person=person)}
+        assert below == {p for p, managers in above.items() if person.pk in managers} | (
+            below - set(above)
+        )
+    assert managers_above(people=[]) == {}
+
+
+@pytest.mark.django_db
+def test_walking_up_stops_on_a_loop_written_around_the_service():
+    a, b = build_chain(2)
+    type(a).objects.filter(pk=a.pk).update(reports_to=b)
+    assert managers_above(people=[a.pk, b.pk]) == {a.pk: {a.pk, b.pk}, b.pk: {a.pk, b.pk}}
