@@ -108,6 +108,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://tandem")}
+# django-environ picks a Redis backend by what is installed; ours is always the same.
+if CACHES["default"]["BACKEND"].endswith(".RedisCache"):
+    # A Redis outage must not take the pages down: a failed read is a miss, a failed
+    # write is dropped (each logged), a dead server is given up on within half a
+    # second (config/cache.py). Meanwhile snapshots are computed per request and
+    # sign-in rate limits are not counted; both come back with Redis.
+    CACHES["default"]["BACKEND"] = "config.cache.OutageTolerantRedisCache"
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        IGNORE_EXCEPTIONS=True, SOCKET_CONNECT_TIMEOUT=0.5, SOCKET_TIMEOUT=0.5
+    )
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 
 # --- People and sign-in ------------------------------------------------------
 AUTH_USER_MODEL = "people.User"

@@ -22,5 +22,11 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
+# Sign-in rate limits count per client address. Behind a load balancer every request
+# comes from the balancer, so without these all sign-ins would share one limit (30 a
+# minute): name how many proxies of yours append to X-Forwarded-For, or the header
+# your proxy puts the client's address in (X-Real-IP, CF-Connecting-IP).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env.str("TRUSTED_CLIENT_IP_HEADER", default="") or None
 # /healthz is probed over plain HTTP by load balancers and container health checks.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

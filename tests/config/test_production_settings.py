@@ -78,3 +78,17 @@ def test_email_verification_is_mandatory_and_cookies_are_secure():
         env_overrides={"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"},
     )
     assert result.stdout.split()[-5:] == ["mandatory", "True", "True", "True", "False"]
+
+
+def test_behind_a_proxy_sign_in_limits_count_the_clients_address_not_the_proxys():
+    script = (
+        "from django.test import RequestFactory; "
+        "from allauth.core.internal.httpkit import get_client_ip; "
+        "r = RequestFactory().get('/', REMOTE_ADDR='10.0.0.2', "
+        "HTTP_X_FORWARDED_FOR='198.51.100.7, 203.0.113.9'); print(get_client_ip(r))"
+    )
+    env = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"}
+    untrusted = manage("shell", "-c", script, env_overrides=env)
+    assert untrusted.stdout.split()[-1] == "10.0.0.2"  # X-Forwarded-For can be forged
+    one_proxy = manage("shell", "-c", script, env_overrides={**env, "TRUSTED_PROXY_COUNT": "1"})
+    assert one_proxy.stdout.split()[-1] == "203.0.113.9"  # what our one proxy saw
