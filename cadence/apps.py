@@ -7,13 +7,14 @@ class CadenceConfig(AppConfig):
     def ready(self):
         from coaching.signals import pair_ended, pair_formed, pair_members_changed, pair_started
         from feedback.signals import feedback_requested
-        from people.signals import team_membership_changed
+        from people.signals import person_deactivated, team_membership_changed
 
         from .receivers import (
             end_pair_cadence,
             follow_pair_members,
             follow_team_membership,
             invite_pair_members,
+            revoke_calendar_feed,
             start_pair_cadence,
             tell_people_asked_for_feedback,
         )
@@ -26,3 +27,4 @@ class CadenceConfig(AppConfig):
         pair_members_changed.connect(follow_pair_members, dispatch_uid="cadence-pair-members")
         pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")
         pair_formed.connect(invite_pair_members, dispatch_uid="cadence-pair-formed")
+        person_deactivated.connect(revoke_calendar_feed, dispatch_uid="cadence-deactivated")

@@ -40,3 +40,19 @@ def calendar_feed_revoke(*, person: User) -> bool:
     if deleted:
         audit_record(actor=person, verb="calendar_feed.revoked", target=person)
     return bool(deleted)
+
+
+def calendar_feeds_delete(*, person: User) -> int:
+    """Delete the person's feed without an event of its own (their deactivation is the
+    audited act); returns how many there were."""
+    deleted, _ = CalendarFeed.objects.filter(person=person).delete()
+    return deleted
+
+
+def session_download_record(*, person: User, session_id: int, ip: str | None = None) -> None:
+    """A session downloaded as a calendar file is an export like any other: audited
+    (the session's id, never its notes). Fetches of the feed itself are not — calendar
+    apps poll it every few minutes; its creation, rotation and revocation are."""
+    audit_record(
+        actor=person, verb="calendar.session_downloaded", data={"session_id": session_id}, ip=ip
+    )

@@ -60,6 +60,9 @@ def calendar_feed(request, token):
 @require_GET
 def session_calendar(request, pk):
     response = HttpResponse(calendar.session_ical(user=request.user, pk=pk), content_type=ICAL_TYPE)
+    calendar_services.session_download_record(
+        person=request.user, session_id=pk, ip=request.META.get("REMOTE_ADDR")
+    )
     response["Content-Disposition"] = f'attachment; filename="session-{pk}.ics"'
     response["Cache-Control"] = "private, no-cache"
     return response

@@ -1,4 +1,4 @@
-from . import feedback_reminders, pair_invitations, services
+from . import calendar_services, feedback_reminders, pair_invitations, services
 
 
 def follow_team_membership(sender, membership, **kwargs):
@@ -23,3 +23,8 @@ def end_pair_cadence(sender, pair, actor=None, **kwargs):
 
 def invite_pair_members(sender, pair, actor=None, **kwargs):
     pair_invitations.invited_queue(pair=pair, actor=actor)
+
+
+def revoke_calendar_feed(sender, person, **kwargs):
+    """A deactivated person's calendar feed goes with their sign-in."""
+    return {"calendar_feeds": calendar_services.calendar_feeds_delete(person=person)}

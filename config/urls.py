@@ -2,11 +2,18 @@ from allauth.account.decorators import secure_admin_login
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 
-from people.api import MeView
+from people.api import MeView, MyDataView
 
 from . import views
+from .api_docs import ApiDocsView
+
+# A database outage answers 503 (and recovers by itself), anything else 500.
+handler500 = "config.errors.server_error"
+# Under /api/ a URL that matches nothing, or a request Django refuses, answers JSON too.
+handler404 = "config.errors.page_not_found"
+handler400 = "config.errors.bad_request"
 
 # Admin sign-in goes through allauth, so it is rate-limited and MFA-aware.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -15,6 +22,7 @@ admin.site.site_title = "Tandem admin"
 
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
+    path("me/data/", MyDataView.as_view(), name="me-data"),
     path("", include("scorecards.api_urls")),
     path("", include("coaching.api_urls")),
     path("", include("feedback.api_urls")),
@@ -41,9 +49,7 @@ urlpatterns = [
     # Swagger UI sets inline styles; its scripts still come from our own static files.
     path(
         "api/docs/",
-        csp_update({"style-src": ["'unsafe-inline'"]})(
-            SpectacularSwaggerSplitView.as_view(url_name="api_schema")
-        ),
+        csp_update({"style-src": ["'unsafe-inline'"]})(ApiDocsView.as_view(url_name="api_schema")),
         name="api_docs",
     ),
 ]

@@ -1,9 +1,19 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 
+from .admin_audit import AuditedAccessMixin
+from .admin_erasure import erase_people
 from .models import AuditEvent, ReportingLine, Team, TeamMembership, User
-from .services import reporting_line_change, reporting_line_validate
+from .roles import GROUP_FOR_ROLE
+from .services import (
+    person_deactivate,
+    person_reactivate,
+    reporting_line_change,
+    reporting_line_validate,
+)
 
 
 class PersonCreationForm(AdminUserCreationForm):
@@ -37,8 +47,26 @@ class ReportingLineInline(admin.TabularInline):
         return False
 
 
+@admin.action(
+    description="Deactivate selected people (ends their sign-ins)", permissions=["change"]
+)
+def deactivate_people(modeladmin, request, queryset):
+    done = 0
+    for person in queryset.order_by("pk"):
+        if person.pk == request.user.pk:
+            messages.error(request, "You cannot deactivate yourself.")
+            continue
+        if not modeladmin.has_change_permission(request, person):
+            messages.error(request, f"Only a superuser can deactivate {person}.")
+            continue
+        person_deactivate(actor=request.user, person=person, reason="departed")
+        done += 1
+    if done:
+        messages.success(request, f"Deactivated {done}: their sessions and tokens are ended.")
+
+
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(AuditedAccessMixin, DjangoUserAdmin):
     add_form = PersonCreationForm
     form = PersonChangeForm
     ordering = ["display_name"]
@@ -49,6 +77,7 @@ class UserAdmin(DjangoUserAdmin):
     autocomplete_fields = ["reports_to"]
     readonly_fields = ["last_login", "date_joined"]
     inlines = [ReportingLineInline]
+    actions = [deactivate_people, erase_people]
     fieldsets = [
         (None, {"fields": ["email", "password"]}),
         ("Person", {"fields": ["display_name", "time_zone", "reports_to"]}),
@@ -56,15 +85,61 @@ class UserAdmin(DjangoUserAdmin):
         ("Dates", {"fields": ["last_login", "date_joined"]}),
     ]
 
+    def get_readonly_fields(self, request, obj=None):
+        # A programme admin manages people but cannot make anyone, themselves least,
+        # more than that: only a superuser makes a superuser; their own access (staff,
+        # groups, active) is changed by someone else; and another person's email is
+        # not theirs to change — with the password reset it would hand them the account
+        # (and whatever that person may read).
+        fields = list(super().get_readonly_fields(request, obj))
+        if not request.user.is_superuser:
+            fields.append("is_superuser")
+            if obj is not None and obj.pk == request.user.pk:
+                fields += ["is_staff", "is_active", "groups"]
+            elif obj is not None:
+                fields.append("email")
+        return fields
+
+    def user_change_password(self, request, id, form_url=""):
+        # Setting someone's password is taking over their account: superusers only.
+        # Everyone else resets their own, by email.
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        return super().user_change_password(request, id, form_url)
+
+    def has_change_permission(self, request, obj=None):
+        # A superuser's account (password, email, groups) is changed by superusers only.
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        # Programme admins appoint HR and programme admins; other groups (which may
+        # carry any permission) are for superusers to hand out.
+        if db_field.name == "groups" and not request.user.is_superuser:
+            kwargs["queryset"] = Group.objects.filter(name__in=GROUP_FOR_ROLE.values())
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
     def save_model(self, request, obj, form, change):
-        # The reporting line goes through the service so history and audit are kept.
+        # The reporting line and deactivation go through their services, so history,
+        # audit and the end of every sign-in are kept.
         line_changed = change and "reports_to" in form.changed_data
+        active_changed = change and "is_active" in form.changed_data
         new_manager = obj.reports_to
         if line_changed:
             obj.reports_to_id = form.initial.get("reports_to")
+        if active_changed:
+            obj.is_active = form.initial.get("is_active", not obj.is_active)
+        deactivating = active_changed and obj.is_active
         super().save_model(request, obj, form, change)
         if line_changed:
             reporting_line_change(person=obj, manager=new_manager, actor=request.user)
+        if active_changed and deactivating:
+            person_deactivate(actor=request.user, person=obj, reason="unspecified")
+            obj.is_active = False
+        elif active_changed:
+            person_reactivate(actor=request.user, person=obj)
+            obj.is_active = True
 
     add_fieldsets = [
         (
@@ -99,13 +174,21 @@ class TeamAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
-    """Read-only: the audit trail is append-only."""
+    """Read-only for everyone, superusers included: the audit trail is append-only.
+    Filter by verb, actor and date; search by verb, target, actor."""
 
     list_display = ["at", "actor", "verb", "target_repr", "ip"]
-    list_filter = ["verb"]
+    list_filter = [
+        "verb",
+        ("actor", admin.RelatedOnlyFieldListFilter),
+        ("at", admin.DateFieldListFilter),
+    ]
     list_select_related = ["actor"]
-    search_fields = ["verb", "target_repr", "actor__email"]
+    search_fields = ["verb", "target_repr", "target_id", "actor__email", "actor__display_name"]
     date_hierarchy = "at"
+    fields = ["at", "actor", "verb", "target_type", "target_id", "target_repr", "data", "ip"]
+    readonly_fields = fields
+    actions = None  # no bulk delete, whatever permissions someone holds
 
     def has_add_permission(self, request):
         return False

@@ -1,8 +1,9 @@
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from . import privacy
 from .access import request_roles
 from .models import Team, User
 from .roles import Role
@@ -40,3 +41,68 @@ class MeView(APIView):
         user.roles = sorted(request_roles(request))
         user.teams = list(current_teams(person=user))
         return Response(MeSerializer(user).data)
+
+
+def _records(help_text: str):
+    return serializers.ListField(child=serializers.DictField(), help_text=help_text)
+
+
+def _record(help_text: str):
+    return serializers.DictField(help_text=help_text)
+
+
+class MyDataSerializer(serializers.Serializer):
+    """The shape of "Download my data" for the schema: one key per section (each app's
+    `personal_data` module), a list of records or one record. A test keeps this list
+    and the registered sections the same."""
+
+    format = serializers.CharField(help_text="tandem-personal-data/1")
+    generated_at = serializers.DateTimeField()
+    person_id = serializers.IntegerField()
+    profile = _record("Email, name, time zone, roles, whether an API token and MFA exist.")
+    reporting_lines = _record("`managers` (yours, with dates) and `reports` (to you).")
+    teams = _record("`memberships` with dates and the teams you `lead`.")
+    audit_events = _records("Events you caused or that are about you (ids and counts).")
+    recorded_calls = _records("Your recorded calls.")
+    scorecards = _records("About you or by you, as the reveal rule shows them now.")
+    sessions = _records("Sessions you take part in, with shared notes and agenda.")
+    private_notes = _records("Your own private notes.")
+    commitments = _records("Yours, and those you wrote down for someone.")
+    goals = _records("Your development goals.")
+    ratings_given = _records("Your usefulness ratings of sessions.")
+    diagnoses_written = _records("Diagnoses you wrote as a coach.")
+    peer_pairs = _records("Your pairs with the notes and habits you may read.")
+    experiments = _records("Your experiments.")
+    learnings = _records("Learnings you published.")
+    feedback_received = _records("Both streams; anonymous authors unnamed.")
+    feedback_given = _records("Both streams.")
+    feedback_requests = _record("`made` (counts only when anonymous) and `asked_of_me`.")
+    wins_shared = _records("Wins you shared.")
+    notifications = _records("Your notifications (kinds, times, references).")
+    settings = _record("Email preferences; when your calendar feed was made.")
+    cadence_plans = _records("Plans you run or are coached in.")
+
+
+class MyDataView(APIView):
+    """Everything about the signed-in person that they may see, as one JSON document
+    ("Download my data" on the profile page). Each read is audited."""
+
+    @extend_schema(
+        operation_id="me_data_retrieve",
+        summary="Download my data",
+        description=(
+            "Profile, reporting lines, teams, sessions with their shared notes, your "
+            "private notes, commitments, goals, feedback received and given, requests, "
+            "scorecards the reveal rule shows you, ratings you gave, peer pairs, "
+            "notifications and the audit trail about you. Never anyone else's private "
+            "words. Recorded as `privacy.data_exported`."
+        ),
+        responses={
+            200: OpenApiResponse(MyDataSerializer, description="The document."),
+        },
+    )
+    def get(self, request):
+        document = privacy.personal_data_export(
+            person=request.user, ip=request.META.get("REMOTE_ADDR")
+        )
+        return Response(document)

@@ -11,6 +11,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
@@ -232,7 +233,32 @@ class AuditEvent(models.Model):
             models.Index(fields=["verb", "-at"], name="audit_by_verb_recent"),
             # "What did this person do" (admin filter, data export).
             models.Index(fields=["actor", "-at"], name="audit_by_actor_recent"),
+            # "What happened to this person or object" (data export, erasure, admin
+            # search by target id).
+            models.Index(fields=["target_type", "target_id"], name="audit_by_target"),
         ]
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.verb} {self.target_repr}"
+
+
+class SignInSession(AbstractBaseSession):
+    """A sign-in session (the database session store), with whose it is.
+
+    Django's own table keys sessions by a random id and keeps the user inside the
+    signed, encoded data, so finding one person's sessions means decoding every live
+    one. `user_id` is written by `people.sessions.SessionStore` on every save — also
+    when the key is cycled at sign-in or on a password change — so deactivating or
+    erasing someone deletes their sessions with one indexed query. A plain id, not a
+    foreign key: a session outliving its user must never make a save fail."""
+
+    user_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "people_sign_in_session"
+
+    @classmethod
+    def get_session_store_class(cls):
+        from .sessions import SessionStore
+
+        return SessionStore

@@ -7,13 +7,12 @@ from datetime import datetime
 
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from .models import AuditEvent, ReportingLine, Team, TeamMembership, User
+from .models import AuditEvent, ReportingLine, SignInSession, Team, TeamMembership, User
 from .roles import GROUP_FOR_ROLE, Role
 from .selectors import people_below
 
@@ -261,5 +260,52 @@ def api_token_revoke(*, person: User) -> None:
 
 def sign_in_sessions_clear_expired() -> int:
     """Delete expired sign-in sessions (the database session store never does)."""
-    deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    deleted, _ = SignInSession.objects.filter(expire_date__lt=timezone.now()).delete()
     return deleted
+
+
+# Why someone is deactivated: a code, never words (the audit trail holds no free text).
+DEACTIVATION_REASONS = ("departed", "leave", "security", "unspecified")
+
+
+@transaction.atomic
+def person_deactivate(*, actor: User | None, person: User, reason: str = "unspecified") -> dict:
+    """Deactivate `person` and end every way they are signed in, at once: all their
+    sign-in sessions (one indexed delete, see people/sessions.py), their API token, and
+    — through `person_deactivated`, for the apps to the right — their calendar feed.
+    Their data stays (erasure is separate, `people.erasure.person_erase`). Returns and
+    audits the counts; deactivating someone already deactivated ends whatever is left."""
+    if reason not in DEACTIVATION_REASONS:
+        raise ValidationError({"reason": f"One of: {', '.join(DEACTIVATION_REASONS)}."})
+    person = User.objects.select_for_update().get(pk=person.pk)
+    was_active = person.is_active
+    if was_active:
+        person.is_active = False
+        person.save(update_fields=["is_active"])
+    sessions, _ = SignInSession.objects.filter(user_id=person.pk).delete()
+    tokens, _ = Token.objects.filter(user=person).delete()
+    from .signals import person_deactivated
+
+    ended = {"sessions": sessions, "api_tokens": tokens}
+    for _receiver, counts in person_deactivated.send(sender=User, person=person):
+        ended.update(counts or {})
+    audit_record(
+        actor=actor,
+        verb="person.deactivated",
+        target=person,
+        data={"reason": reason, "was_active": was_active, **ended},
+    )
+    return ended
+
+
+@transaction.atomic
+def person_reactivate(*, actor: User | None, person: User) -> User:
+    """Let a deactivated person sign in again (with a fresh sign-in: nothing of before
+    comes back)."""
+    person = User.objects.select_for_update().get(pk=person.pk)
+    if person.is_active:
+        return person
+    person.is_active = True
+    person.save(update_fields=["is_active"])
+    audit_record(actor=actor, verb="person.reactivated", target=person)
+    return person

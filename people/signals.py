@@ -9,6 +9,10 @@ from .services import audit_record
 # Sent with `membership=` when someone joins or leaves a team, so apps to the right
 # (the cadence engine) can follow without people importing them.
 team_membership_changed = Signal()
+# Sent with `person=` by `person_deactivate`, inside its transaction: apps to the right
+# end what they hold for the person (calendar feeds) and return {name: count} for
+# the audit event.
+person_deactivated = Signal()
 
 
 def _ip(request):

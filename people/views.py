@@ -1,9 +1,11 @@
 from allauth.account import views as allauth_views
 from django.contrib import messages
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import services
+from . import privacy, services
 from .forms import ProfileForm
 
 
@@ -44,6 +46,25 @@ def api_token_revoke(request):
     services.api_token_revoke(person=request.user)
     messages.success(request, "API token revoked. Scripts using it stop working now.")
     return redirect("api_token")
+
+
+@require_GET
+def my_data(request):
+    """The "Download my data" page: what the file holds, and the button."""
+    return render(request, "people/my_data.html")
+
+
+@require_GET
+def my_data_download(request):
+    """Everything about the signed-in person that they may see, as one JSON file
+    (audited as `privacy.data_exported`)."""
+    document = privacy.personal_data_export(person=request.user, ip=request.META.get("REMOTE_ADDR"))
+    response = JsonResponse(document, encoder=DjangoJSONEncoder, json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = (
+        f'attachment; filename="{privacy.export_filename(request.user)}"'
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 class SignInView(allauth_views.LoginView):

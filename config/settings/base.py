@@ -181,6 +181,9 @@ if OIDC_CLIENT_ID:
 # Who may sign up: nobody. People arrive by import or from an admin.
 TANDEM_OPEN_SIGNUP = False
 
+# Django's database store, with whose session each row is: deactivating someone ends
+# all their sessions at once (people/sessions.py).
+SESSION_ENGINE = "people.sessions"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=60 * 60 * 24 * 14)

@@ -5,10 +5,10 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from config.celery import app
+from people.models import SignInSession as Session
 from people.tasks import clear_expired_sessions
 from tests.worker import Worker, delete_queue, wait_until
 

@@ -1,0 +1,301 @@
+"""Coaching's part of a person's data (see `people.privacy`).
+
+The download: sessions they took part in with the shared notes and agenda everyone
+in them reads, their own private notes, commitments, goals, the ratings they gave,
+the diagnoses they wrote (never those about them: a coach's hypothesis), their peer
+pairs with the notes and habits they may read, their experiments and learnings.
+
+Erasure: their private notes, the pair notes they wrote and their habits go; the
+words they wrote only for themselves on shared records (a rating's comment, a
+diagnosis's notes, a check-in's note, a reason for leaving a pair) are blanked; the
+sessions, their notes, commitments and goals stay — the dashboards count them and the
+other people in them keep their history."""
+
+from django.db.models import Prefetch, Q
+
+from people.models import User
+from people.privacy import Erasure, erasure_part, export_section, ref, when
+
+from .models import (
+    AgendaItem,
+    CoachingSession,
+    Commitment,
+    Diagnosis,
+    Experiment,
+    Goal,
+    Habit,
+    HabitCheckIn,
+    Learning,
+    PairMember,
+    PairNote,
+    PrivateNote,
+    SessionParticipant,
+    SessionRating,
+)
+
+
+def _notes(session: CoachingSession) -> dict | None:
+    notes = getattr(session, "notes", None)
+    if notes is None:
+        return None
+    return {
+        **notes.content(),
+        "updated_at": when(notes.updated_at),
+        "coachee_prepared_at": when(notes.coachee_prepared_at),
+    }
+
+
+@export_section("sessions")
+def sessions(person: User) -> list:
+    """Every session they take part in, as every participant reads it: the "mine"
+    branch of `SessionQuerySet.visible_to`, alone (the whole rule would also walk
+    everyone below a manager only to throw those sessions away)."""
+    mine = SessionParticipant.objects.filter(person=person).values("session_id")
+    found = (
+        CoachingSession.objects.filter(pk__in=mine)
+        .select_related("team", "focus_area", "notes")
+        .prefetch_related(
+            Prefetch("participants", queryset=SessionParticipant.objects.select_related("person")),
+            Prefetch("agenda", queryset=AgendaItem.objects.select_related("author")),
+        )
+        .order_by("scheduled_start", "pk")
+    )
+    return [
+        {
+            "id": s.pk,
+            "kind": s.kind,
+            "status": s.status,
+            "scheduled_start": when(s.scheduled_start),
+            "duration_minutes": s.duration_minutes,
+            "team": s.team.name if s.team else None,
+            "focus_area": s.focus_area.name if s.focus_area else None,
+            "participants": [{**ref(p.person), "role": p.role} for p in s.participants.all()],
+            "held_at": when(s.held_at),
+            "cancel_reason": s.cancel_reason or None,
+            "cancel_note": s.cancel_note or None,
+            "scenario": s.scenario or None,
+            "drills": s.drills or None,
+            "shared_notes": _notes(s),
+            "agenda": [
+                {
+                    "text": a.text,
+                    "done": a.done,
+                    "author": ref(a.author),
+                    "created_at": when(a.created_at),
+                }
+                for a in s.agenda.all()
+            ],
+        }
+        for s in found
+    ]
+
+
+@export_section("private_notes")
+def private_notes(person: User) -> list:
+    """Their own, and only theirs: the rule allows no one else's."""
+    return [
+        {"session_id": n.session_id, "text": n.text, "updated_at": when(n.updated_at)}
+        for n in PrivateNote.objects.visible_to(person).order_by("session_id")
+    ]
+
+
+@export_section("commitments")
+def commitments(person: User) -> list:
+    """Theirs, and those they wrote down for someone else."""
+    found = (
+        Commitment.objects.filter(Q(owner=person) | Q(created_by=person))
+        .select_related("owner")
+        .order_by("created_at", "pk")
+    )
+    return [
+        {
+            "id": c.pk,
+            "owner": ref(c.owner),
+            "text": c.text,
+            "evidence": c.evidence,
+            "due_on": when(c.due_on),
+            "status": c.status,
+            "drop_reason": c.drop_reason or None,
+            "created_in_session_id": c.created_in_id,
+            "created_at": when(c.created_at),
+            "closed_at": when(c.closed_at),
+        }
+        for c in found
+    ]
+
+
+@export_section("goals")
+def goals(person: User) -> list:
+    return [
+        {
+            "id": g.pk,
+            "title": g.title,
+            "success": g.success,
+            "focus_area": g.focus_area.name if g.focus_area else None,
+            "status": g.status,
+            "created_at": when(g.created_at),
+            "closed_at": when(g.closed_at),
+        }
+        for g in Goal.objects.filter(owner=person).select_related("focus_area")
+    ]
+
+
+@export_section("ratings_given")
+def ratings_given(person: User) -> list:
+    return [
+        {
+            "session_id": r.session_id,
+            "coach": ref(r.coach),
+            "score": r.score,
+            "comment": r.comment,
+            "created_at": when(r.created_at),
+        }
+        for r in SessionRating.objects.visible_to(person).select_related("coach")
+    ]
+
+
+@export_section("diagnoses_written")
+def diagnoses_written(person: User) -> list:
+    """The ones they wrote as a coach. Those about them are their coach's working
+    hypothesis and are not shown to them anywhere, so not here either."""
+    return [
+        {
+            "coachee": ref(d.coachee),
+            "knows_how": d.knows_how,
+            "believes": d.believes,
+            "has_framework": d.has_framework,
+            "has_system": d.has_system,
+            "gap": d.gap,
+            "notes": d.notes,
+            "created_at": when(d.created_at),
+        }
+        # `DiagnosisQuerySet.visible_to` for its own author: theirs, never about them.
+        for d in Diagnosis.objects.filter(author=person)
+        .exclude(coachee=person)
+        .select_related("coachee")
+    ]
+
+
+@export_section("peer_pairs")
+def peer_pairs(person: User) -> list:
+    """The pairs they are or were in, with the notes and habits the pair's rules let
+    them read (a member who left reads what was written while they were in it)."""
+    memberships = list(
+        PairMember.objects.filter(person=person)
+        .select_related("pair", "pair__focus_area")
+        .prefetch_related(
+            Prefetch("pair__members", queryset=PairMember.objects.select_related("person"))
+        )
+    )
+    pair_ids = [m.pair_id for m in memberships]
+    notes: dict[int, list] = {}
+    for note in (
+        PairNote.objects.visible_to(person)
+        .filter(pair_id__in=pair_ids)
+        .select_related("author")
+        .order_by("created_at", "pk")
+    ):
+        notes.setdefault(note.pair_id, []).append(
+            {"author": ref(note.author), "text": note.text, "created_at": when(note.created_at)}
+        )
+    habits: dict[int, list] = {}
+    for habit in (
+        Habit.objects.visible_to(person)
+        .filter(pair_id__in=pair_ids)
+        .select_related("owner")
+        .prefetch_related(
+            Prefetch("check_ins", queryset=HabitCheckIn.objects.select_related("checked_by"))
+        )
+    ):
+        habits.setdefault(habit.pair_id, []).append(
+            {
+                "owner": ref(habit.owner),
+                "text": habit.text,
+                "created_at": when(habit.created_at),
+                "retired_at": when(habit.retired_at),
+                "check_ins": [
+                    {
+                        "checked_by": ref(c.checked_by),
+                        "outcome": c.outcome,
+                        "note": c.note,
+                        "checked_on": when(c.checked_on),
+                    }
+                    for c in habit.check_ins.all()
+                ],
+            }
+        )
+    return [
+        {
+            "id": m.pair_id,
+            "status": m.pair.status,
+            "focus_area": m.pair.focus_area.name if m.pair.focus_area else None,
+            "members": [ref(other.person) for other in m.pair.members.all()],
+            "accepted_at": when(m.accepted_at),
+            "left_at": when(m.left_at),
+            "left_reason": m.left_reason or None,
+            "notes": notes.get(m.pair_id, []),
+            "habits": habits.get(m.pair_id, []),
+        }
+        for m in memberships
+    ]
+
+
+@export_section("experiments")
+def experiments(person: User) -> list:
+    return [
+        {
+            "hypothesis": e.hypothesis,
+            "test": e.test,
+            "evidence": e.evidence,
+            "result": e.result,
+            "learning": e.learning,
+            "status": e.status,
+            "created_at": when(e.created_at),
+            "finished_at": when(e.finished_at),
+        }
+        for e in Experiment.objects.filter(owner=person)
+    ]
+
+
+@export_section("learnings")
+def learnings(person: User) -> list:
+    return [
+        {
+            "kind": item.kind,
+            "title": item.title,
+            "body": item.body,
+            "audience": item.audience,
+            "published_at": when(item.published_at),
+        }
+        for item in Learning.objects.filter(author=person)
+    ]
+
+
+@erasure_part
+def erase(person: User) -> Erasure:
+    return Erasure(
+        delete=[
+            PrivateNote.objects.filter(author=person),
+            PairNote.objects.filter(author=person),
+            Habit.objects.filter(owner=person),
+        ],
+        anonymise=[
+            (SessionRating.objects.filter(rater=person).exclude(comment=""), {"comment": ""}),
+            (Diagnosis.objects.filter(author=person).exclude(notes=""), {"notes": ""}),
+            (
+                HabitCheckIn.objects.filter(checked_by=person)
+                .exclude(habit__owner=person)
+                .exclude(note=""),
+                {"note": ""},
+            ),
+            (PairMember.objects.filter(person=person).exclude(left_reason=""), {"left_reason": ""}),
+        ],
+        keep=[
+            SessionParticipant.objects.filter(person=person),
+            Commitment.objects.filter(owner=person),
+            Goal.objects.filter(owner=person),
+            Experiment.objects.filter(owner=person),
+            Learning.objects.filter(author=person),
+            SessionRating.objects.filter(rater=person, comment=""),
+        ],
+    )

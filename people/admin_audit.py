@@ -1,0 +1,50 @@
+"""Access changes made by hand in the admin site are audited like those made through
+the services: adding someone to the HR or programme-admin group is a role grant,
+ticking "staff" or "superuser" changes what they may open."""
+
+from .models import User
+from .roles import ROLE_FOR_GROUP
+from .services import audit_record
+
+ACCESS_FLAGS = ("is_staff", "is_superuser")
+
+
+def _ip(request) -> str | None:
+    return request.META.get("REMOTE_ADDR")
+
+
+class AuditedAccessMixin:
+    """For the person admin: `role.granted` / `role.revoked` for appointed-role groups
+    (`data.via = "admin"`), `group.added` / `group.removed` for any other group and
+    `access.changed` for the staff and superuser flags — ids and names of groups only."""
+
+    def save_model(self, request, obj: User, form, change):
+        flags = [f for f in ACCESS_FLAGS if f in form.changed_data] if change else []
+        super().save_model(request, obj, form, change)
+        if flags:
+            audit_record(
+                actor=request.user,
+                verb="access.changed",
+                target=obj,
+                data={flag: bool(getattr(obj, flag)) for flag in flags} | {"via": "admin"},
+                ip=_ip(request),
+            )
+
+    def save_related(self, request, form, formsets, change):
+        person = form.instance
+        before = set(person.groups.values_list("name", flat=True)) if change else set()
+        super().save_related(request, form, formsets, change)
+        if "groups" not in form.changed_data:
+            return
+        after = set(person.groups.values_list("name", flat=True))
+        for name, added in [(n, True) for n in sorted(after - before)] + [
+            (n, False) for n in sorted(before - after)
+        ]:
+            role = ROLE_FOR_GROUP.get(name)
+            if role is not None:
+                verb = "role.granted" if added else "role.revoked"
+                data = {"role": str(role), "via": "admin"}
+            else:
+                verb = "group.added" if added else "group.removed"
+                data = {"group": name, "via": "admin"}
+            audit_record(actor=request.user, verb=verb, target=person, data=data, ip=_ip(request))

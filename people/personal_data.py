@@ -1,0 +1,148 @@
+"""People's part of a person's data (see `people.privacy`): profile, reporting lines,
+teams, the audit trail about them; on erasure, the sign-in material goes and the
+person row is anonymised."""
+
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.socialaccount.models import SocialAccount
+from django.contrib.auth.hashers import make_password
+from django.contrib.contenttypes.models import ContentType
+from django.db.models import Q
+from rest_framework.authtoken.models import Token
+
+from .erasure import erased_email, former_name
+from .models import AuditEvent, ReportingLine, SignInSession, Team, TeamMembership, User
+from .privacy import Erasure, erasure_part, export_section, ref, when
+from .selectors import roles_of
+
+
+@export_section("profile")
+def profile(person: User) -> dict:
+    return {
+        "id": person.pk,
+        "email": person.email,
+        "display_name": person.display_name,
+        "time_zone": person.time_zone,
+        "date_joined": when(person.date_joined),
+        "last_login": when(person.last_login),
+        "is_active": person.is_active,
+        "roles": sorted(str(role) for role in roles_of(person)),
+        "api_token": Token.objects.filter(user=person).exists(),
+        "mfa_methods": sorted(
+            Authenticator.objects.filter(user=person).values_list("type", flat=True)
+        ),
+    }
+
+
+@export_section("reporting_lines")
+def reporting_lines(person: User) -> dict:
+    """Who they reported to, when — and who reported to them."""
+    lines = ReportingLine.objects.filter(Q(report=person) | Q(manager=person)).select_related(
+        "report", "manager"
+    )
+    return {
+        "managers": [
+            {
+                "manager": ref(line.manager),
+                "started_at": when(line.started_at),
+                "ended_at": when(line.ended_at),
+            }
+            for line in lines
+            if line.report_id == person.pk
+        ],
+        "reports": [
+            {
+                "report": ref(line.report),
+                "started_at": when(line.started_at),
+                "ended_at": when(line.ended_at),
+            }
+            for line in lines
+            if line.manager_id == person.pk
+        ],
+    }
+
+
+@export_section("teams")
+def teams(person: User) -> dict:
+    memberships = TeamMembership.objects.filter(person=person).select_related("team")
+    return {
+        "memberships": [
+            {
+                "team": {"id": m.team_id, "name": m.team.name},
+                "joined_at": when(m.joined_at),
+                "left_at": when(m.left_at),
+            }
+            for m in memberships
+        ],
+        "leads": [{"id": t.pk, "name": t.name} for t in Team.objects.filter(lead=person)],
+    }
+
+
+def audit_about(person: User):
+    """Events they caused, and events whose target is them."""
+    user_type = ContentType.objects.get_for_model(User)
+    return AuditEvent.objects.filter(
+        Q(actor=person) | Q(target_type=user_type, target_id=str(person.pk))
+    )
+
+
+@export_section("audit_events")
+def audit_events(person: User) -> list:
+    return [
+        {
+            "at": when(event.at),
+            "verb": event.verb,
+            "actor": ref(event.actor),
+            "target_type": event.target_type.model if event.target_type_id else None,
+            "target_id": event.target_id or None,
+            "data": event.data,
+            "ip": event.ip,
+        }
+        for event in audit_about(person).select_related("actor", "target_type")
+    ]
+
+
+def _sign_in_sessions(person: User):
+    """Their sign-in sessions: each row of the session store knows whose it is
+    (people/sessions.py), so one indexed query finds them."""
+    return SignInSession.objects.filter(user_id=person.pk)
+
+
+@erasure_part
+def erase(person: User) -> Erasure:
+    user_type = ContentType.objects.get_for_model(User)
+    me = User.objects.filter(pk=person.pk)
+    return Erasure(
+        delete=[
+            _sign_in_sessions(person),
+            Token.objects.filter(user=person),
+            Authenticator.objects.filter(user=person),
+            EmailAddress.objects.filter(user=person),
+            SocialAccount.objects.filter(user=person),
+            User.groups.through.objects.filter(user=person),
+            User.user_permissions.through.objects.filter(user=person),
+        ],
+        anonymise=[
+            (
+                me,
+                {
+                    "display_name": former_name(person.pk),
+                    "email": erased_email(person.pk),
+                    "password": make_password(None),
+                    "is_staff": False,
+                    "is_superuser": False,
+                    "last_login": None,
+                },
+            ),
+            # Their name, as it was written into the trail's "target" column.
+            (
+                AuditEvent.objects.filter(target_type=user_type, target_id=str(person.pk)),
+                {"target_repr": former_name(person.pk)},
+            ),
+        ],
+        keep=[
+            ReportingLine.objects.filter(Q(report=person) | Q(manager=person)),
+            TeamMembership.objects.filter(person=person),
+            AuditEvent.objects.filter(actor=person),
+        ],
+    )
