@@ -37,6 +37,7 @@ from rest_framework.response import Response
 
 from config.api import (
     ADMINS_ONLY,
+    MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
@@ -247,7 +248,7 @@ class SessionSerializer(serializers.ModelSerializer):
 class SessionFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=SessionStatus.choices, required=False)
     kind = serializers.ChoiceField(choices=SessionKind.choices, required=False)
-    person = serializers.IntegerField(required=False, min_value=1)
+    person = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     def get_fields(self):
         fields = super().get_fields()
@@ -873,7 +874,7 @@ class AgendaItemDoneSerializer(StrictSerializer):
 
 
 class AgendaFilterSerializer(serializers.Serializer):
-    session = serializers.IntegerField(required=False, min_value=1)
+    session = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 AGENDA_ITEM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -1044,7 +1045,7 @@ class StaleCommitmentSerializer(serializers.Serializer):
 
 
 class CommitmentFilterSerializer(serializers.Serializer):
-    owner = serializers.IntegerField(required=False, min_value=1)
+    owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     status = serializers.ChoiceField(choices=CommitmentStatus.choices, required=False)
 
 

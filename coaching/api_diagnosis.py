@@ -16,6 +16,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
 from config.api import (
+    MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     StrictSerializer,
@@ -117,7 +118,7 @@ class DiagnosisCreateSerializer(StrictSerializer):
 
 
 class DiagnosisFilterSerializer(serializers.Serializer):
-    coachee = serializers.IntegerField(required=False, min_value=1)
+    coachee = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 @extend_schema_view(

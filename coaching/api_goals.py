@@ -14,7 +14,14 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
+from config.api import (
+    MAX_ID,
+    NOT_FOUND,
+    VALIDATION_ERROR,
+    StrictSerializer,
+    query_params,
+    validated,
+)
 from people.api import PersonRefSerializer
 from people.models import User
 from people.selectors import people_below
@@ -118,7 +125,7 @@ class GoalCloseSerializer(StrictSerializer):
 
 
 class GoalFilterSerializer(serializers.Serializer):
-    owner = serializers.IntegerField(required=False, min_value=1)
+    owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     status = serializers.ChoiceField(choices=GoalStatus.choices, required=False)
 
 

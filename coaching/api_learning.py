@@ -24,6 +24,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from config.api import (
+    MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
@@ -228,7 +229,7 @@ class ExperimentFinishSerializer(StrictSerializer):
 
 
 class ExperimentFilterSerializer(serializers.Serializer):
-    owner = serializers.IntegerField(required=False, min_value=1)
+    owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     status = serializers.ChoiceField(choices=ExperimentStatus.choices, required=False)
 
 
@@ -429,8 +430,8 @@ class LibraryFilterSerializer(serializers.Serializer):
     q = serializers.CharField(max_length=200, required=False, allow_blank=True)
     tag = serializers.CharField(max_length=40, required=False, allow_blank=True)
     kind = serializers.ChoiceField(choices=LearningKind.choices, required=False)
-    focus_area = serializers.IntegerField(required=False, min_value=1)
-    team = serializers.IntegerField(required=False, min_value=1)
+    focus_area = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    team = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 @extend_schema_view(

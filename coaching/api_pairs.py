@@ -23,6 +23,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from config.api import (
+    MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
@@ -195,7 +196,7 @@ class CurrentFocusAreaField(serializers.PrimaryKeyRelatedField):
 
 class PairCreateSerializer(StrictSerializer):
     members = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         help_text="Two people's ids, or three for a trio: on a team you lead or below you "
         "(anyone, for a programme admin).",
     )
@@ -259,7 +260,7 @@ class PairFilterSerializer(serializers.Serializer):
 
 
 class CandidateFilterSerializer(serializers.Serializer):
-    focus_area = serializers.IntegerField(required=False, min_value=1)
+    focus_area = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 def _status_filter(queryset, wanted: str):
@@ -444,7 +445,8 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         request=NoteCreateSerializer,
         responses={201: PairNoteSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
-    @action(detail=True, methods=["get", "post"])
+    # Answers one unpaginated list, and the schema says so.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def notes(self, request, pk=None):
         pair = self.get_object()
         if request.method == "POST":
@@ -470,7 +472,8 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         request=HabitCreateSerializer,
         responses={201: HabitSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
-    @action(detail=True, methods=["get", "post"])
+    # Answers one unpaginated list, and the schema says so.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def habits(self, request, pk=None):
         pair = self.get_object()
         if request.method == "POST":
@@ -491,7 +494,8 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         parameters=[OpenApiParameter("focus_area", OpenApiTypes.INT)],
         responses={200: CandidateSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
-    @action(detail=False, methods=["get"])
+    # One unpaginated list (everyone you may pair with), and the schema says so.
+    @action(detail=False, methods=["get"], pagination_class=None)
     def candidates(self, request):
         roles = request_roles(request)
         if not selectors.may_form_pairs(user=request.user, roles=roles):
@@ -606,7 +610,8 @@ class PairHabitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         request=CheckInCreateSerializer,
         responses={201: CheckInSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
-    @action(detail=True, methods=["get", "post"], url_path="check-ins")
+    # Answers one unpaginated list, and the schema says so.
+    @action(detail=True, methods=["get", "post"], url_path="check-ins", pagination_class=None)
     def check_ins(self, request, pk=None):
         habit = self.get_object()
         if request.method == "POST":

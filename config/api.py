@@ -15,6 +15,10 @@ from people.access import request_roles
 from people.models import User
 from people.roles import Role
 
+# The largest id a column holds (bigint). An id filter or list of ids beyond it is
+# refused (or unknown) before it reaches the database, which would fail on it.
+MAX_ID = 2**63 - 1
+
 
 def exception_handler(exc, context):
     """Services raise django's ValidationError; the API answers it as a 400 with the
@@ -141,7 +145,7 @@ class PeopleField(serializers.ManyRelatedField):
                 ids.append(int(item))
             except (TypeError, ValueError):
                 child.fail("incorrect_type", data_type=type(item).__name__)
-        found = child.get_queryset().in_bulk(ids)
+        found = child.get_queryset().in_bulk([pk for pk in ids if 0 < pk <= MAX_ID])
         for pk in ids:
             if pk not in found:
                 child.fail("does_not_exist", pk_value=pk)

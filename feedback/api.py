@@ -40,6 +40,7 @@ from coaching.api import FocusAreaRefSerializer
 from coaching.api_goals import FocusAreaIdField, GoalRefSerializer, OwnGoalField
 from config.api import (
     ADMINS_ONLY,
+    MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
@@ -795,7 +796,7 @@ NOT_REVIEWABLE = "No one with that id among the people whose feedback you review
 
 
 class ReviewFilterSerializer(serializers.Serializer):
-    person = serializers.IntegerField(required=False, min_value=1)
+    person = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     to = serializers.DateField(required=False, validators=[selectors.validate_review_day])
 
     def get_fields(self):
@@ -971,7 +972,7 @@ class WinCreateSerializer(StrictSerializer):
 
 
 class WinFilterSerializer(serializers.Serializer):
-    team = serializers.IntegerField(required=False, min_value=1)
+    team = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 @extend_schema_view(

@@ -107,6 +107,11 @@ BAD_REQUESTS = {
         lambda org: {"question": "x" * 501},
         {"question": ["Ensure this field has no more than 500 characters."]},
     ),
+    # Beyond any id a column holds: unknown, not a database error (found by fuzzing).
+    "an id no database holds": (
+        lambda org: {"responders": [2**70]},
+        {"responders": [f"No active person with id {2**70}."]},
+    ),
     "someone else as requester": (
         lambda org: {"requester": org.manager.pk},
         {"requester": ["Unknown field."]},

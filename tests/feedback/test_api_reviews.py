@@ -166,6 +166,15 @@ def test_a_client_asking_for_csv_still_gets_errors_it_can_read(api, org, world):
     assert client.get(CSV, HTTP_ACCEPT="text/csv").status_code == 200
 
 
+@pytest.mark.django_db
+def test_a_person_filter_beyond_any_id_is_a_400_not_a_database_error(api, org, world):
+    # Found by the API fuzzing test: SQLite cannot bind it, PostgreSQL's bigint cannot hold it.
+    for url in (CSV, CSV.replace("export.csv", "")):
+        response = api(org.manager).get(url, {"person": 2**70})
+        assert response.status_code == 400
+        assert "person" in response.json()
+
+
 # --- Audit ---------------------------------------------------------------------------------
 
 

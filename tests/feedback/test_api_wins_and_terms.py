@@ -104,6 +104,14 @@ def test_a_win_for_a_team_one_is_not_on_is_a_400(api, org, teams, team):
 
 
 @pytest.mark.django_db
+def test_a_team_filter_beyond_any_id_is_a_400_not_a_database_error(api, org, teams):
+    # Found by the API fuzzing test: SQLite cannot bind it, PostgreSQL's bigint cannot hold it.
+    response = api(org.rep).get("/api/v1/wins/", {"team": 2**70})
+    assert response.status_code == 400
+    assert "team" in response.json()
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("change", "field"),
     [
