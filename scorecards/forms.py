@@ -186,6 +186,15 @@ class ScorecardForm(forms.Form):
             self.rows.append((criterion, *(self[name] for name in names)))
         self.order_fields([*(bound.name for row in self.rows for bound in row[1:]), "keep"])
 
+    # The button pressed: "submit" (final) or "draft"; none at all saves a draft too.
+    ACTIONS = ("", "draft", "submit")
+
+    def clean(self):
+        data = super().clean()
+        if self.data.get("action", "") not in self.ACTIONS:
+            raise forms.ValidationError("Save a draft or submit your scores.")
+        return data
+
     @property
     def submitting(self) -> bool:
         return self.data.get("action") == "submit"

@@ -292,7 +292,10 @@ def template_list(request):
 
 @require_GET
 def template_detail(request, pk):
-    template = get_object_or_404(Template, pk=pk)
+    return _render_template_detail(request, get_object_or_404(Template, pk=pk))
+
+
+def _render_template_detail(request, template, *, error=None, status=200):
     versions = list(template.versions.order_by("-number"))
     number = request.GET.get("version", "")
     chosen = next((v for v in versions if str(v.number) == number), versions[0])
@@ -304,7 +307,9 @@ def template_detail(request, pk):
             "version": selectors.version_with_criteria(chosen.pk),
             "versions": versions,
             "is_admin": _is_admin(request),
+            "error": error,
         },
+        status=status,
     )
 
 
@@ -375,7 +380,13 @@ def template_edit(request, pk):
 @role_required(Role.PROGRAMME_ADMIN)
 def template_retire(request, pk):
     template = get_object_or_404(Template, pk=pk)
-    retire = request.POST.get("retired") != "0"
+    # "1" retires, "0" offers it again; anything else is no choice at all.
+    choice = request.POST.get("retired")
+    if choice not in ("0", "1"):
+        return _render_template_detail(
+            request, template, error="Choose to retire the scorecard or offer it again.", status=400
+        )
+    retire = choice == "1"
     services.template_retire(actor=request.user, template=template, retired=retire)
     messages.success(
         request,

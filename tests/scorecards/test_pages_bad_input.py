@@ -57,6 +57,17 @@ def test_submitting_with_criteria_unrated_is_refused_and_names_them(client, org,
     assert card.submitted_at is None and card.scores.count() == 1
 
 
+@pytest.mark.parametrize("htmx", [False, True])
+def test_an_action_other_than_draft_or_submit_is_refused(client, org, coach_round, htmx):
+    """Anything but "draft" or "submit" from the buttons used to save a draft."""
+    client.force_login(org.rep)
+    body = scorecard_body(coach_round, [1, 2, 3], action="publish")
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = post_card(client, coach_round, body, **headers)
+    assert_refused(response, "Save a draft or submit your scores.")
+    assert not Scorecard.objects.exists()
+
+
 def test_a_rating_for_a_criterion_of_another_template_is_ignored(client, org, coach_round):
     other = services.template_create(actor=org.admin, name="Demo call", criteria=DISCOVERY)
     foreign = services.current_version(other).criteria.first()

@@ -261,6 +261,18 @@ def test_retiring_and_offering_again(client, org, template, call):
     assert f'value="{template.pk}"' in template_choices(client, call)
 
 
+@pytest.mark.parametrize("choice", [None, "", "2", "999999999", "yes"])
+def test_retire_without_a_choice_of_retire_or_offer_again_is_refused(client, org, template, choice):
+    """Only "1" (retire) or "0" (offer again): anything else used to retire."""
+    client.force_login(org.admin)
+    data = {} if choice is None else {"retired": choice}
+    response = client.post(f"/scorecards/templates/{template.pk}/retire/", data)
+    assert response.status_code == 400
+    assert "Choose to retire the scorecard or offer it again." in response.content.decode()
+    template.refresh_from_db()
+    assert template.retired_at is None
+
+
 @pytest.mark.parametrize("who", NOT_ADMINS)
 def test_everyone_but_programme_admins_gets_404_on_the_editor_and_retire(
     client, org, template, who
