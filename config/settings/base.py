@@ -92,6 +92,11 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction pooling mode a server-side cursor would outlive the
+# transaction that holds its connection (docs/operations.md, "Scaling past one machine").
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
+    "DISABLE_SERVER_SIDE_CURSORS", default=False
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web process and a worker at once: wait on locks
     # instead of failing with "database is locked", and write-ahead log for readers.

@@ -92,3 +92,17 @@ def test_behind_a_proxy_sign_in_limits_count_the_clients_address_not_the_proxys(
     assert untrusted.stdout.split()[-1] == "10.0.0.2"  # X-Forwarded-For can be forged
     one_proxy = manage("shell", "-c", script, env_overrides={**env, "TRUSTED_PROXY_COUNT": "1"})
     assert one_proxy.stdout.split()[-1] == "203.0.113.9"  # what our one proxy saw
+
+
+def test_behind_pgbouncer_in_transaction_mode_server_side_cursors_can_be_turned_off():
+    script = (
+        "from django.conf import settings; "
+        "print(settings.DATABASES['default']['DISABLE_SERVER_SIDE_CURSORS'])"
+    )
+    env = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"}
+    default = manage("shell", "-c", script, env_overrides=env)
+    assert default.stdout.split()[-1] == "False"
+    pooled = manage(
+        "shell", "-c", script, env_overrides={**env, "DISABLE_SERVER_SIDE_CURSORS": "true"}
+    )
+    assert pooled.stdout.split()[-1] == "True"
