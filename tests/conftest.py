@@ -18,6 +18,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(skip_pg)
+        if "faults" in item.keywords:
+            # Under pytest-xdist (`-n 2 --dist loadgroup`, as CI runs) on one process
+            # together: they share one private PostgreSQL cluster seeded once.
+            item.add_marker(pytest.mark.xdist_group("faults"))
         _keep_seeded_rows(item)
     # Transactional tests last, whatever reordered the items before this hook (pytest
     # groups tests by higher-scoped fixtures after pytest-django's own sort): a

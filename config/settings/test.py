@@ -13,6 +13,15 @@ os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 
 from .base import *  # noqa: E402,F403
 
+# Under pytest-xdist each process has its own test database (pytest-django adds the
+# worker's name), and needs its own cache too: every test empties the cache, and with
+# one Redis database shared, one process's test would empty another's mid-test.
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1" … or ""
+if _XDIST_WORKER and CACHES["default"]["BACKEND"].endswith("RedisCache"):  # noqa: F405
+    _redis, _, _db = CACHES["default"]["LOCATION"].rpartition("/")  # noqa: F405
+    _db = int(_db) if _db.isdigit() else 0
+    CACHES["default"]["LOCATION"] = f"{_redis}/{_db + 1 + int(_XDIST_WORKER[2:])}"  # noqa: F405
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
