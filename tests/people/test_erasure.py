@@ -10,7 +10,7 @@ from io import StringIO
 
 import pytest
 from django.apps import apps
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
@@ -157,6 +157,18 @@ def test_an_active_person_is_refused_with_a_clear_message(org):
         with pytest.raises(ValidationError, match="still active"):
             person_erase(actor=org.admin, person=org.rep, dry_run=dry_run)
     assert row_counts() == before
+
+
+@pytest.mark.django_db
+def test_only_a_programme_admin_or_a_superuser_may_erase_or_see_the_plan(world):
+    org = world.org
+    before = row_counts()
+    for actor in (org.manager, org.hr, org.peer):
+        for dry_run in (True, False):
+            with pytest.raises(PermissionDenied):
+                person_erase(actor=actor, person=org.rep, dry_run=dry_run)
+    assert row_counts() == before
+    assert person_erase(actor=org.admin, person=org.rep, dry_run=True).deleted
 
 
 # --- The management command ---------------------------------------------------------------
