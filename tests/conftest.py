@@ -27,7 +27,18 @@ def pytest_collection_modifyitems(config, items):
     # groups tests by higher-scoped fixtures after pytest-django's own sort): a
     # transactional test empties the tables when it ends, and a plain test after it
     # would find none of the rows migrations seed.
-    items.sort(key=_is_transactional)
+    # Within each kind, the longest tests (minutes each) first: under pytest-xdist they
+    # then run beside the rest instead of at the end with the other process idle.
+    items.sort(key=lambda item: (_is_transactional(item), not item.nodeid.startswith(LONGEST)))
+
+
+LONGEST = (
+    "tests/config/test_api_fuzz.py",
+    "tests/faults/",
+    "tests/test_authorization_matrix.py",
+    "tests/test_forms_bad_input.py",
+    "tests/config/test_query_counts_at_two_sizes.py",
+)
 
 
 def _is_transactional(item) -> bool:

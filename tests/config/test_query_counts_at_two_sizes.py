@@ -51,10 +51,19 @@ def reads() -> list[str]:
 
 def reset_database() -> None:
     """Empty every table and put back what migrations seeded (the serialized copy the
-    test database keeps for transactional tests)."""
+    test database keeps for transactional tests). The sequences stay where they are, as
+    a transactional test's own flush leaves them: `flush` resets them by default, and the
+    seeded rows put back with their ids would then sit above a sequence starting at 1 —
+    a later test creating a scorecard template got id 1 and a duplicate key."""
     from django.core.management import call_command
 
-    call_command("flush", verbosity=0, interactive=False, inhibit_post_migrate=True)
+    call_command(
+        "flush",
+        verbosity=0,
+        interactive=False,
+        inhibit_post_migrate=True,
+        reset_sequences=False,
+    )
     wrapper = connections[DEFAULT_DB_ALIAS]
     wrapper.creation.deserialize_db_from_string(wrapper._test_serialized_contents)
 
