@@ -1,11 +1,12 @@
-"""What the dashboard endpoints share: the `weeks` parameter and how a wrong one is
-refused, the window and the health counts as they are serialized."""
+"""What the dashboard endpoints share: the `weeks` and page parameters and how a wrong
+one is refused, the window and the health counts as they are serialized."""
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
+from .paging import MANAGERS_PER_PAGE, parse_page
 from .windows import DEFAULT_WEEKS, WEEK_CHOICES, Window, parse_weeks, window_ending
 
 WEEKS = OpenApiParameter(
@@ -18,6 +19,28 @@ WEEKS = OpenApiParameter(
     "same length before).",
 )
 RATE = {"allow_null": True, "min_value": 0, "max_value": 1}
+
+
+def _page_parameter(name: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        name,
+        OpenApiTypes.INT,
+        OpenApiParameter.QUERY,
+        default=1,
+        description=f"Which page of the managers below, {MANAGERS_PER_PAGE} at a time, by "
+        "name (past the last page: the last).",
+    )
+
+
+def page_from(request, name: str) -> int:
+    """The asked-for page; a wrong one is a 400 naming the parameter."""
+    try:
+        return parse_page(request.query_params.get(name))
+    except DjangoValidationError as exc:
+        raise serializers.ValidationError({name: exc.messages}) from exc
+
+
+MANAGERS_PAGE, PAGE = _page_parameter("managers_page"), _page_parameter("page")
 
 
 def weeks_from(request) -> int:

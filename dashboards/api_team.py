@@ -24,9 +24,20 @@ from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role
 
 from . import growth, team
-from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, window_from
+from .api_common import (
+    MANAGERS_PAGE,
+    PAGE,
+    RATE,
+    WEEKS,
+    HealthCountsSerializer,
+    WindowSerializer,
+    page_from,
+    window_from,
+)
 
 MANAGER_ID = OpenApiParameter("manager_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
 MEAN = {"allow_null": True}
 
 
@@ -186,6 +197,13 @@ class CoachRowSerializer(serializers.Serializer):
     usefulness = UsefulnessSerializer(allow_null=True)
 
 
+class PageSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="This page, from 1.")
+    pages = serializers.IntegerField(source="paginator.num_pages")
+    count = serializers.IntegerField(source="paginator.count", help_text="On all pages.")
+    per_page = serializers.IntegerField(source="paginator.per_page")
+
+
 class TeamDashboardSerializer(serializers.Serializer):
     manager = PersonRefSerializer()
     own = serializers.BooleanField(help_text="Your own dashboard (else read-only, from above).")
@@ -195,7 +213,13 @@ class TeamDashboardSerializer(serializers.Serializer):
     commitments = CommitmentsSerializer(source="*")
     inbox = serializers.SerializerMethodField(help_text="Your own dashboard only.")
     coaching = CoachRowSerializer()
-    managers_below = CoachRowSerializer(many=True, allow_null=True)
+    managers_below = CoachRowSerializer(
+        many=True,
+        allow_null=True,
+        source="managers_below.rows",
+        help_text="Managers of managers only: a page of the managers below, by name.",
+    )
+    managers_below_page = PageSerializer(source="managers_below.page", allow_null=True)
     teams_led = TeamRefSerializer(many=True)
     people_below = serializers.IntegerField(source="people_below_count")
 
@@ -206,7 +230,8 @@ class TeamDashboardSerializer(serializers.Serializer):
 
 class ManagersSerializer(serializers.Serializer):
     window = WindowSerializer()
-    managers = CoachRowSerializer(many=True)
+    managers = CoachRowSerializer(many=True, source="rows")
+    page = PageSerializer()
 
 
 class GrowthGoalSerializer(serializers.Serializer):
@@ -260,7 +285,11 @@ class GrowthSerializer(serializers.Serializer):
 
 def _team(request, manager):
     dashboard = team.team_dashboard(
-        viewer=request.user, manager=manager, window=window_from(request), charts=""
+        viewer=request.user,
+        manager=manager,
+        window=window_from(request),
+        charts="",
+        managers_page=page_from(request, "managers_page"),
     )
     return Response(TeamDashboardSerializer(dashboard).data)
 
@@ -272,7 +301,7 @@ class MyTeamView(APIView):
         operation_id="dashboards_team",
         summary="My team: this week, who has gone without a 1:1, commitments, requests "
         "waiting on me, each person's skill trend, my coaching",
-        parameters=[WEEKS],
+        parameters=[WEEKS, MANAGERS_PAGE],
         responses={200: TeamDashboardSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
@@ -283,7 +312,7 @@ class ManagerTeamView(APIView):
     @extend_schema(
         operation_id="dashboards_team_manager",
         summary="A manager's team, read-only, for anyone above them",
-        parameters=[MANAGER_ID, WEEKS],
+        parameters=[MANAGER_ID, WEEKS, MANAGERS_PAGE],
         responses={200: TeamDashboardSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request, manager_id: int):
@@ -298,13 +327,14 @@ class ManagersView(APIView):
     @extend_schema(
         operation_id="dashboards_managers",
         summary="The managers below me, for the monthly manager review",
-        parameters=[WEEKS],
+        parameters=[WEEKS, PAGE],
         responses={200: ManagersSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        window = window_from(request)
-        rows = team.managers_review(manager=request.user, window=window)
-        return Response(ManagersSerializer({"window": window, "managers": rows}).data)
+        review = team.managers_review(
+            manager=request.user, window=window_from(request), page=page_from(request, "page")
+        )
+        return Response(ManagersSerializer(review).data)
 
 
 class GrowthView(APIView):

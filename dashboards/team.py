@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from django.conf import settings
-from django.db.models import Count, Exists, Max, OuterRef
+from django.core.paginator import Page
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 from django.db.models import Window as Over
 from django.http import Http404
 from django.utils import timezone
@@ -55,6 +56,7 @@ from scorecards.charts import distribution_bar, sparkline
 
 from .charts import percent
 from .focus import SkillTrend, skill_trends
+from .paging import page_of
 from .windows import Window
 
 INBOX_SHOWN = 5
@@ -295,7 +297,7 @@ class TeamDashboard:
     overdue: list[Commitment] = field(default_factory=list)
     inbox: list | None = None  # requests waiting on the manager (own view only)
     inbox_count: int = 0
-    managers_below: list[CoachRow] | None = None  # managers of managers only
+    managers_below: ManagersReview | None = None  # managers of managers only
 
     @property
     def not_covered(self) -> list[User]:
@@ -331,9 +333,9 @@ def last_reviews(people: list[User]) -> dict[int, datetime]:
     return {row["person_id"]: row["last"] for row in rows}
 
 
-def managers_below(*, manager: User) -> list[User]:
-    """Everyone below `manager` with active direct reports of their own (one query)."""
-    return list(
+def managers_below(*, manager: User) -> QuerySet[User]:
+    """Everyone below `manager` with active direct reports of their own, by name."""
+    return (
         people_below(person=manager)
         .filter(is_active=True)
         .filter(_has_reports())
@@ -342,13 +344,24 @@ def managers_below(*, manager: User) -> list[User]:
     )
 
 
-def managers_review(*, manager: User, window: Window, now: datetime | None = None):
-    """The managers below `manager`, each with their coaching numbers (numbers only:
-    no rating comments) — the monthly manager review."""
+@dataclass
+class ManagersReview:
+    window: Window
+    page: Page  # of the managers below, MANAGERS_PER_PAGE at a time
+    rows: list[CoachRow]  # the page's managers, each with their numbers
+
+
+def managers_review(
+    *, manager: User, window: Window, page: int = 1, now: datetime | None = None
+) -> ManagersReview:
+    """A page of the managers below `manager`, each with their coaching numbers
+    (numbers only: no rating comments) — the monthly manager review. Only the page's
+    managers are computed: below an organisation's head there are a thousand."""
     now = now or timezone.now()
-    below = managers_below(manager=manager)
+    found = page_of(managers_below(manager=manager), page)
+    below = list(found.object_list)
     rows = coach_rows(below, window=window, now=now) if below else {}
-    return [rows[m.pk] for m in below]
+    return ManagersReview(window, found, [rows[m.pk] for m in below])
 
 
 def team_dashboard(
@@ -358,6 +371,7 @@ def team_dashboard(
     window: Window,
     now: datetime | None = None,
     charts: str = "sparkline",
+    managers_page: int = 1,
 ) -> TeamDashboard:
     """Everything "My team" shows for `manager`, as `viewer` may see it (the manager
     themselves, or someone above them: `access_manager` decides that first).
@@ -374,7 +388,8 @@ def team_dashboard(
         person.streak = runs.get(person.pk, 0)
         person.last_review_at = reviews.get(person.pk)
         person.not_covered = person.last_held_at is None or person.last_held_at < cutoff
-    below = managers_below(manager=manager)
+    found = page_of(managers_below(manager=manager), managers_page)
+    below = list(found.object_list)
     rows = coach_rows(
         [manager, *below], window=window, now=now, comments_for=manager.pk if own else None
     )
@@ -397,7 +412,9 @@ def team_dashboard(
             .select_related("owner")
             .order_by("due_on", "pk")[:OVERDUE_SHOWN]
         ),
-        managers_below=[rows[m.pk] for m in below] if below else None,
+        managers_below=(
+            ManagersReview(window, found, [rows[m.pk] for m in below]) if below else None
+        ),
     )
     if own:
         waiting = list(feedback.inbox(user=manager).annotate(total=_window_count())[:INBOX_SHOWN])

@@ -15,6 +15,7 @@ from people.access import request_roles, role_required
 from people.roles import Role
 
 from . import team
+from .paging import parse_page
 from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
 
 
@@ -33,14 +34,22 @@ def team_manager(request, pk: int):
 
 
 def _page(request, *, manager):
-    """A wrong `weeks` is a 400 with the reason, the page shown over the default window."""
-    status, window_error = 200, None
+    """A wrong `weeks` or `managers_page` is a 400 with the reason, the page shown over
+    the default window or from the first page of managers."""
+    status, window_error, page_error = 200, None, None
     try:
         weeks = parse_weeks(request.GET.get("weeks"))
     except ValidationError as exc:
         weeks, status, window_error = DEFAULT_WEEKS, 400, " ".join(exc.messages)
+    try:
+        managers_page = parse_page(request.GET.get("managers_page"))
+    except ValidationError as exc:
+        managers_page, status, page_error = 1, 400, " ".join(exc.messages)
     dashboard = team.team_dashboard(
-        viewer=request.user, manager=manager, window=window_ending(weeks=weeks)
+        viewer=request.user,
+        manager=manager,
+        window=window_ending(weeks=weeks),
+        managers_page=managers_page,
     )
     return render(
         request,
@@ -49,6 +58,7 @@ def _page(request, *, manager):
             "dashboard": dashboard,
             "week_choices": WEEK_CHOICES,
             "window_error": window_error,
+            "page_error": page_error,
             "escalate_after": settings.CADENCE_ESCALATE_AFTER,
             "today": timezone.localdate(),
         },
