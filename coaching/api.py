@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import ProtectedError, Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -32,7 +33,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, PermissionDenied
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied
+from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from config.api import (
@@ -563,10 +565,33 @@ SESSION_CREATE_REQUEST = PolymorphicProxySerializer(
 SESSION_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 
+class NewestFirstCursor(CursorPagination):
+    """Pages of sessions, newest first, with `next` and `previous` links and no total:
+    above a large organisation a million sessions are visible, and counting them cost
+    seconds before any page. A link stays right while sessions are added (a page
+    number would shift)."""
+
+    ordering = ("-scheduled_start", "-id")
+    page_size = 50
+
+    def decode_cursor(self, request):
+        """A cursor carries the position it stopped at; one that was not ours may carry
+        anything there, which the filter on `scheduled_start` would choke on."""
+        cursor = super().decode_cursor(request)
+        if cursor is not None and cursor.position is not None:
+            try:
+                moment = parse_datetime(cursor.position)
+            except ValueError:
+                moment = None
+            if moment is None:
+                raise NotFound(self.invalid_cursor_message)
+        return cursor
+
+
 @extend_schema_view(
     list=extend_schema(
         operation_id="sessions_list",
-        summary="Sessions visible to you, latest first",
+        summary="Sessions visible to you, latest first, 50 a page (follow `next`)",
         parameters=[
             OpenApiParameter("status", enum=SessionStatus.values),
             OpenApiParameter("kind", enum=SessionKind.values),
@@ -580,7 +605,11 @@ SESSION_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
                 "to", OpenApiTypes.DATETIME, description="Scheduled to start at or before."
             ),
         ],
-        responses={200: SessionSerializer(many=True), 400: VALIDATION_ERROR},
+        responses={
+            200: SessionSerializer(many=True),
+            400: VALIDATION_ERROR,
+            404: OpenApiResponse(DetailSerializer, description="A `cursor` we did not give."),
+        },
     ),
     retrieve=extend_schema(
         operation_id="sessions_retrieve",
@@ -595,6 +624,7 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
 
     serializer_class = SessionSerializer
     lookup_value_converter = ID_CONVERTER
+    pagination_class = NewestFirstCursor
 
     def get_serializer_class(self):
         # The browsable API fills its PUT form from the answer's object through the
@@ -607,11 +637,12 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return edits.get(self.action, SessionSerializer)
 
     def get_queryset(self):
-        return (
-            CoachingSession.objects.visible_to(self.request.user)
-            .with_people()
-            .order_by("-scheduled_start", "-id")
-        )
+        sessions = CoachingSession.objects
+        if self.action == "list":
+            visible = sessions.visible_newest_first(self.request.user)
+        else:
+            visible = sessions.visible_to(self.request.user)
+        return visible.with_people().order_by("-scheduled_start", "-id")
 
     def filter_queryset(self, queryset):
         if self.action != "list":

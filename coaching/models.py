@@ -4,8 +4,9 @@ private notes, commitments that carry forward, focus areas and the question bank
 Who may see what is decided in one place per model: `QuerySet.visible_to(user)`."""
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.db.models import Case, F, Q, When
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from people.selectors import ids_below, people_below
@@ -152,6 +153,20 @@ class Prompt(models.Model):
         return self.text
 
 
+# From this many people below, a newest-first page of sessions walks the sessions
+# instead of gathering the people's (SessionQuerySet.visible_newest_first).
+WALK_FROM_PEOPLE_BELOW = 500
+
+
+def _one_of(field: str, ids: list[int]) -> Q:
+    """`field IN ids`; on PostgreSQL the ids go as one array parameter, however many
+    (Django spends milliseconds writing out ten thousand placeholders), and the
+    planner still counts them (it reads the length of a constant array it unnests)."""
+    if connection.vendor != "postgresql":
+        return Q(**{f"{field}__in": ids})
+    return Q(**{f"{field}__in": RawSQL("SELECT unnest(%s::bigint[])", [ids])})  # noqa: S611
+
+
 class SessionQuerySet(models.QuerySet):
     def visible_to(self, user):
         """The one visibility rule for sessions: participants, and everyone above a
@@ -171,6 +186,25 @@ class SessionQuerySet(models.QuerySet):
             .values("session_id")
         )
         return self.filter(pk__in=mine.union(theirs))
+
+    def visible_newest_first(self, user):
+        """`visible_to(user)` — the same sessions — shaped for reading newest first a
+        page at a time (the API's list). Below the head of an organisation a million
+        sessions are visible: gathering their ids first, as `visible_to` does, took
+        seconds before the first page. From WALK_FROM_PEOPLE_BELOW people below, the
+        sessions are walked newest first (`session_newest_first`) and each is checked
+        against its participants, so a page costs a few dozen checks. The ids below are
+        passed as a list so PostgreSQL knows how many there are; with fewer, gathering
+        is cheaper than walking, and `visible_to` is used as it is."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        below = list(people_below(person=user).values_list("pk", flat=True))
+        if len(below) < WALK_FROM_PEOPLE_BELOW:
+            return self.visible_to(user)
+        taking_part = SessionParticipant.objects.filter(session=models.OuterRef("pk")).filter(
+            Q(person=user) | (_one_of("person_id", below) & ~Q(role=ParticipantRole.PEER))
+        )
+        return self.filter(models.Exists(taking_part))
 
     def with_people(self):
         return self.select_related("focus_area", "team", "presented_call").prefetch_related(
@@ -283,6 +317,9 @@ class CoachingSession(models.Model):
         indexes = [
             # Upcoming and recent sessions per kind and status (lists, health metrics).
             models.Index(fields=["status", "scheduled_start"], name="session_by_status_start"),
+            # The API's list, newest first, walked a page at a time by someone who sees
+            # most sessions (SessionQuerySet.visible_newest_first); read backwards.
+            models.Index(fields=["scheduled_start", "id"], name="session_newest_first"),
             # The missed-session sweep: scheduled sessions whose end has passed.
             models.Index(
                 fields=["scheduled_end"],
