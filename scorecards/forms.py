@@ -4,6 +4,7 @@ a valid choice" and never reaches a service."""
 
 from django import forms
 from django.db.models import Q
+from django.forms.models import ModelChoiceIterator
 from django.utils import timezone
 
 from people.models import User
@@ -31,7 +32,23 @@ class PeopleChoiceField(forms.ModelMultipleChoiceField):
         return person.display_name
 
 
+class LatestFirstIterator(ModelChoiceIterator):
+    """The field's first `shown` choices only: what the list offers, not what the
+    field accepts (any call in the queryset validates)."""
+
+    def __init__(self, field):
+        super().__init__(field)
+        self.queryset = self.queryset[: field.shown]
+
+
 class CallChoiceField(forms.ModelChoiceField):
+    """A call, from the latest `shown` — above a large organisation hundreds of
+    thousands are visible, and a list of them all took seconds to send (and to scroll).
+    An older one is still accepted by id (the API, a bookmarked form)."""
+
+    iterator = LatestFirstIterator
+    shown = 200
+
     def label_from_instance(self, call: RecordedCall) -> str:
         return f"{call.title} · {call.person.display_name} · {call.call_date:%d %b %Y}"
 
@@ -234,7 +251,7 @@ class CalibrationForm(forms.Form):
         label="The call",
         empty_label=None,
         error_messages={"invalid_choice": "Pick a call from the list."},
-        help_text="Yours or of someone below you. Add one first if it is not here.",
+        help_text="Yours or of someone below you, the latest 200. Add one first if it is not here.",
     )
     template = forms.ModelChoiceField(
         queryset=Template.objects.none(),

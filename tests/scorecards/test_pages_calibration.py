@@ -4,9 +4,12 @@ then the page shows each criterion's spread, the share within one point of the
 median, the outliers and Krippendorff's alpha. Anyone else's close is a 400 with
 the reason; the page to start one is 404 to everyone who may not run one."""
 
+from datetime import date, timedelta
+
 import pytest
 
 from scorecards.agreement import krippendorff_alpha_interval
+from scorecards.forms import CallChoiceField
 from scorecards.models import RaterRole, RoundContext, ScoringRound
 from tests.factories import RecordedCallFactory
 
@@ -179,3 +182,32 @@ def test_a_raters_scorecard_is_saved_from_the_round_page(client, org, calibratio
     assert client.post(round_url(calibration, "scorecard"), body).status_code == 302
     page = text_of(client, "/scorecards/calibrations/")
     assert "1 of 3 scored" in page
+
+
+def test_the_call_list_offers_the_latest_and_still_accepts_an_older_one(
+    client, org, template, monkeypatch
+):
+    """Above a large organisation hundreds of thousands of calls are visible: the list
+    offers the latest few, and any visible call is still accepted by id."""
+    monkeypatch.setattr(CallChoiceField, "shown", 2)
+    calls = [
+        RecordedCallFactory(
+            person=org.rep, title=f"Call {n}", call_date=date(2026, 3, 1) + timedelta(days=n)
+        )
+        for n in range(4)
+    ]
+    client.force_login(org.head)
+    page = text_of(client, "/scorecards/calibrations/new/")
+    assert "Call 3" in page and "Call 2" in page
+    assert "Call 1" not in page and "Call 0" not in page
+    response = client.post(
+        "/scorecards/calibrations/new/",
+        {
+            "title": "An older call",
+            "work": calls[0].pk,
+            "template": template.pk,
+            "raters": [org.manager.pk, org.other_manager.pk],
+        },
+    )
+    assert response.status_code == 302
+    assert ScoringRound.objects.get().work == calls[0]
