@@ -97,6 +97,16 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
     "DISABLE_SERVER_SIDE_CURSORS", default=False
 )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # PostgreSQL's JIT compiles any query whose estimated cost passes jit_above_cost,
+    # and the planner prices a visibility rule's correlated subqueries as if each ran
+    # for every row: a rep's list of scorecards spent 588 ms compiling for 19 ms of
+    # work (docs/performance.md). A web app's queries are short; compiling never pays.
+    # Behind PgBouncer, which refuses this start-up parameter, set
+    # POSTGRES_OPTIONS="" and `ALTER DATABASE … SET jit = off` instead.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = env.str(
+        "POSTGRES_OPTIONS", default="-c jit=off"
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a web process and a worker at once: wait on locks
     # instead of failing with "database is locked", and write-ahead log for readers.
