@@ -4,6 +4,7 @@ many, how often), so a refusal reads the same on the page and in the API."""
 from django import forms
 from django.utils import timezone
 
+from config.widgets import FastCheckboxSelectMultiple
 from people.models import User, available_time_zones
 
 from .models import CheckInOutcome, CoachingSession, PairingRationale
@@ -58,7 +59,7 @@ class PairForm(forms.Form):
 
     members = forms.ModelMultipleChoiceField(
         queryset=User.objects.all(),
-        widget=forms.CheckboxSelectMultiple,
+        widget=FastCheckboxSelectMultiple,
         label="Who",
         help_text="Two people, or three for a trio. Each reads the agreement and accepts or "
         "declines; nobody is told why someone declined.",

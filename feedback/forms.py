@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coaching.models import FocusArea, Goal
+from config.widgets import FastCheckboxSelectMultiple, FastSelect
 from people.models import Team, TeamMembership, User
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
@@ -110,6 +111,7 @@ class GiveForm(ObservationFields):
     recipient = forms.ModelChoiceField(
         queryset=User.objects.none(),
         label="To",
+        widget=FastSelect,
         empty_label="Choose a person",
         error_messages={"invalid_choice": "Choose someone from the list."},
     )
@@ -149,7 +151,7 @@ class RequestForm(forms.Form):
     responders = ResponderChoiceField(
         queryset=User.objects.none(),
         label="Ask",
-        widget=forms.CheckboxSelectMultiple,
+        widget=FastCheckboxSelectMultiple,
         error_messages={
             "required": "Ask at least one person.",
             "invalid_choice": "Pick people from the list.",

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.forms.models import ModelChoiceIterator
 from django.utils import timezone
 
+from config.widgets import FastCheckboxSelectMultiple
 from people.models import User
 from people.selectors import is_in_management_chain, people_below
 
@@ -262,7 +263,7 @@ class CalibrationForm(forms.Form):
     raters = PeopleChoiceField(
         queryset=User.objects.none(),
         label="Raters",
-        widget=forms.CheckboxSelectMultiple,
+        widget=FastCheckboxSelectMultiple,
         help_text="Each scores blind; the scores show once you close the calibration.",
         error_messages={"required": "Invite at least two raters."},
     )
