@@ -931,7 +931,7 @@ class AgendaItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     lookup_value_converter = ID_CONVERTER
 
     def get_queryset(self):
-        visible = CoachingSession.objects.visible_to(self.request.user)
+        visible = CoachingSession.objects.visible_newest_first(self.request.user)
         return (
             AgendaItem.objects.filter(session__in=visible)
             .select_related("author")
