@@ -639,7 +639,7 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def get_queryset(self):
         sessions = CoachingSession.objects
         if self.action == "list":
-            visible = sessions.visible_newest_first(self.request.user)
+            visible = sessions.visible_for_lists(self.request.user)
         else:
             visible = sessions.visible_to(self.request.user)
         return visible.with_people().order_by("-scheduled_start", "-id")
@@ -931,7 +931,7 @@ class AgendaItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     lookup_value_converter = ID_CONVERTER
 
     def get_queryset(self):
-        visible = CoachingSession.objects.visible_newest_first(self.request.user)
+        visible = CoachingSession.objects.visible_for_lists(self.request.user)
         return (
             AgendaItem.objects.filter(session__in=visible)
             .select_related("author")

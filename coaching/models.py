@@ -153,8 +153,8 @@ class Prompt(models.Model):
         return self.text
 
 
-# From this many people below, a newest-first page of sessions walks the sessions
-# instead of gathering the people's (SessionQuerySet.visible_newest_first).
+# From this many people below, lists of sessions check each session
+# instead of gathering the people's (SessionQuerySet.visible_for_lists).
 WALK_FROM_PEOPLE_BELOW = 500
 
 
@@ -187,15 +187,15 @@ class SessionQuerySet(models.QuerySet):
         )
         return self.filter(pk__in=mine.union(theirs))
 
-    def visible_newest_first(self, user):
-        """`visible_to(user)` — the same sessions — shaped for reading newest first a
-        page at a time (the API's list). Below the head of an organisation a million
-        sessions are visible: gathering their ids first, as `visible_to` does, took
-        seconds before the first page. From WALK_FROM_PEOPLE_BELOW people below, the
-        sessions are walked newest first (`session_newest_first`) and each is checked
-        against its participants, so a page costs a few dozen checks. The ids below are
-        passed as a list so PostgreSQL knows how many there are; with fewer, gathering
-        is cheaper than walking, and `visible_to` is used as it is."""
+    def visible_for_lists(self, user):
+        """`visible_to(user)` — the same sessions — shaped for long lists read a page at
+        a time (the sessions and agenda-items APIs). Below the head of an organisation
+        a million sessions are visible: gathering their ids first, as `visible_to`
+        does, took seconds before the first page. From WALK_FROM_PEOPLE_BELOW people
+        below, each session is checked against its participants instead, so a page
+        newest first walks `session_newest_first` and costs a few dozen checks. The ids
+        below are passed as a list so PostgreSQL knows how many there are; with fewer,
+        gathering is cheaper, and `visible_to` is used as it is."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
         below = list(people_below(person=user).values_list("pk", flat=True))
@@ -318,7 +318,7 @@ class CoachingSession(models.Model):
             # Upcoming and recent sessions per kind and status (lists, health metrics).
             models.Index(fields=["status", "scheduled_start"], name="session_by_status_start"),
             # The API's list, newest first, walked a page at a time by someone who sees
-            # most sessions (SessionQuerySet.visible_newest_first); read backwards.
+            # most sessions (SessionQuerySet.visible_for_lists); read backwards.
             models.Index(fields=["scheduled_start", "id"], name="session_newest_first"),
             # The missed-session sweep: scheduled sessions whose end has passed.
             models.Index(

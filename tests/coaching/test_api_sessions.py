@@ -254,7 +254,7 @@ def test_a_cursor_we_did_not_give_is_a_404(api, org, position):
 
 @pytest.mark.django_db
 def test_walking_newest_first_sees_exactly_what_visible_to_sees(org, monkeypatch):
-    """The API's list reads `visible_newest_first`, which walks the sessions for people
+    """The API's list reads `visible_for_lists`, which walks the sessions for people
     with many below: the same rule as `visible_to`, checked for everyone in the org
     with both shapes (every kind of participant, a peer session, a deactivated rep)."""
     one_on_one(org.manager, org.rep)
@@ -272,9 +272,9 @@ def test_walking_newest_first_sees_exactly_what_visible_to_sees(org, monkeypatch
         monkeypatch.setattr(coaching_models, "WALK_FROM_PEOPLE_BELOW", walk_from)
         for person in people:
             expected = set(sessions.visible_to(person).values_list("pk", flat=True))
-            walked = set(sessions.visible_newest_first(person).values_list("pk", flat=True))
+            walked = set(sessions.visible_for_lists(person).values_list("pk", flat=True))
             assert walked == expected, (walk_from, person.display_name)
-    assert set(sessions.visible_newest_first(org.head)) == set(sessions.exclude(kind="peer"))
+    assert set(sessions.visible_for_lists(org.head)) == set(sessions.exclude(kind="peer"))
 
 
 @pytest.mark.django_db
