@@ -4,8 +4,8 @@ many, how often), so a refusal reads the same on the page and in the API."""
 from django import forms
 from django.utils import timezone
 
-from config.widgets import FastCheckboxSelectMultiple
 from people.models import User, available_time_zones
+from people.widgets import FastCheckboxSelectMultiple
 
 from .models import CheckInOutcome, CoachingSession, PairingRationale
 from .models_peers import NOTE_LIMIT

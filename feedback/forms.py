@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from coaching.models import FocusArea, Goal
-from config.widgets import FastCheckboxSelectMultiple, FastSelect
 from people.models import Team, TeamMembership, User
+from people.widgets import FastCheckboxSelectMultiple, FastSelect
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
 from .selectors import FROM_AFTER_TO, ReviewFilters, reviewable_people, validate_review_day

@@ -7,9 +7,9 @@ from django.db.models import Q
 from django.forms.models import ModelChoiceIterator
 from django.utils import timezone
 
-from config.widgets import FastCheckboxSelectMultiple
 from people.models import User
 from people.selectors import is_in_management_chain, people_below
+from people.widgets import FastCheckboxSelectMultiple
 
 from . import selectors
 from .models import MAX_SCALE, TEXT_LIMIT, RecordedCall, Template, TemplateVersion, WorkKind

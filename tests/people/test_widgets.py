@@ -1,4 +1,4 @@
-"""The fast choice widgets (config/widgets.py) write exactly what Django's templates
+"""The fast choice widgets (people/widgets.py) write exactly what Django's templates
 write, for every shape a form gives them: chosen values, attributes a form adds
 (ids, classes, aria-*, required, disabled), empty labels, option groups, words that
 need escaping."""
@@ -7,7 +7,7 @@ import pytest
 from django import forms
 from django.template import Context, Template
 
-from config.widgets import FastCheckboxSelectMultiple, FastSelect
+from people.widgets import FastCheckboxSelectMultiple, FastSelect
 
 CHOICES = [
     ("", "Choose a person"),
@@ -63,6 +63,7 @@ def test_a_bound_form_field_renders_the_same(db):
 def test_choice_items_write_what_the_template_loop_wrote(db):
     """`{{ field|choice_items }}` (feedback's choice groups) against the loop it
     replaced, for a form fresh, with a wrong choice and with choices made."""
+
     class Form(forms.Form):
         people = forms.MultipleChoiceField(
             choices=CHOICES[1:3] + CHOICES[4:], widget=forms.CheckboxSelectMultiple
