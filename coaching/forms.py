@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from people.models import Team, User
 from people.selectors import people_below
+from people.widgets import FastCheckboxSelectMultiple, FastSelect
 
 from .models import (
     RATING_COMMENT_LIMIT,
@@ -52,7 +53,7 @@ class SessionStartForm(forms.Form):
 
 
 class OneOnOneForm(SessionStartForm):
-    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="With")
+    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="With", widget=FastSelect)
     focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none(), required=False)
 
     def __init__(self, *args, user, **kwargs):
@@ -63,7 +64,7 @@ class OneOnOneForm(SessionStartForm):
 
 class TeamCallReviewForm(SessionStartForm):
     team = forms.ModelChoiceField(queryset=Team.objects.none())
-    presenter = forms.ModelChoiceField(queryset=User.objects.none())
+    presenter = forms.ModelChoiceField(queryset=User.objects.none(), widget=FastSelect)
     call_url = forms.URLField(label="Recording link", max_length=500, assume_scheme="https")
     call_title = forms.CharField(label="Call title", max_length=200)
     call_date = forms.DateField(label="Call date", widget=DateInput())
@@ -86,7 +87,7 @@ class TeamCallReviewForm(SessionStartForm):
 
 class RolePlayForm(SessionStartForm):
     participants = forms.ModelMultipleChoiceField(
-        queryset=User.objects.none(), widget=forms.CheckboxSelectMultiple
+        queryset=User.objects.none(), widget=FastCheckboxSelectMultiple
     )
     focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none())
     scenario = forms.CharField(
@@ -108,7 +109,9 @@ class RolePlayForm(SessionStartForm):
 
 
 class ManagerReviewForm(SessionStartForm):
-    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="Manager")
+    coachee = forms.ModelChoiceField(
+        queryset=User.objects.none(), label="Manager", widget=FastSelect
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -118,7 +121,7 @@ class ManagerReviewForm(SessionStartForm):
 
 
 class PeerSessionForm(SessionStartForm):
-    peer = forms.ModelChoiceField(queryset=User.objects.none())
+    peer = forms.ModelChoiceField(queryset=User.objects.none(), widget=FastSelect)
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -205,7 +208,9 @@ class CommitmentForm(forms.Form):
     text = forms.CharField(max_length=500, label="What will be done")
     evidence = forms.CharField(max_length=500, label="How we will know")
     due_on = forms.DateField(label="By", widget=DateInput())
-    owner = forms.ModelChoiceField(queryset=User.objects.none(), required=False, label="Who")
+    owner = forms.ModelChoiceField(
+        queryset=User.objects.none(), required=False, label="Who", widget=FastSelect
+    )
 
     def __init__(self, *args, session=None, **kwargs):
         kwargs.setdefault("auto_id", "commitment_%s")
