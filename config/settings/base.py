@@ -86,6 +86,10 @@ TEMPLATES = [
     },
 ]
 
+# Django's default renderer with the widget templates written in Python (the same
+# markup, a fraction of the time: people/widgets.py).
+FORM_RENDERER = "people.widgets.FastFormRenderer"
+
 # --- Data ---------------------------------------------------------------------
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'tandem.sqlite3'}"),

@@ -3,11 +3,21 @@ write, for every shape a form gives them: chosen values, attributes a form adds
 (ids, classes, aria-*, required, disabled), empty labels, option groups, words that
 need escaping."""
 
+from pathlib import Path
+
+import django
 import pytest
 from django import forms
+from django.forms.renderers import DjangoTemplates
+from django.forms.widgets import ChoiceWidget
 from django.template import Context, Template
 
-from people.widgets import FastCheckboxSelectMultiple, FastSelect
+from people.widgets import (
+    INPUT_TEMPLATES,
+    FastCheckboxSelectMultiple,
+    FastFormRenderer,
+    FastSelect,
+)
 
 CHOICES = [
     ("", "Choose a person"),
@@ -80,3 +90,56 @@ def test_choice_items_write_what_the_template_loop_wrote(db):
             form.is_valid()
         context = Context({"field": form["people"]})
         assert fast.render(context) == loop.render(context)
+
+
+WIDGETS = [
+    forms.TextInput,
+    forms.NumberInput,
+    forms.EmailInput,
+    forms.URLInput,
+    forms.PasswordInput,
+    forms.HiddenInput,
+    forms.DateInput,
+    forms.DateTimeInput,
+    forms.TimeInput,
+    forms.Textarea,
+    forms.CheckboxInput,
+    forms.Select,
+    forms.SelectMultiple,
+    forms.NullBooleanSelect,
+    forms.RadioSelect,
+    forms.CheckboxSelectMultiple,
+    forms.SplitDateTimeWidget,
+    forms.MultipleHiddenInput,
+]
+TEXT_VALUES = [None, "", "plain", '<b>"quoted" & more</b>', 0, 12, ["1", "5"], True, False]
+
+
+@pytest.mark.parametrize("widget_class", WIDGETS, ids=lambda w: w.__name__)
+def test_the_fast_renderer_writes_what_djangos_renderer_writes(widget_class):
+    """FORM_RENDERER: every widget Django ships that the app may use, with values of
+    every kind and attributes, rendered both ways."""
+    takes_choices = issubclass(widget_class, ChoiceWidget) and (
+        widget_class is not forms.NullBooleanSelect
+    )
+    choices = {"choices": CHOICES} if takes_choices else {}
+    for value in TEXT_VALUES:
+        for attrs in ATTRS:
+            widget = widget_class(**choices)
+            try:
+                theirs = widget.render("field", value, attrs=attrs, renderer=DjangoTemplates())
+            except (TypeError, ValueError, AttributeError):
+                continue  # a value this widget cannot take at all
+            mine = widget_class(**choices).render(
+                "field", value, attrs=attrs, renderer=FastFormRenderer()
+            )
+            assert str(mine) == str(theirs), (value, attrs)
+
+
+def test_the_input_templates_are_only_an_include_of_input_html():
+    """The renderer writes these as `input.html`: true only while each of Django's
+    templates is just that include."""
+    folder = Path(django.__file__).parent / "forms/templates/django/forms/widgets"
+    for name in INPUT_TEMPLATES:
+        text = (folder / f"{name}.html").read_text().strip()
+        assert text == '{% include "django/forms/widgets/input.html" %}', name
