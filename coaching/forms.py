@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from people.models import Team, User
 from people.selectors import people_below
-from people.widgets import FastCheckboxSelectMultiple, FastSelect
 
 from .models import (
     RATING_COMMENT_LIMIT,
@@ -53,7 +52,7 @@ class SessionStartForm(forms.Form):
 
 
 class OneOnOneForm(SessionStartForm):
-    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="With", widget=FastSelect)
+    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="With")
     focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none(), required=False)
 
     def __init__(self, *args, user, **kwargs):
@@ -64,7 +63,7 @@ class OneOnOneForm(SessionStartForm):
 
 class TeamCallReviewForm(SessionStartForm):
     team = forms.ModelChoiceField(queryset=Team.objects.none())
-    presenter = forms.ModelChoiceField(queryset=User.objects.none(), widget=FastSelect)
+    presenter = forms.ModelChoiceField(queryset=User.objects.none())
     call_url = forms.URLField(label="Recording link", max_length=500, assume_scheme="https")
     call_title = forms.CharField(label="Call title", max_length=200)
     call_date = forms.DateField(label="Call date", widget=DateInput())
@@ -87,7 +86,7 @@ class TeamCallReviewForm(SessionStartForm):
 
 class RolePlayForm(SessionStartForm):
     participants = forms.ModelMultipleChoiceField(
-        queryset=User.objects.none(), widget=FastCheckboxSelectMultiple
+        queryset=User.objects.none(), widget=forms.CheckboxSelectMultiple
     )
     focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none())
     scenario = forms.CharField(
@@ -109,9 +108,7 @@ class RolePlayForm(SessionStartForm):
 
 
 class ManagerReviewForm(SessionStartForm):
-    coachee = forms.ModelChoiceField(
-        queryset=User.objects.none(), label="Manager", widget=FastSelect
-    )
+    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="Manager")
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -121,7 +118,7 @@ class ManagerReviewForm(SessionStartForm):
 
 
 class PeerSessionForm(SessionStartForm):
-    peer = forms.ModelChoiceField(queryset=User.objects.none(), widget=FastSelect)
+    peer = forms.ModelChoiceField(queryset=User.objects.none())
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -208,9 +205,7 @@ class CommitmentForm(forms.Form):
     text = forms.CharField(max_length=500, label="What will be done")
     evidence = forms.CharField(max_length=500, label="How we will know")
     due_on = forms.DateField(label="By", widget=DateInput())
-    owner = forms.ModelChoiceField(
-        queryset=User.objects.none(), required=False, label="Who", widget=FastSelect
-    )
+    owner = forms.ModelChoiceField(queryset=User.objects.none(), required=False, label="Who")
 
     def __init__(self, *args, session=None, **kwargs):
         kwargs.setdefault("auto_id", "commitment_%s")

@@ -5,7 +5,6 @@ from django import forms
 from django.utils import timezone
 
 from people.models import User, available_time_zones
-from people.widgets import FastCheckboxSelectMultiple
 
 from .models import CheckInOutcome, CoachingSession, PairingRationale
 from .models_peers import NOTE_LIMIT
@@ -59,7 +58,7 @@ class PairForm(forms.Form):
 
     members = forms.ModelMultipleChoiceField(
         queryset=User.objects.all(),
-        widget=FastCheckboxSelectMultiple,
+        widget=forms.CheckboxSelectMultiple,
         label="Who",
         help_text="Two people, or three for a trio. Each reads the agreement and accepts or "
         "declines; nobody is told why someone declined.",

@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from coaching.models import FocusArea, Goal
 from people.models import Team, TeamMembership, User
-from people.widgets import FastCheckboxSelectMultiple, FastSelect
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
 from .selectors import FROM_AFTER_TO, ReviewFilters, reviewable_people, validate_review_day
@@ -111,7 +110,6 @@ class GiveForm(ObservationFields):
     recipient = forms.ModelChoiceField(
         queryset=User.objects.none(),
         label="To",
-        widget=FastSelect,
         empty_label="Choose a person",
         error_messages={"invalid_choice": "Choose someone from the list."},
     )
@@ -151,7 +149,7 @@ class RequestForm(forms.Form):
     responders = ResponderChoiceField(
         queryset=User.objects.none(),
         label="Ask",
-        widget=FastCheckboxSelectMultiple,
+        widget=forms.CheckboxSelectMultiple,
         error_messages={
             "required": "Ask at least one person.",
             "invalid_choice": "Pick people from the list.",

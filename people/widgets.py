@@ -5,9 +5,8 @@ form a few milliseconds on its fields. The writers below produce the same markup
 Django's templates (`input.html`, `textarea.html`, `select.html`,
 `multiple_input.html` and their options); `tests/people/test_widgets.py` holds them to
 Django's output byte for byte. `FastFormRenderer` (the FORM_RENDERER) uses them for
-every form; the Fast* widgets also skip building a context per option's template."""
+every form; `input_tag` also serves the `choice_items` filter (people/templatetags)."""
 
-from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -109,16 +108,6 @@ def write_textarea(widget: dict) -> SafeString:
         _attrs(widget["attrs"]),
         widget["value"] if widget["value"] else "",
     )
-
-
-class FastCheckboxSelectMultiple(forms.CheckboxSelectMultiple):
-    def render(self, name, value, attrs=None, renderer=None):
-        return write_multiple_input(self.get_context(name, value, attrs)["widget"])
-
-
-class FastSelect(forms.Select):
-    def render(self, name, value, attrs=None, renderer=None):
-        return write_select(self.get_context(name, value, attrs)["widget"])
 
 
 # Django's widget templates that are only `{% include "django/forms/widgets/input.html" %}`

@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from people.models import User
 from people.selectors import is_in_management_chain, people_below
-from people.widgets import FastCheckboxSelectMultiple
 
 from . import selectors
 from .models import MAX_SCALE, TEXT_LIMIT, RecordedCall, Template, TemplateVersion, WorkKind
@@ -263,7 +262,7 @@ class CalibrationForm(forms.Form):
     raters = PeopleChoiceField(
         queryset=User.objects.none(),
         label="Raters",
-        widget=FastCheckboxSelectMultiple,
+        widget=forms.CheckboxSelectMultiple,
         help_text="Each scores blind; the scores show once you close the calibration.",
         error_messages={"required": "Invite at least two raters."},
     )
