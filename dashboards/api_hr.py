@@ -50,7 +50,9 @@ class WeekSerializer(serializers.Serializer):
 class HealthSerializer(serializers.Serializer):
     window = WindowSerializer()
     people = serializers.IntegerField(source="reps")
-    suppressed = serializers.BooleanField(help_text="Fewer than five people: no numbers are given.")
+    suppressed = serializers.BooleanField(
+        help_text="Fewer than five people: no numbers are given."
+    )
     counts = HealthCountsSerializer(source="numbers", allow_null=True)
     metrics = MetricSerializer(many=True)
     cancellations = CancellationSerializer(many=True)

@@ -47,41 +47,15 @@ def week_bars(
             f"({week.held} of {week.due} held)"
         )
         if week.adherence is None:
-            parts.append(
-                el(
-                    "line",
-                    el("title", tip),
-                    x1=f"{centre - 4:.1f}",
-                    x2=f"{centre + 4:.1f}",
-                    y1=top + plot_h - 2,
-                    y2=top + plot_h - 2,
-                    stroke=INK,
-                    stroke_width=2,
-                )
-            )
+            parts.append(el("line", el("title", tip), x1=f"{centre - 4:.1f}",
+                            x2=f"{centre + 4:.1f}", y1=top + plot_h - 2, y2=top + plot_h - 2,
+                            stroke=INK, stroke_width=2))
         else:
             bar_h = max(plot_h * week.adherence, 1)
-            parts.append(
-                el(
-                    "rect",
-                    el("title", tip),
-                    x=f"{centre - slot * 0.35:.1f}",
-                    y=f"{top + plot_h - bar_h:.1f}",
-                    width=f"{slot * 0.7:.1f}",
-                    height=f"{bar_h:.1f}",
-                    fill=OTHERS_COLOUR,
-                )
-            )
+            parts.append(el("rect", el("title", tip), x=f"{centre - slot * 0.35:.1f}",
+                            y=f"{top + plot_h - bar_h:.1f}", width=f"{slot * 0.7:.1f}",
+                            height=f"{bar_h:.1f}", fill=OTHERS_COLOUR))
         if i % step == 0:
-            parts.append(
-                el(
-                    "text",
-                    f"{week.week_start:%-d %b}",
-                    x=f"{centre:.1f}",
-                    y=height - 6,
-                    text_anchor="middle",
-                    font_size=10,
-                    fill=INK,
-                )
-            )
+            parts.append(el("text", f"{week.week_start:%-d %b}", x=f"{centre:.1f}",
+                            y=height - 6, text_anchor="middle", font_size=10, fill=INK))
     return svg(parts, width=width, height=height, label=label)

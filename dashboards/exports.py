@@ -63,14 +63,8 @@ def health_tables(health: org.Health) -> dict[str, Table]:
         "weeks": Table(
             ["week of", "due", "held", "missed", "cancelled", "adherence"],
             [
-                [
-                    w.week_start.isoformat(),
-                    w.due,
-                    w.held,
-                    w.missed,
-                    w.cancelled,
-                    percent(w.adherence),
-                ]
+                [w.week_start.isoformat(), w.due, w.held, w.missed, w.cancelled,
+                 percent(w.adherence)]
                 for w in health.weeks
             ],  # fmt: skip
         ),
