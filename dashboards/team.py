@@ -344,6 +344,12 @@ def managers_below(*, manager: User) -> QuerySet[User]:
     )
 
 
+def _managers_page(manager: User, number: int) -> tuple[Page, list[User]]:
+    """The page asked for of the managers below `manager`, and its managers."""
+    found = page_of(managers_below(manager=manager), number)
+    return found, list(found.object_list)
+
+
 @dataclass
 class ManagersReview:
     window: Window
@@ -358,8 +364,7 @@ def managers_review(
     (numbers only: no rating comments) — the monthly manager review. Only the page's
     managers are computed: below an organisation's head there are a thousand."""
     now = now or timezone.now()
-    found = page_of(managers_below(manager=manager), page)
-    below = list(found.object_list)
+    found, below = _managers_page(manager, page)
     rows = coach_rows(below, window=window, now=now) if below else {}
     return ManagersReview(window, found, [rows[m.pk] for m in below])
 
@@ -388,8 +393,7 @@ def team_dashboard(
         person.streak = runs.get(person.pk, 0)
         person.last_review_at = reviews.get(person.pk)
         person.not_covered = person.last_held_at is None or person.last_held_at < cutoff
-    found = page_of(managers_below(manager=manager), managers_page)
-    below = list(found.object_list)
+    found, below = _managers_page(manager, managers_page)
     rows = coach_rows(
         [manager, *below], window=window, now=now, comments_for=manager.pk if own else None
     )
