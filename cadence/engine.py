@@ -39,9 +39,15 @@ from .models import (
     Occurrence,
     TeamChannel,
 )
-from .recurrence import Rule, slots
+from .recurrence import Rule, next_slot, slots
 
 BATCH = 500
+# A plan's `generated_until` is the first slot past the horizon: every slot before it
+# has been made (or deliberately skipped), so a plan is due again only when that slot
+# comes within the horizon — once a week for a weekly plan, not every hour. Looked for
+# this far past the horizon, more than any rule's gap between two slots (8 weeks at
+# most); a plan with none that close is due again when the horizon reaches the end.
+NEXT_SLOT_WITHIN = timedelta(weeks=9)
 
 
 def _batches(ids: list[int], size: int = BATCH):
@@ -122,21 +128,27 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
     )
     context = _BatchContext(plans, now=now, horizon=horizon)
     drafts: list[_Draft] = []
+    until: dict[datetime, list[int]] = defaultdict(list)
     for plan in plans:
+        rule = Rule.of(plan)
         start = max(now, plan.generated_until or now)
-        for slot in slots(Rule.of(plan), start, horizon):
+        for slot in slots(rule, start, horizon):
             if (plan.pk, slot) in existing:
                 continue
             draft = context.draft(plan, slot)
             if draft is not None:
                 drafts.append(draft)
+        after = next_slot(rule, max(start, horizon), NEXT_SLOT_WITHIN)
+        until[after or max(start, horizon) + NEXT_SLOT_WITHIN].append(plan.pk)
     if drafts:
         if COPY_ROWS and connection.vendor == "postgresql":
             _insert_copy(drafts)
         else:
             _insert_orm(drafts)
-    # One value for the whole batch: one plain UPDATE, not bulk_update's CASE per row.
-    CadencePlan.objects.filter(pk__in=[p.pk for p in plans]).update(generated_until=horizon)
+    # One plain UPDATE per next slot: plans share a few (same weekday, time and zone),
+    # and bulk_update's CASE per row costs more.
+    for after, ids in until.items():
+        CadencePlan.objects.filter(pk__in=ids).update(generated_until=after)
     return len(drafts)
 
 

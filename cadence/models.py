@@ -190,7 +190,8 @@ class CadencePlan(RuleFields):
     )
     end_reason = models.CharField(max_length=32, choices=EndReason.choices, blank=True)
     end_note = models.CharField(max_length=500, blank=True)
-    # Occurrences exist up to here; the generator extends it to now + horizon.
+    # Every slot before this has been made: the first slot past the generator's
+    # horizon (cadence/engine.py, NEXT_SLOT_WITHIN); None until the first run.
     generated_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)

@@ -103,3 +103,16 @@ def slots(rule: Rule, start: datetime, end: datetime) -> list[datetime]:
     # One day of margin either side: a local day can begin in the previous UTC day.
     days = local_days(rule, (start - timedelta(days=1)).date(), (end + timedelta(days=1)).date())
     return [s for s in (to_utc(d, rule.local_time, zone) for d in days) if start <= s < end]
+
+
+def next_slot(rule: Rule, start: datetime, within: timedelta) -> datetime | None:
+    """The first UTC slot at or after `start` and before `start + within`, or None."""
+    zone = ZoneInfo(rule.time_zone)
+    end = start + within
+    for day in local_days(
+        rule, (start - timedelta(days=1)).date(), (end + timedelta(days=1)).date()
+    ):
+        slot = to_utc(day, rule.local_time, zone)
+        if start <= slot:
+            return slot if slot < end else None
+    return None

@@ -45,6 +45,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
         "control_folder": str(_test_broker / "control"),
         "store_processed": False,
     }
+    (_test_broker / "control").mkdir(parents=True, exist_ok=True)  # as base.py's
 
 # Every request a test makes (test client, live server) runs inside django-zeal's
 # detector: a relation loaded once per row of a list — an N+1 — fails the test, with

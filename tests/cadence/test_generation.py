@@ -46,6 +46,47 @@ def test_running_twice_creates_nothing_twice(org, weekly_plan):
 
 
 @pytest.mark.django_db
+def test_a_plan_is_due_again_only_when_its_next_slot_comes_within_the_horizon(
+    org, weekly_plan, django_assert_num_queries
+):
+    with time_machine.travel(MONDAY, tick=False):
+        plan = weekly_plan()
+        assert occurrences_generate() == 6
+    plan.refresh_from_db()
+    # Six Tuesdays made up to the horizon (Monday 13 April); the seventh is next.
+    assert plan.generated_until == datetime(2026, 4, 14, 8, 0, tzinfo=UTC)  # 10:00 CEST
+    for hours in (1, 12, 23):  # beat's hourly runs that day: one query, no plan touched
+        later = MONDAY + timedelta(hours=hours)
+        with time_machine.travel(later, tick=False), django_assert_num_queries(1):
+            assert occurrences_generate() == 0
+    with time_machine.travel(MONDAY + timedelta(days=1, minutes=1), tick=False):
+        assert occurrences_generate() == 1  # the seventh Tuesday is now within six weeks
+    plan.refresh_from_db()
+    assert plan.generated_until == datetime(2026, 4, 21, 8, 0, tzinfo=UTC)
+
+
+@pytest.mark.django_db
+def test_a_plan_without_a_next_slot_is_looked_at_again_nine_weeks_on(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        ending = weekly_plan(ends_on=date(2026, 3, 20))
+        later = weekly_plan(coachee=org.peer, starts_on=date(2026, 9, 1))
+        assert occurrences_generate() == 3  # the ending plan's three Tuesdays
+    horizon = MONDAY + timedelta(weeks=6)
+    for plan in (ending, later):
+        plan.refresh_from_db()
+        assert plan.generated_until == horizon + timedelta(weeks=9)
+    with time_machine.travel(MONDAY + timedelta(weeks=9), tick=False):
+        assert occurrences_generate() == 0  # not due yet
+    # Nine weeks on, the plan starting on 1 September is due and makes its first week.
+    with time_machine.travel(MONDAY + timedelta(weeks=9, minutes=1), tick=False):
+        assert occurrences_generate() == 0
+        later.refresh_from_db()
+        assert later.generated_until == horizon + timedelta(weeks=18, minutes=1)
+    with time_machine.travel(datetime(2026, 7, 22, 8, 0, tzinfo=UTC), tick=False):
+        assert occurrences_generate() == 1  # Tuesday 1 September, six weeks ahead
+
+
+@pytest.mark.django_db
 def test_a_moved_occurrence_keeps_its_slot_and_is_not_recreated(org, weekly_plan):
     with time_machine.travel(MONDAY, tick=False):
         plan = weekly_plan()

@@ -116,7 +116,7 @@ def test_copy_writes_exactly_the_rows_the_orm_writes(org, monkeypatch):
     }
     assert by_copy == by_orm
     horizon = MONDAY + timedelta(weeks=6)
-    assert set(CadencePlan.objects.values_list("generated_until", flat=True)) == {horizon}
+    assert min(CadencePlan.objects.values_list("generated_until", flat=True)) >= horizon
 
 
 @pytest.mark.django_db
