@@ -42,6 +42,8 @@ from .models import (
 from .recurrence import Rule, next_slot, slots
 
 BATCH = 500
+# Sessions for a team's members, drafted from the team as it is at each run.
+TEAM_KINDS = (SessionKind.TEAM_CALL_REVIEW, SessionKind.ROLE_PLAY)
 # A plan's `generated_until` is the first slot past the horizon: every slot before it
 # has been made (or deliberately skipped), so a plan is due again only when that slot
 # comes within the horizon — once a week for a weekly plan, not every hour. Looked for
@@ -116,7 +118,7 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
     plans = list(
         CadencePlan.objects.select_for_update(of=("self",))
         .filter(pk__in=ids, ended_at__isnull=True, paused=False)
-        .select_related("coach", "coachee", "team")
+        .select_related("coach")  # the coach's zone dates a role-play's focus area
         .order_by("pk")
     )
     if not plans:
@@ -128,7 +130,6 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
     )
     context = _BatchContext(plans, now=now, horizon=horizon)
     drafts: list[_Draft] = []
-    until: dict[datetime, list[int]] = defaultdict(list)
     for plan in plans:
         rule = Rule.of(plan)
         start = max(now, plan.generated_until or now)
@@ -139,17 +140,31 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
             if draft is not None:
                 drafts.append(draft)
         after = next_slot(rule, max(start, horizon), NEXT_SLOT_WITHIN)
-        until[after or max(start, horizon) + NEXT_SLOT_WITHIN].append(plan.pk)
+        plan.generated_until = after or max(start, horizon) + NEXT_SLOT_WITHIN
     if drafts:
         if COPY_ROWS and connection.vendor == "postgresql":
             _insert_copy(drafts)
         else:
             _insert_orm(drafts)
-    # One plain UPDATE per next slot: plans share a few (same weekday, time and zone),
-    # and bulk_update's CASE per row costs more.
-    for after, ids in until.items():
-        CadencePlan.objects.filter(pk__in=ids).update(generated_until=after)
+    _save_generated_until(plans)
     return len(drafts)
+
+
+def _save_generated_until(plans: list[CadencePlan]) -> None:
+    """Each plan's own `generated_until` in one UPDATE … FROM (VALUES …): per plan a
+    statement would be 500 of them, and bulk_update's CASE costs more Python than the
+    first run's drafting (bench/generate.py)."""
+    q = connection.ops.quote_name
+    table = q(CadencePlan._meta.db_table)
+    column = q(CadencePlan._meta.get_field("generated_until").column)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {column} = v.column2"
+            f" FROM (VALUES {', '.join(['(%s, %s)'] * len(plans))}) AS v"
+            f" WHERE {table}.{q('id')} = v.column1",
+            [value for p in plans for value in (p.pk, adapt(p.generated_until))],
+        )
 
 
 class _Draft(NamedTuple):
@@ -289,7 +304,8 @@ class _BatchContext:
     """What drafting sessions needs beyond the plan, loaded once per batch."""
 
     def __init__(self, plans: list[CadencePlan], *, now: datetime, horizon: datetime):
-        team_ids = {p.team_id for p in plans if p.team_id}
+        # Only team sessions are for the team's members (most plans are 1:1s).
+        team_ids = {p.team_id for p in plans if p.team_id and p.kind in TEAM_KINDS}
         self.members: dict[int, list[User]] = defaultdict(list)
         for m in (
             TeamMembership.objects.current()
@@ -311,6 +327,7 @@ class _BatchContext:
         ):
             self.pair_members[member.pair_id].append(member.person)
         self.hosts = self._host_rotations(plans)
+        self.fixed_people: dict[int, list[tuple[int, str]] | None] = {}
         self.focus_areas = list(
             FocusArea.objects.filter(starts_on__lte=horizon.date())
             .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=now.date()))
@@ -356,28 +373,19 @@ class _BatchContext:
         """One slot's session and its participants, or None when the slot cannot be
         held (a role-play with no focus area, a team with nobody on it)."""
         focus_area_id = None
-        if plan.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW):
-            people = [
-                (plan.coach_id, ParticipantRole.COACH),
-                (plan.coachee_id, ParticipantRole.COACHEE),
-            ]
-        elif plan.kind == SessionKind.PEER and plan.pair_id:
-            members = self.pair_members[plan.pair_id]
-            if len(members) < 2:
-                return None  # a pair of one does not meet
-            people = [(member.pk, ParticipantRole.PEER) for member in members]
-        elif plan.kind == SessionKind.PEER:
-            people = [
-                (plan.coach_id, ParticipantRole.PEER),
-                (plan.coachee_id, ParticipantRole.PEER),
-            ]
+        if plan.kind not in TEAM_KINDS:
+            if plan.pk not in self.fixed_people:
+                self.fixed_people[plan.pk] = self._people_of(plan)
+            people = self.fixed_people[plan.pk]
+            if people is None:
+                return None
         else:
             members = [m for m in self.members[plan.team_id] if m.pk != plan.coach_id]
             if not members:
                 return None
             if plan.kind == SessionKind.TEAM_CALL_REVIEW:
                 host = next(self.hosts[plan.team_id])
-                people = [
+                roles = [
                     (m.pk, ParticipantRole.HOST if m.pk == host.pk else ParticipantRole.PARTICIPANT)
                     for m in members
                 ] + [(plan.coach_id, ParticipantRole.MANAGER)]  # the manager speaks last
@@ -386,9 +394,10 @@ class _BatchContext:
                 if area is None:
                     return None  # a role-play practises a focus area; none is active
                 focus_area_id = area.pk
-                people = [(plan.coach_id, ParticipantRole.COACH)] + [
+                roles = [(plan.coach_id, ParticipantRole.COACH)] + [
                     (m.pk, ParticipantRole.PARTICIPANT) for m in members
                 ]
+            people = [(pk, str(role)) for pk, role in roles]
         return _Draft(
             plan_id=plan.pk,
             slot=slot,
@@ -397,8 +406,25 @@ class _BatchContext:
             duration_minutes=plan.duration_minutes,
             team_id=plan.team_id,
             focus_area_id=focus_area_id,
-            people=[(pk, str(role)) for pk, role in people],
+            people=people,
         )
+
+    def _people_of(self, plan: CadencePlan) -> list[tuple[int, str]] | None:
+        """Who meets at every slot of a 1:1, a manager review or a peer session, or
+        None when they cannot meet."""
+        if plan.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW):
+            roles = [
+                (plan.coach_id, ParticipantRole.COACH),
+                (plan.coachee_id, ParticipantRole.COACHEE),
+            ]
+        elif plan.pair_id:
+            members = self.pair_members[plan.pair_id]
+            if len(members) < 2:
+                return None  # a pair of one does not meet
+            roles = [(member.pk, ParticipantRole.PEER) for member in members]
+        else:
+            roles = [(plan.coach_id, ParticipantRole.PEER), (plan.coachee_id, ParticipantRole.PEER)]
+        return [(pk, str(role)) for pk, role in roles]
 
 
 def occurrences_discard_untouched(
