@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from coaching.models import Goal
@@ -38,15 +38,17 @@ def held_back_for_others(user: User) -> Q:
     """Anonymous answers to a request that has not yet had enough answers: nobody but
     their author sees them — not the requester, nor the requester's managers or HR,
     who could otherwise watch them arrive one by one and tell who wrote which."""
+    # The item's own request only, tested last (after the cheap columns): a list of
+    # every such request in the organisation cost 23 ms a read and turned PostgreSQL
+    # to scanning the whole feedback table around it.
     waiting_for_more = (
-        FeedbackRequest.objects.filter(anonymous=True)
+        FeedbackRequest.objects.filter(pk=OuterRef("request_id"), anonymous=True)
         .annotate(
             answered=Count("responders", filter=Q(responders__status=ResponderStatus.ANSWERED))
         )
         .filter(answered__lt=services.ANONYMITY_THRESHOLD)
-        .values("pk")
     )
-    return Q(anonymous=True, request__in=waiting_for_more) & ~Q(author=user)
+    return Q(anonymous=True) & ~Q(author=user) & Exists(waiting_for_more)
 
 
 def visible_feedback(*, user: User, roles) -> QuerySet[Feedback]:

@@ -120,6 +120,49 @@ def test_the_visibility_rule_is_one_query(org, items):
     assert len(queries) == 1
 
 
+PEOPLE = ("head", "manager", "other_manager", "rep", "peer", "other_rep", "hr", "admin")
+
+
+@pytest.mark.django_db
+def test_the_rule_gathers_exactly_the_items_each_person_may_read(org):
+    """Feedback.visible_to gathers ids from four indexes; it must equal the rule read
+    item by item: received or written, shared with me (developmental, live share),
+    evaluative about someone below me — or any evaluative item for HR."""
+    people = [getattr(org, who) for who in PEOPLE]
+    for author in people:
+        for recipient in people:
+            if author != recipient:
+                for stream in Stream.values:
+                    feedback_give(
+                        author=author, recipient=recipient, stream=stream, observation="Seen"
+                    )
+    developmental = Feedback.objects.filter(stream=Stream.DEVELOPMENTAL)
+    kept = developmental.filter(recipient=org.rep).first()
+    feedback_share(feedback=kept, actor=org.rep, person=org.manager)
+    revoked = developmental.filter(recipient=org.peer).first()
+    feedback_share(feedback=revoked, actor=org.peer, person=org.other_rep)
+    feedback_share_revoke(feedback=revoked, actor=org.peer, person=org.other_rep)
+    below = {
+        org.head.pk: {p.pk for p in people if p != org.head},
+        org.manager.pk: {org.rep.pk, org.peer.pk},
+        org.other_manager.pk: {org.other_rep.pk},
+    }
+    for person in people:
+        for is_hr in (False, True):
+            expected = {
+                item.pk
+                for item in Feedback.objects.all()
+                if person.pk in (item.recipient_id, item.author_id)
+                or (item.pk == kept.pk and person == org.manager)
+                or (
+                    item.stream == Stream.EVALUATIVE
+                    and (is_hr or item.recipient_id in below.get(person.pk, set()))
+                )
+            }
+            seen = Feedback.objects.visible_to(person, is_hr=is_hr).values_list("pk", flat=True)
+            assert set(seen) == expected, (person, is_hr)
+
+
 @pytest.mark.django_db
 def test_the_direction_follows_the_reporting_line_at_the_time_of_writing(org):
     made = {
