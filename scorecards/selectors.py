@@ -7,8 +7,20 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from statistics import median
 
-from django.db.models import Avg, Count, Exists, Max, OuterRef, Prefetch, Q, QuerySet, Sum
-from django.db.models.functions import TruncMonth
+from django.db.models import (
+    Avg,
+    Count,
+    Exists,
+    IntegerField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
+from django.db.models.functions import Coalesce, TruncMonth
 from django.http import Http404
 
 from people.models import User
@@ -195,15 +207,22 @@ def rounds_for(*, user: User) -> QuerySet[ScoringRound]:
     return (
         ScoringRound.objects.visible_to(user)
         .select_related("work__person", "version__template")
+        # Counted per round shown, not grouped: a GROUP BY over the joined raters and
+        # scorecards of every visible round came before the page was cut.
         .annotate(
-            raters_count=Count("raters", distinct=True),
-            submitted_count=Count(
-                "scorecards", filter=Q(scorecards__submitted_at__isnull=False), distinct=True
+            raters_count=_count(RoundRater.objects.filter(round=OuterRef("pk"))),
+            submitted_count=_count(
+                Scorecard.objects.filter(round=OuterRef("pk"), submitted_at__isnull=False)
             ),
         )
-        # Meta.ordering does not apply to a query with aggregates: say it.
         .order_by("-created_at", "-id")
     )
+
+
+def _count(rows: QuerySet) -> Coalesce:
+    """How many of a round's `rows` (filtered on round=OuterRef("pk")), as a subquery."""
+    counted = rows.order_by().values("round").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def waiting_on(*, user: User) -> QuerySet[ScoringRound]:

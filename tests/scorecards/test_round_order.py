@@ -1,5 +1,5 @@
-"""Lists of rounds are newest first, in the selector, the page and the API (a query
-with aggregates does not get the model's default ordering by itself)."""
+"""Lists of rounds are newest first, in the selector, the page and the API, and hold
+exactly the rounds the rule lets each person see."""
 
 from datetime import timedelta
 
@@ -33,3 +33,48 @@ def test_rounds_are_listed_newest_first_everywhere(client, org, template):
     recent = page[page.index("Recent scoring") :]
     positions = [recent.index(f"/scorecards/rounds/{pk}/") for pk in newest_first]
     assert positions == sorted(positions)
+
+
+PEOPLE = ("head", "manager", "other_manager", "rep", "peer", "other_rep", "hr", "admin")
+
+
+@pytest.mark.django_db
+def test_the_rule_gathers_exactly_the_rounds_each_person_may_see(org, template):
+    """ScoringRound.visible_to gathers ids from four indexes; it must equal the rule
+    read round by round: opened it, invited to it, or — calibrations aside — about my
+    call or the call of someone below me."""
+    from scorecards.models import RaterRole, RoundContext, RoundRater
+
+    people = [getattr(org, who) for who in PEOPLE]
+    version = template.versions.get()
+    for n, subject in enumerate(people):
+        call = RecordedCallFactory(person=subject, title=f"Call {n}")
+        for m, context in enumerate(RoundContext.values):
+            opener = people[(n + m) % len(people)]
+            scoring = ScoringRound.objects.create(
+                work=call, version=version, context=context, created_by=opener
+            )
+            rater = people[(n + 2 * m + 1) % len(people)]
+            RoundRater.objects.create(round=scoring, person=rater, role=RaterRole.PEER)
+    below = {
+        org.head.pk: {p.pk for p in people if p != org.head},
+        org.manager.pk: {org.rep.pk, org.peer.pk},
+        org.other_manager.pk: {org.other_rep.pk},
+    }
+    rounds = ScoringRound.objects.select_related("work").prefetch_related("raters")
+    for person in people:
+        expected = {
+            r.pk
+            for r in rounds
+            if r.created_by_id == person.pk
+            or person.pk in {rater.person_id for rater in r.raters.all()}
+            or (
+                r.context != RoundContext.CALIBRATION
+                and (
+                    r.work.person_id == person.pk or r.work.person_id in below.get(person.pk, set())
+                )
+            )
+        }
+        seen = set(ScoringRound.objects.visible_to(person).values_list("pk", flat=True))
+        assert seen == expected, person
+        assert set(rounds_for(user=person).values_list("pk", flat=True)) == expected
