@@ -9,7 +9,7 @@ from django.db.models import Case, F, Q, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from people.selectors import ids_below, people_below
+from people.selectors import ids_below, is_below, people_below
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field
@@ -518,8 +518,7 @@ class CommitmentQuerySet(models.QuerySet):
         """The owner, whoever wrote it down, and the owner's management chain."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        below = people_below(person=user).values("pk")
-        return self.filter(Q(owner=user) | Q(created_by=user) | Q(owner__in=below))
+        return self.filter(Q(owner=user) | Q(created_by=user) | is_below("owner", person=user))
 
     def open(self):
         return self.filter(status=CommitmentStatus.OPEN)

@@ -7,7 +7,7 @@ slipped in by hand cannot make the walk run forever."""
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, Lookup, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 
@@ -40,6 +40,30 @@ def ids_below(*, person: User | int) -> RawSQL:
     if connection.vendor == "postgresql":
         sql = f"SELECT unnest(ARRAY({sql}))"
     return RawSQL(sql, [pk])  # noqa: S611
+
+
+class _AnyOf(Lookup):
+    """`lhs = ANY(ARRAY(subquery))` on PostgreSQL, `lhs IN (subquery)` elsewhere (the
+    right-hand side compiles with its parentheses)."""
+
+    lookup_name = "any_of"  # used as an expression, never registered
+
+    def as_sql(self, compiler, connection, template="{lhs} IN {rhs}"):
+        lhs, lhs_params = compiler.compile(self.lhs)
+        rhs, rhs_params = compiler.compile(self.rhs)
+        return template.format(lhs=lhs, rhs=rhs), [*lhs_params, *rhs_params]
+
+    def as_postgresql(self, compiler, connection):
+        return self.as_sql(compiler, connection, template="{lhs} = ANY(ARRAY{rhs})")
+
+
+def is_below(field: str, *, person: User | int) -> Q:
+    """`field` (a person's id) is someone below `person`. On PostgreSQL a condition
+    an index answers by itself, so in an OR with other indexed conditions the rows
+    come from one BitmapOr of the indexes; `field__in=ids_below(…)` is a semi-join,
+    and such an OR reads the whole table (a rep's commitments: 55 ms → 1.3 ms)."""
+    pk = person.pk if isinstance(person, User) else person
+    return Q(_AnyOf(F(field), RawSQL(_below_sql(), [pk])))  # noqa: S611
 
 
 def people_below(*, person: User | int) -> QuerySet[User]:

@@ -2,9 +2,12 @@
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 
+from people.models import User
 from people.selectors import (
+    is_below,
     is_in_management_chain,
     management_chain,
     managers_above,
@@ -47,6 +50,18 @@ def test_it_finds_everyone_below_a_person_in_one_query_for_a_five_level_tree():
     assert outsider not in below
     assert set(people_below(person=fourth)) == {fifth}
     assert set(people_below(person=fifth)) == set()
+
+
+@pytest.mark.django_db
+def test_is_below_selects_the_same_people_alone_and_in_an_or():
+    top, second, third = build_chain(3)
+    sibling, outsider = UserFactory(manager=second), UserFactory()
+    for person in (top, second, third, outsider):
+        below = set(people_below(person=person))
+        assert set(User.objects.filter(is_below("pk", person=person))) == below
+        either = User.objects.filter(Q(pk=outsider.pk) | is_below("pk", person=person.pk))
+        assert set(either) == below | {outsider}
+    assert set(User.objects.filter(is_below("reports_to", person=top))) == {third, sibling}
 
 
 @pytest.mark.django_db
