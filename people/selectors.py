@@ -42,6 +42,11 @@ def ids_below(*, person: User | int) -> RawSQL:
     return RawSQL(sql, [pk])  # noqa: S611
 
 
+# From this many people below someone, list rules that gather candidate ids first
+# would gather most of the organisation: they test each row instead.
+LARGE_SCOPE_FROM = 500
+
+
 class _AnyOf(Lookup):
     """`lhs = ANY(ARRAY(subquery))` on PostgreSQL, `lhs IN (subquery)` elsewhere (the
     right-hand side compiles with its parentheses)."""

@@ -96,7 +96,7 @@ class ScorecardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 
     def get_queryset(self):
         return (
-            Scorecard.objects.visible_to(self.request.user)
+            Scorecard.objects.visible_for_lists(self.request.user)
             .select_related("rater", "subject", "version__template")
             .prefetch_related(
                 Prefetch("scores", queryset=Score.objects.select_related("criterion"))

@@ -78,3 +78,54 @@ def test_the_rule_gathers_exactly_the_rounds_each_person_may_see(org, template):
         seen = set(ScoringRound.objects.visible_to(person).values_list("pk", flat=True))
         assert seen == expected, person
         assert set(rounds_for(user=person).values_list("pk", flat=True)) == expected
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("large_scope_from", [1, 500])
+def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
+    org, template, monkeypatch, large_scope_from
+):
+    """Scorecard.visible_for_lists (candidates gathered first; or the rule alone from
+    LARGE_SCOPE_FROM people below) equals visible_to for everyone, drafts, declines,
+    calibrations and manager scorecards included."""
+    import people.selectors
+    from scorecards.models import RaterRole, RoundContext, RoundRater, Scorecard
+
+    monkeypatch.setattr(people.selectors, "LARGE_SCOPE_FROM", large_scope_from)
+    people_ = [getattr(org, who) for who in PEOPLE]
+    version = template.versions.get()
+    roles = [RaterRole.PEER, RaterRole.MANAGER, RaterRole.COACH]
+    for n, subject in enumerate(people_):
+        call = RecordedCallFactory(person=subject, title=f"Call {n}")
+        for m, context in enumerate(RoundContext.values):
+            scoring = ScoringRound.objects.create(
+                work=call,
+                version=version,
+                context=context,
+                created_by=people_[(n + m) % len(people_)],
+                closed_at=timezone.now() if (n + m) % 3 == 0 else None,
+            )
+            for k in range(3):
+                rater = people_[(n + 2 * m + k + 1) % len(people_)]
+                role = roles[(n + m + k) % len(roles)]
+                RoundRater.objects.create(
+                    round=scoring,
+                    person=rater,
+                    role=role,
+                    declined_at=timezone.now() if (n + k) % 5 == 0 else None,
+                )
+                if (n + m + k) % 4:
+                    Scorecard.objects.create(
+                        round=scoring,
+                        rater=rater,
+                        rater_role=role,
+                        subject=subject,
+                        version=version,
+                        context=context,
+                        submitted_at=timezone.now() if (n + m + k) % 4 != 1 else None,
+                    )
+    for person in people_:
+        rule = set(Scorecard.objects.visible_to(person).values_list("pk", flat=True))
+        listed = Scorecard.objects.visible_for_lists(person).values_list("pk", flat=True)
+        assert set(listed) == rule, person
+    assert 0 < len(rule) < Scorecard.objects.count()
