@@ -62,6 +62,14 @@ class _AnyOf(Lookup):
         return self.as_sql(compiler, connection, template="{lhs} = ANY(ARRAY{rhs})")
 
 
+def any_of(field: str, rows) -> Q:
+    """`field` is one of `rows` (a one-column queryset or subquery), as
+    `= ANY(ARRAY(…))` on PostgreSQL: the planner cannot see into the array, so it reads
+    the few rows by index instead of betting on finding them early in a walk of a
+    whole table (with LIMIT 1, a walk that reads everything when there are none)."""
+    return Q(_AnyOf(F(field), rows))
+
+
 def is_below(field: str, *, person: User | int) -> Q:
     """`field` (a person's id) is someone below `person`. On PostgreSQL a condition
     an index answers by itself, so in an OR with other indexed conditions the rows

@@ -162,6 +162,11 @@ def test_the_newest_active_goal_leads_the_next_one_on_one(org):
     earlier = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(days=7))
     notes_save(session=earlier, actor=org.manager, base_version=0, changes={"goal": "From notes"})
     assert current_goal(person=org.rep) == "From notes"
+    older = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(days=14))
+    notes_save(session=older, actor=org.manager, base_version=0, changes={"goal": "Older"})
+    assert current_goal(person=org.rep) == "From notes"  # the latest 1:1's
+    assert current_goal(person=org.peer) == ""  # never coached yet
+    assert current_goal(person=org.manager) == ""  # the coach's sessions are not theirs
     make(org.rep, title="Lead with questions")
     assert current_goal(person=org.rep) == "Lead with questions"
     following = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=1))

@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from people.models import User
 from people.selectors import (
+    any_of,
     is_below,
     is_in_management_chain,
     management_chain,
@@ -62,6 +63,14 @@ def test_is_below_selects_the_same_people_alone_and_in_an_or():
         either = User.objects.filter(Q(pk=outsider.pk) | is_below("pk", person=person.pk))
         assert set(either) == below | {outsider}
     assert set(User.objects.filter(is_below("reports_to", person=top))) == {third, sibling}
+
+
+@pytest.mark.django_db
+def test_any_of_selects_the_rows_of_a_one_column_queryset():
+    top, second, third = build_chain(3)
+    managers = User.objects.filter(pk__in=[top.pk, second.pk]).values("pk")
+    assert set(User.objects.filter(any_of("reports_to", managers))) == {second, third}
+    assert not User.objects.filter(any_of("pk", User.objects.none().values("pk"))).exists()
 
 
 @pytest.mark.django_db
