@@ -9,7 +9,7 @@ from django.db.models import Case, F, Q, When
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from people.selectors import ids_below, is_below, people_below
+from people.selectors import LARGE_SCOPE_FROM, ids_below, is_below, people_below
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field
@@ -155,7 +155,7 @@ class Prompt(models.Model):
 
 # From this many people below, lists of sessions check each session
 # instead of gathering the people's (SessionQuerySet.visible_for_lists).
-WALK_FROM_PEOPLE_BELOW = 500
+WALK_FROM_PEOPLE_BELOW = LARGE_SCOPE_FROM
 
 
 def _one_of(field: str, ids: list[int]) -> Q:

@@ -42,8 +42,9 @@ def ids_below(*, person: User | int) -> RawSQL:
     return RawSQL(sql, [pk])  # noqa: S611
 
 
-# From this many people below someone, list rules that gather candidate ids first
-# would gather most of the organisation: they test each row instead.
+# From this many people below someone, the rules of long lists that gather candidate
+# ids first would gather most of the organisation: they test each row instead
+# (coaching's sessions, scorecards).
 LARGE_SCOPE_FROM = 500
 
 
@@ -76,7 +77,7 @@ def is_below(field: str, *, person: User | int) -> Q:
     come from one BitmapOr of the indexes; `field__in=ids_below(…)` is a semi-join,
     and such an OR reads the whole table (a rep's commitments: 55 ms → 1.3 ms)."""
     pk = person.pk if isinstance(person, User) else person
-    return Q(_AnyOf(F(field), RawSQL(_below_sql(), [pk])))  # noqa: S611
+    return any_of(field, RawSQL(_below_sql(), [pk]))  # noqa: S611
 
 
 def people_below(*, person: User | int) -> QuerySet[User]:
