@@ -4,12 +4,11 @@ private notes, commitments that carry forward, focus areas and the question bank
 Who may see what is decided in one place per model: `QuerySet.visible_to(user)`."""
 
 from django.conf import settings
-from django.db import connection, models
+from django.db import models
 from django.db.models import Case, F, Q, When
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from people.selectors import LARGE_SCOPE_FROM, ids_below, is_below, people_below
+from people.selectors import LARGE_SCOPE_FROM, ids_below, is_below, one_of, people_below
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field
@@ -158,15 +157,6 @@ class Prompt(models.Model):
 WALK_FROM_PEOPLE_BELOW = LARGE_SCOPE_FROM
 
 
-def _one_of(field: str, ids: list[int]) -> Q:
-    """`field IN ids`; on PostgreSQL the ids go as one array parameter, however many
-    (Django spends milliseconds writing out ten thousand placeholders), and the
-    planner still counts them (it reads the length of a constant array it unnests)."""
-    if connection.vendor != "postgresql":
-        return Q(**{f"{field}__in": ids})
-    return Q(**{f"{field}__in": RawSQL("SELECT unnest(%s::bigint[])", [ids])})  # noqa: S611
-
-
 class SessionQuerySet(models.QuerySet):
     def visible_to(self, user):
         """The one visibility rule for sessions: participants, and everyone above a
@@ -202,7 +192,7 @@ class SessionQuerySet(models.QuerySet):
         if len(below) < WALK_FROM_PEOPLE_BELOW:
             return self.visible_to(user)
         taking_part = SessionParticipant.objects.filter(session=models.OuterRef("pk")).filter(
-            Q(person=user) | (_one_of("person_id", below) & ~Q(role=ParticipantRole.PEER))
+            Q(person=user) | (one_of("person_id", below) & ~Q(role=ParticipantRole.PEER))
         )
         return self.filter(models.Exists(taking_part))
 

@@ -205,7 +205,7 @@ def _rows(version, cards, scoring) -> list[CriterionRow]:
 def rounds_for(*, user: User) -> QuerySet[ScoringRound]:
     """Rounds that concern me, newest first, with what the list shows."""
     return (
-        ScoringRound.objects.visible_to(user)
+        ScoringRound.objects.visible_for_lists(user)
         .select_related("work__person", "version__template")
         # Counted per round shown, not grouped: a GROUP BY over the joined raters and
         # scorecards of every visible round came before the page was cut.
@@ -455,7 +455,13 @@ def calls_with_rounds(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
     rounds score it (one query)."""
     calls = calls_visible_to(user)
     calls = calls.filter(person=user) if mine else calls.exclude(person=user)
-    return calls.select_related("person").annotate(rounds_count=Count("rounds", distinct=True))
+    rounds = ScoringRound.objects.filter(work=OuterRef("pk")).order_by().values("work")
+    # Counted per call shown, not grouped over every visible call before the page is cut.
+    return calls.select_related("person").annotate(
+        rounds_count=Coalesce(
+            Subquery(rounds.annotate(n=Count("pk")).values("n"), output_field=IntegerField()), 0
+        )
+    )
 
 
 def rounds_of_call(*, user: User, call: RecordedCall) -> QuerySet[ScoringRound]:

@@ -434,13 +434,14 @@ def test_the_list_and_the_detail_cost_the_same_queries_whatever_their_size(peopl
     client = client_for(people.manager)
     few_round = services.coach_scoring_open(actor=people.manager, work=call, template=template)
     submit(people.manager, few_round, [2, 2, 2])
-    # session, user, count, the page (rounds with their counts, the call, its person,
-    # the template and whoever opened it in one)
+    # session, user, how many people are below me (visible_for_lists), count, the page
+    # (rounds with their counts, the call, its person, the template and whoever opened
+    # it in one)
     few = queries(client, URL)
     # session, user, the round, its version, criteria, anchors, raters, every
     # scorecard (states), the visible scorecards and their scores
     detail = queries(client, f"{URL}{few_round.pk}/")
-    assert (few, detail) == (4, 10)
+    assert (few, detail) == (5, 10)
     extra = [UserFactory(manager=people.manager) for _ in range(4)]
     busy = team_review(people, template, call, participants=[people.peer, *extra])
     for person in (people.rep, people.peer, people.manager, *extra):

@@ -70,10 +70,11 @@ def test_the_scorecards_home_costs_the_same_whatever_the_number_of_calls_and_rou
 ):
     # 1 session, 2 user, 3 roles (is a manager?), 4 rounds waiting for me, 5 my calls
     # with their round counts, 6 my people's calls with theirs, 7 recent rounds with
-    # rater and scorecard counts (each list with its call, person and template joined)
+    # rater and scorecard counts (each list with its call, person and template joined),
+    # after 8 how many people are below me (the rounds list's shape: visible_for_lists)
     coach_round(org, template)
     few, sql = count(client, org.manager, "/scorecards/")
-    assert few == 7, sql
+    assert few == 8, sql
     for extra in more_templates(org):
         for person in (org.rep, org.peer):
             coach_round(org, extra, person=person)
@@ -83,10 +84,10 @@ def test_the_scorecards_home_costs_the_same_whatever_the_number_of_calls_and_rou
 
 
 def test_a_reps_scorecards_home_costs_the_same_too(client, org, template):
-    # As above without "my people's calls": 6.
+    # As above without "my people's calls": 7.
     coach_round(org, template)
     few, sql = count(client, org.rep, "/scorecards/")
-    assert few == 6, sql
+    assert few == 7, sql
     for extra in more_templates(org):
         coach_round(org, extra)
         coach_round(org, extra, rate=False)
@@ -143,11 +144,12 @@ def test_a_call_page_costs_the_same_whatever_the_number_of_rounds(client, org, t
     # 1 session, 2 user, 3 the call (access), 4 its rounds with their counts, 5 am I
     # above the caller? (how I may start scoring it), 6 roles (the site navigation),
     # 7 the offered scorecards for the select, 8 the same again (Django's Select looks
-    # at its first option to decide on `required`)
+    # at its first option to decide on `required`), 9 how many people are below me
+    # (the rounds list's shape: visible_for_lists)
     scoring = coach_round(org, template)
     path = f"/scorecards/calls/{scoring.work_id}/"
     few, sql = count(client, org.manager, path)
-    assert few == 8, sql
+    assert few == 9, sql
     for extra in more_templates(org):
         services.coach_scoring_open(actor=org.manager, work=scoring.work, template=extra)
     assert count(client, org.manager, path)[0] == few
@@ -167,8 +169,9 @@ def test_the_calibration_list_costs_the_same_whatever_the_number_of_calibrations
         )
 
     calibrate(template)
+    # one more than session, user and the list: how many people are below me
     few, sql = count(client, org.manager, "/scorecards/calibrations/")
-    assert few == 4, sql
+    assert few == 5, sql
     for extra in more_templates(org):
         calibrate(extra)
     assert count(client, org.manager, "/scorecards/calibrations/")[0] == few

@@ -39,11 +39,18 @@ PEOPLE = ("head", "manager", "other_manager", "rep", "peer", "other_rep", "hr", 
 
 
 @pytest.mark.django_db
-def test_the_rule_gathers_exactly_the_rounds_each_person_may_see(org, template):
-    """ScoringRound.visible_to gathers ids from four indexes; it must equal the rule
-    read round by round: opened it, invited to it, or — calibrations aside — about my
-    call or the call of someone below me."""
+@pytest.mark.parametrize("large_scope_from", [1, 500])
+def test_the_rule_gathers_exactly_the_rounds_each_person_may_see(
+    org, template, monkeypatch, large_scope_from
+):
+    """ScoringRound.visible_to gathers ids from four indexes, and lists from
+    LARGE_SCOPE_FROM people below check each round instead (visible_for_lists); both
+    must equal the rule read round by round: opened it, invited to it, or —
+    calibrations aside — about my call or the call of someone below me."""
+    import people.selectors
     from scorecards.models import RaterRole, RoundContext, RoundRater
+
+    monkeypatch.setattr(people.selectors, "LARGE_SCOPE_FROM", large_scope_from)
 
     people = [getattr(org, who) for who in PEOPLE]
     version = template.versions.get()
@@ -77,6 +84,8 @@ def test_the_rule_gathers_exactly_the_rounds_each_person_may_see(org, template):
         }
         seen = set(ScoringRound.objects.visible_to(person).values_list("pk", flat=True))
         assert seen == expected, person
+        listed = ScoringRound.objects.visible_for_lists(person).values_list("pk", flat=True)
+        assert set(listed) == expected, person
         assert set(rounds_for(user=person).values_list("pk", flat=True)) == expected
 
 
