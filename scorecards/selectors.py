@@ -219,9 +219,11 @@ def rounds_for(*, user: User) -> QuerySet[ScoringRound]:
     )
 
 
-def _count(rows: QuerySet) -> Coalesce:
-    """How many of a round's `rows` (filtered on round=OuterRef("pk")), as a subquery."""
-    counted = rows.order_by().values("round").annotate(n=Count("pk")).values("n")
+def _count(rows: QuerySet, per: str = "round") -> Coalesce:
+    """How many `rows` (filtered on `per`=OuterRef("pk")) each row shown has, as a
+    subquery: counted for the rows of the page only, not grouped over every visible
+    row before the page is cut."""
+    counted = rows.order_by().values(per).annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
@@ -455,12 +457,8 @@ def calls_with_rounds(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
     rounds score it (one query)."""
     calls = calls_visible_to(user)
     calls = calls.filter(person=user) if mine else calls.exclude(person=user)
-    rounds = ScoringRound.objects.filter(work=OuterRef("pk")).order_by().values("work")
-    # Counted per call shown, not grouped over every visible call before the page is cut.
     return calls.select_related("person").annotate(
-        rounds_count=Coalesce(
-            Subquery(rounds.annotate(n=Count("pk")).values("n"), output_field=IntegerField()), 0
-        )
+        rounds_count=_count(ScoringRound.objects.filter(work=OuterRef("pk")), per="work")
     )
 
 
