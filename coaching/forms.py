@@ -3,11 +3,13 @@ limited to what the signed-in person may pick, so a forged id is just "not a val
 choice"."""
 
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from people.models import Team, User
-from people.selectors import people_below
+from people.pickers import offer_people, source
+from people.roles import Role
+from people.selectors import people_below, roles_of
 
 from .models import (
     RATING_COMMENT_LIMIT,
@@ -36,6 +38,22 @@ def _below(user):
     return people_below(person=user).filter(is_active=True).order_by("display_name")
 
 
+def _holds(role: Role):
+    return lambda user: role in roles_of(user)
+
+
+@source("below", allowed=_holds(Role.MANAGER))
+def _below_to_pick(user: User, params) -> QuerySet[User]:
+    """Whom a manager plans a 1:1, a call review or a role-play with."""
+    return _below(user)
+
+
+@source("managers-below", allowed=_holds(Role.MANAGER_OF_MANAGERS))
+def _managers_below(user: User, params) -> QuerySet[User]:
+    """Whom a manager of managers reviews: the managers below them."""
+    return _below(user).filter(direct_reports__isnull=False).distinct()
+
+
 class SessionStartForm(forms.Form):
     """Fields every kind shares. The time is read in the viewer's own time zone."""
 
@@ -57,7 +75,7 @@ class OneOnOneForm(SessionStartForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["coachee"].queryset = _below(user)
+        offer_people(self.fields["coachee"], source="below", user=user)
         self.fields["focus_area"].queryset = FocusArea.objects.active_on(timezone.localdate())
 
 
@@ -80,7 +98,7 @@ class TeamCallReviewForm(SessionStartForm):
         super().__init__(*args, **kwargs)
         leads = list(_below(user).values_list("pk", flat=True)) + [user.pk]
         self.fields["team"].queryset = Team.objects.filter(lead__in=leads)
-        self.fields["presenter"].queryset = _below(user)
+        offer_people(self.fields["presenter"], source="below", user=user)
         self.fields["focus_area"].queryset = FocusArea.objects.active_on(timezone.localdate())
 
 
@@ -103,7 +121,7 @@ class RolePlayForm(SessionStartForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["participants"].queryset = _below(user)
+        offer_people(self.fields["participants"], source="below", user=user)
         self.fields["focus_area"].queryset = FocusArea.objects.active_on(timezone.localdate())
 
 
@@ -112,9 +130,7 @@ class ManagerReviewForm(SessionStartForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["coachee"].queryset = (
-            _below(user).filter(direct_reports__isnull=False).distinct()
-        )
+        offer_people(self.fields["coachee"], source="managers-below", user=user)
 
 
 class PeerSessionForm(SessionStartForm):
@@ -122,9 +138,7 @@ class PeerSessionForm(SessionStartForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["peer"].queryset = (
-            User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("display_name")
-        )
+        offer_people(self.fields["peer"], source="colleagues", user=user)
 
 
 FORM_FOR_KIND = {

@@ -5,15 +5,25 @@ and never reaches a service."""
 from datetime import timedelta
 
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
 from coaching.models import FocusArea, Goal
 from people.models import Team, TeamMembership, User
+from people.pickers import colleagues, offer_people, source
+from people.roles import Role
+from people.selectors import roles_of
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
-from .selectors import FROM_AFTER_TO, ReviewFilters, reviewable_people, validate_review_day
+from .selectors import (
+    FROM_AFTER_TO,
+    ReviewFilters,
+    my_feedback,
+    reviewable_people,
+    validate_review_day,
+)
 from .services import ANONYMITY_THRESHOLD
 
 ANONYMOUS_RULE = (
@@ -44,8 +54,39 @@ def own_goals(user, keep: Goal | None = None):
     return Goal.objects.filter(owner=user).filter(goals).order_by("-created_at")
 
 
-def _active_people_but(user):
-    return User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("display_name")
+def _reviewable(user: User, roles) -> QuerySet[User]:
+    return reviewable_people(user=user, roles=roles).order_by("display_name", "pk")
+
+
+@source("reviewable", allowed=lambda user: bool(roles_of(user) & {Role.HR, Role.MANAGER}))
+def _reviewable_to_pick(user: User, params) -> QuerySet[User]:
+    """Whose evaluative feedback the evaluation screen can be filtered to."""
+    return _reviewable(user, roles_of(user))
+
+
+def share_candidates(feedback, shared_with) -> QuerySet[User]:
+    """Whom the recipient of developmental `feedback` may share it with: anyone active
+    but themselves, the people it is already shared with and whoever could have
+    written it."""
+    people = colleagues(feedback.recipient, {}).exclude(pk__in=[p.pk for p in shared_with])
+    if feedback.anonymous:
+        # Leaving out only the author would name them; leave out everyone asked.
+        return people.exclude(feedback_asked_of_me__request=feedback.request_id)
+    return people.exclude(pk=feedback.author_id)
+
+
+@source("share")
+def _share_to_pick(user: User, params) -> QuerySet[User]:
+    """`?item=`: a developmental item `user` received; anything else is not found."""
+    raw = params.get("item", "")
+    item = (
+        my_feedback(user=user, stream=Stream.DEVELOPMENTAL).filter(pk=raw).first()
+        if raw.isdigit()
+        else None
+    )
+    if item is None:
+        raise Http404
+    return share_candidates(item, [share.person for share in item.live_shares])
 
 
 def _stream_radio(url_name: str) -> forms.RadioSelect:
@@ -119,7 +160,7 @@ class GiveForm(ObservationFields):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["recipient"].queryset = _active_people_but(user)
+        offer_people(self.fields["recipient"], source="colleagues", user=user)
         self.fields["stream"].widget = _stream_radio("feedback_give")
         self.fields["stream"].widget.choices = self.fields["stream"].choices
 
@@ -190,7 +231,7 @@ class RequestForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         field = self.fields["responders"]
-        field.queryset = _active_people_but(user)
+        offer_people(field, source="colleagues", user=user)
         field.requester_pk = user.pk
         self.fields["stream"].widget = _stream_radio("feedback_request_new")
         self.fields["stream"].widget.choices = self.fields["stream"].choices
@@ -253,13 +294,13 @@ class ShareForm(forms.Form):
     def __init__(self, *args, feedback, shared_with=(), **kwargs):
         kwargs.setdefault("auto_id", "share_%s")
         super().__init__(*args, **kwargs)
-        people = _active_people_but(feedback.recipient).exclude(pk__in=[p.pk for p in shared_with])
-        if feedback.anonymous:
-            # Leaving out only the author would name them; leave out everyone asked.
-            people = people.exclude(feedback_asked_of_me__request=feedback.request_id)
-        else:
-            people = people.exclude(pk=feedback.author_id)
-        self.fields["person"].queryset = people
+        offer_people(
+            self.fields["person"],
+            source="share",
+            user=feedback.recipient,
+            params={"item": feedback.pk},
+            people=share_candidates(feedback, shared_with),
+        )
 
 
 class UnshareForm(forms.Form):
@@ -344,8 +385,8 @@ class ReviewFilterForm(forms.Form):
         self.fields["from"] = _day_field("From")
         self.fields["to"] = _day_field("To")
         self.order_fields(["person", "from", "to", "page"])
-        self.fields["person"].queryset = reviewable_people(user=user, roles=roles).order_by(
-            "display_name", "pk"
+        offer_people(
+            self.fields["person"], source="reviewable", user=user, people=_reviewable(user, roles)
         )
 
     def clean(self):

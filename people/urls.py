@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_pick
 
 urlpatterns = [
     # Before allauth's own URLs, so this one answers /accounts/login/.
@@ -11,4 +11,5 @@ urlpatterns = [
     path("me/api-token/", views.api_token, name="api_token"),
     path("me/api-token/new/", views.api_token_create, name="api_token_create"),
     path("me/api-token/revoke/", views.api_token_revoke, name="api_token_revoke"),
+    path("people/pick/<slug:source>/", views_pick.people_pick, name="people_pick"),
 ]

@@ -3,11 +3,12 @@ templates) are limited to what the signed-in person may pick, so a forged id is 
 a valid choice" and never reaches a service."""
 
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.forms.models import ModelChoiceIterator
 from django.utils import timezone
 
 from people.models import User
+from people.pickers import offer_people, source
 from people.selectors import is_in_management_chain, people_below
 
 from . import selectors
@@ -53,7 +54,9 @@ class CallChoiceField(forms.ModelChoiceField):
         return f"{call.title} · {call.person.display_name} · {call.call_date:%d %b %Y}"
 
 
-def _me_and_below(user: User):
+@source("me-and-below")
+def _me_and_below(user: User, params=None) -> QuerySet[User]:
+    """Whose call someone logs: their own, or of anyone active below them."""
     below = people_below(person=user).filter(is_active=True).values("pk")
     return User.objects.filter(Q(pk=user.pk) | Q(pk__in=below)).order_by("display_name")
 
@@ -88,7 +91,7 @@ class CallForm(forms.Form):
 
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["person"].queryset = _me_and_below(user)
+        offer_people(self.fields["person"], source="me-and-below", user=user)
         self.fields["person"].initial = user.pk
         self.fields["call_date"].initial = timezone.localdate(timezone=user.tzinfo)
 
@@ -137,8 +140,7 @@ class StartScoringForm(forms.Form):
         self.fields["how"].choices = [(way, HOW_LABELS[way]) for way in ways]
         self.fields["how"].initial = ways[0] if ways else None
         if call.person_id == user.pk:
-            others = User.objects.filter(is_active=True).exclude(pk=user.pk)
-            self.fields["peers"].queryset = others.order_by("display_name")
+            offer_people(self.fields["peers"], source="colleagues", user=user)
         else:
             del self.fields["peers"]
 

@@ -172,6 +172,7 @@ OBJECT_KIND = {
     "person": ["person_detail", "person_goal_add", "person_skills", "diagnosis_new"],
     "manager": ["team_manager"],
 }
+PICK_SOURCES = ("colleagues", "me-and-below", "below", "managers-below", "reviewable", "share")
 ROUTE_KIND = {key: kind for kind, keys in OBJECT_KIND.items() for key in keys}
 
 
@@ -189,6 +190,8 @@ def variants(route, matrix):
             "manager": {"manager_id": p["manager"].pk},
             "other": {"manager_id": p["other_manager"].pk},
         }
+    if key == "people_pick":
+        return {name: {"source": name} for name in PICK_SOURCES}
     if key == "calendar_feed":
         return {name: {"token": t} for name, t in objs["feed"].items()}
     from dashboards.exports import ORGANISATION_TABLES, TEAM_TABLES
@@ -347,6 +350,19 @@ ROUTES: dict[str, dict] = dict(
         # The person's own pages.
         ("profile", page(*ALL)),
         ("my_data", page(*ALL)),
+        # The people search, asked without its ?name=&id=: 400 for those who may
+        # search the source; "share" names no item, so it is nobody's.
+        (
+            "people_pick",
+            {
+                "colleagues": page(*ALL, ok="400"),
+                "me-and-below": page(*ALL, ok="400"),
+                "below": page("manager", "other_manager", "head", ok="400"),
+                "managers-below": page("head", ok="400"),
+                "reviewable": page("manager", "other_manager", "head", "hr", ok="400"),
+                "share": page(),
+            },
+        ),
         ("my_data_download", page(*ALL)),
         ("api_token", page(*ALL)),
         post("api_token_create", page(*ALL)),  # the new token, shown once

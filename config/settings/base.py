@@ -89,6 +89,9 @@ TEMPLATES = [
 # Django's default renderer with the widget templates written in Python (the same
 # markup, a fraction of the time: people/widgets.py).
 FORM_RENDERER = "people.widgets.FastFormRenderer"
+# Up to this many people a form lists them all; beyond, it offers a search box
+# (people/pickers.py): a list of the whole organisation is unreadable and heavy.
+PEOPLE_PICKER_LIST_UP_TO = env.int("PEOPLE_PICKER_LIST_UP_TO", default=40)
 
 # --- Data ---------------------------------------------------------------------
 DATABASES = {

@@ -828,6 +828,11 @@ FILLS = {
     "team_manager": _pks(User),
     "api:dashboards-team-manager": lambda: [{"manager_id": f["pk"]} for f in _pks(User)()],
     "diagnosis_new": _pks(User),
+    # Without ?name=&id= a 400; the search itself is walked in tests/people/test_pickers.py.
+    "people_pick": lambda: [
+        {"source": name}
+        for name in ("colleagues", "below", "managers-below", "me-and-below", "reviewable", "share")
+    ],
     "calendar_feed": _feed_tokens,
     "hr_export": lambda: [{"table": table} for table in ORGANISATION_TABLES],
     "hr_team_export": lambda: [

@@ -1,0 +1,232 @@
+"""Choosing people from an organisation of thousands: a search box instead of a list.
+
+A form offers people through a named *source*: a function of the signed-in person (and
+a few query parameters, such as the feedback item being shared) giving the people they
+may choose. `offer_people` sets the field's queryset from the source; when the source
+holds more than `settings.PEOPLE_PICKER_LIST_UP_TO` people, the field's list is swapped
+for `PeopleSearch`: a search box whose matches (`people_pick`, an htmx GET) come from
+the same source, so the page carries the chosen few instead of 10,000 options, and a
+forged id is still "not a valid choice" because the field validates against the source.
+
+Without a search (JavaScript off) the chosen people stay chosen and the form still
+validates; only finding new people needs the search. Apps register their sources in
+their own `pickers` module, imported by their AppConfig."""
+
+from collections.abc import Callable, Mapping
+from urllib.parse import urlencode
+
+from django import forms
+from django.conf import settings
+from django.db.models import Case, Q, QuerySet, When
+from django.http import Http404
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from .models import User
+
+Source = Callable[[User, Mapping[str, str]], QuerySet[User]]
+_SOURCES: dict[str, tuple[Source, Callable[[User], bool] | None]] = {}
+
+MATCHES_SHOWN = 20
+QUERY_LIMIT = 100  # characters of a search
+
+
+def source(name: str, *, allowed: Callable[[User], bool] | None = None):
+    """Register `fn(user, params) -> QuerySet[User]` as the people source `name`.
+    `allowed(user)` says whether the search may be used at all (the pages decide for
+    their own forms); `fn` raises Http404 for parameters naming what `user` may not see."""
+
+    def register(fn: Source) -> Source:
+        if _SOURCES.get(name, (fn,))[0] is not fn:
+            raise ValueError(f"Two people sources are named {name!r}.")
+        _SOURCES[name] = (fn, allowed)
+        return fn
+
+    return register
+
+
+def people_from(name: str, user: User, params: Mapping[str, str]) -> QuerySet[User]:
+    """The people `user` may choose from source `name`, for the search: Http404 if
+    there is no such source or it is not for `user`."""
+    fn, allowed = _SOURCES.get(name, (None, None))
+    if fn is None or (allowed is not None and not allowed(user)):
+        raise Http404
+    return fn(user, params)
+
+
+def list_up_to() -> int:
+    return settings.PEOPLE_PICKER_LIST_UP_TO
+
+
+def offer_people(
+    field: forms.ModelChoiceField,
+    *,
+    source: str,
+    user: User,
+    params: Mapping[str, str] | None = None,
+    people: QuerySet[User] | None = None,
+) -> None:
+    """Offer `field` the people of `source` for `user`: as the field's own list when
+    they are few, as a search box when they are many (decided when the field is
+    first drawn, with the query the list needed anyway; validating costs nothing
+    more). `people`: the source's
+    people when the form has already worked them out, with the same selector the
+    source calls."""
+    params = dict(params or {})
+    if people is None:
+        people = _SOURCES[source][0](user, params)
+    field.queryset = people
+    field.widget = PeopleSearch(
+        listed=field.widget,
+        source=source,
+        params=params,
+        blank=None if field.required else getattr(field, "empty_label", None),
+    )
+    field.widget.is_required = field.required
+    field.widget.choices = field.choices
+
+
+def person_label(person: User) -> str:
+    return person.display_name if person.is_active else f"{person.display_name} (left)"
+
+
+def choice_items(
+    people, *, name: str, id_: str, multiple: bool, chosen=(), blank: str | None = None
+) -> SafeString:
+    """`<li>` items, input then label, as `people/templatetags/choices.py` writes a
+    list: the chosen people checked, then `people`; `blank` first for "nobody"."""
+    kind = "checkbox" if multiple else "radio"
+    rows = []
+    if blank is not None and not multiple:
+        rows.append((kind, name, "", f"{id_}_blank", "" if chosen else " checked", blank, ""))
+    for checked, group in ((" checked", chosen), ("", people)):
+        rows.extend(
+            (kind, name, p.pk, f"{id_}_{p.pk}", checked, person_label(p), p.email) for p in group
+        )
+    return format_html_join(
+        "",
+        '<li><input type="{}" name="{}" value="{}" id="{}"{}> '
+        '<label for="{}">{} <span class="muted">{}</span></label></li>',
+        ((k, n, v, i, c, i, label, email) for k, n, v, i, c, label, email in rows),
+    )
+
+
+class PeopleSearch(forms.Widget):
+    """The field's own list (`listed`) for a few people; for many, a search box over
+    the source with the chosen people listed under it as checked boxes (radio buttons
+    for one person). Each search sends the chosen ones along, so they stay on the
+    list while the matches change."""
+
+    def __init__(self, *, listed: forms.Widget, source, params, blank):
+        super().__init__(listed.attrs)
+        self.listed, self.source, self.params, self.blank = listed, source, params, blank
+        self.multiple = self.allow_multiple_selected = listed.allow_multiple_selected
+
+    is_hidden = False
+
+    @property
+    def choices(self):
+        return self.listed.choices
+
+    @choices.setter
+    def choices(self, value):  # ModelChoiceField sets it with its queryset
+        self.listed.choices = value
+
+    @cached_property
+    def searching(self) -> bool:
+        """One query reads up to one person more than a list shows: too many, a
+        search; else the list is drawn from these rows, with no second query."""
+        options = self.choices  # the field's ModelChoiceIterator
+        rows = list(options.queryset[: list_up_to() + 1])
+        if len(rows) > list_up_to():
+            return True
+        blank = options.field.empty_label
+        self.listed.choices = ([("", blank)] if blank is not None else []) + [
+            options.choice(person) for person in rows
+        ]
+        return False
+
+    @property
+    def input_type(self) -> str:
+        """What templates branch on: a search box gets a label and is drawn whole."""
+        return "search" if self.searching else self.listed.input_type
+
+    def value_from_datadict(self, data, files, name):
+        return self.listed.value_from_datadict(data, files, name)
+
+    def value_omitted_from_data(self, data, files, name):
+        return self.listed.value_omitted_from_data(data, files, name)
+
+    def subwidgets(self, name, value, attrs=None):
+        return self.listed.subwidgets(name, value, attrs)
+
+    def id_for_label(self, id_):
+        return id_ if self.searching else self.listed.id_for_label(id_)
+
+    def use_required_attribute(self, initial):
+        return False if self.searching else self.listed.use_required_attribute(initial)
+
+    def _chosen(self, value) -> list:
+        raw = value if isinstance(value, list | tuple) else [value]
+        ids = [str(v) for v in raw if v not in (None, "")]
+        if not ids:
+            return []
+        try:
+            return list(self.choices.queryset.filter(pk__in=ids))
+        except (ValueError, TypeError):
+            return []  # a forged id: the field says so, the list shows nobody
+
+    def render(self, name, value, attrs=None, renderer=None):
+        if not self.searching:
+            return self.listed.render(name, value, attrs, renderer)
+        attrs = self.build_attrs(self.attrs, attrs)
+        id_ = attrs.get("id") or f"id_{name}"
+        results = f"{id_}_results"
+        url = reverse("people_pick", args=[self.source])
+        query = {"name": name, "id": id_, **self.params}
+        if self.multiple:
+            query["multiple"] = "1"
+        if self.blank is not None:
+            query["blank"] = self.blank
+        described = " ".join(filter(None, [f"{id_}_hint", attrs.get("aria-describedby")]))
+        return format_html(
+            '<div class="people-search">'
+            '<input type="search" id="{id}" name="{name}_search" autocomplete="off" '
+            'placeholder="Type a name or an email" aria-controls="{results}" '
+            'aria-describedby="{described}" hx-get="{url}?{query}" '
+            'hx-trigger="input changed delay:250ms, search" hx-target="#{results}" '
+            'hx-include="#{results}" hx-sync="this:replace">'
+            '<p class="help" id="{id}_hint">Type part of a name or an email to find someone.</p>'
+            '<ul class="choices people-choices" id="{results}" aria-live="polite">{items}</ul>'
+            "</div>",
+            id=id_,
+            name=name,
+            results=results,
+            described=described,
+            url=url,
+            query=urlencode(query),
+            items=choice_items(
+                [],
+                name=name,
+                id_=id_,
+                multiple=self.multiple,
+                chosen=self._chosen(value),
+                blank=self.blank,
+            ),
+        )
+
+
+def matching(people: QuerySet[User], text: str) -> QuerySet[User]:
+    """People whose name or email holds `text` (case-insensitive), those whose name
+    starts with it first."""
+    return people.filter(Q(display_name__icontains=text) | Q(email__icontains=text)).order_by(
+        Case(When(display_name__istartswith=text, then=0), default=1), "display_name", "pk"
+    )
+
+
+@source("colleagues")
+def colleagues(user: User, params) -> QuerySet[User]:
+    """Everyone active but oneself: whom anyone may give feedback to or ask for it."""
+    return User.objects.filter(is_active=True).exclude(pk=user.pk).order_by("display_name")

@@ -1,0 +1,57 @@
+"""The search behind `PeopleSearch` (people/pickers.py): the people of one source who
+match what was typed, as the `<li>` items of the picker's list."""
+
+import re
+
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET
+
+from .pickers import MATCHES_SHOWN, QUERY_LIMIT, choice_items, matching, people_from
+
+# The picker's own field name and element id, echoed into the markup: plain names only.
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,60}")
+_BLANK_LIMIT = 60
+
+
+def _refuse(message: str) -> HttpResponse:
+    return HttpResponseBadRequest(format_html('<li class="error" role="alert">{}</li>', message))
+
+
+@require_GET
+def people_pick(request, source):
+    params = request.GET
+    people = people_from(source, request.user, params)  # 404 before reading the rest
+    name, id_ = params.get("name", ""), params.get("id", "")
+    if not (_NAME.fullmatch(name) and _NAME.fullmatch(id_)):
+        return _refuse("This list cannot be searched from here.")
+    text = params.get(f"{name}_search", "").strip()
+    if len(text) > QUERY_LIMIT:
+        return _refuse(f"Type at most {QUERY_LIMIT} characters.")
+    blank = params.get("blank")
+    if blank is not None and len(blank) > _BLANK_LIMIT:
+        return _refuse("This list cannot be searched from here.")
+    chosen_ids = params.getlist(name)
+    if not all(raw.isdigit() and len(raw) < 19 for raw in chosen_ids):
+        return _refuse("Choose people from the list.")
+    multiple = params.get("multiple") == "1"
+    if not multiple:
+        chosen_ids = chosen_ids[:1]
+    chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
+    found = []
+    if text:
+        found = list(matching(people, text).exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
+    items = choice_items(
+        found[:MATCHES_SHOWN], name=name, id_=id_, multiple=multiple, chosen=chosen, blank=blank
+    )
+    if not text:
+        note = ""
+    elif not found:
+        note = format_html('<li class="muted">Nobody matches “{}”.</li>', text)
+    elif len(found) > MATCHES_SHOWN:
+        note = format_html(
+            '<li class="muted">The first {} matches: type more of the name.</li>', MATCHES_SHOWN
+        )
+    else:
+        note = ""
+    return HttpResponse(items + note)

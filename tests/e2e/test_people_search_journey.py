@@ -1,0 +1,56 @@
+"""In an organisation too large to list, a rep finds people by typing: she asks two
+colleagues for feedback, found in two searches, and gives feedback to a third. The
+demo's 30 people are "large" here: PEOPLE_PICKER_LIST_UP_TO is lowered to 10."""
+
+from datetime import date, timedelta
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from feedback.models import Feedback, FeedbackRequest
+from tests.e2e.a11y import assert_accessible
+from tests.e2e.conftest import sign_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AISHA = "aisha.bello@example.com"
+
+
+@pytest.fixture
+def large(settings):
+    settings.PEOPLE_PICKER_LIST_UP_TO = 10
+
+
+def test_a_rep_finds_people_by_typing(page: Page, live_server, demo_org, large):
+    sign_in(page, live_server, AISHA, demo_org.password)
+
+    page.goto(f"{live_server.url}/feedback/requests/new/")
+    search = page.get_by_label("Ask", exact=True)
+    expect(page.locator('input[name="responders"]')).to_have_count(0)  # nobody listed yet
+    search.fill("tom")
+    page.get_by_label("Tom Becker").check()
+    search.fill("grace")
+    page.get_by_label("Grace Liu").check()
+    expect(page.get_by_label("Tom Becker")).to_be_checked()  # still there, still chosen
+    assert_accessible(page)
+    search.fill("nobody by this name")
+    expect(page.get_by_text("Nobody matches “nobody by this name”.")).to_be_visible()
+    expect(page.get_by_label("Tom Becker")).to_be_checked()
+    page.get_by_label("By").fill((date.today() + timedelta(days=14)).isoformat())
+    with page.expect_navigation():
+        page.get_by_role("button", name="Ask for feedback").click()
+    asked = FeedbackRequest.objects.get(requester__email=AISHA)
+    assert sorted(r.responder.display_name for r in asked.responders.all()) == [
+        "Grace Liu",
+        "Tom Becker",
+    ]
+
+    page.goto(f"{live_server.url}/feedback/give/")
+    page.get_by_label("To", exact=True).fill("dieg")
+    page.get_by_label("Diego Ramos").check()
+    page.get_by_label("What happened").fill("You summarised the buyer's three concerns")
+    page.get_by_label("What it led to").fill("She added the CFO to the next call")
+    page.get_by_label("One thing to try").fill("Send the summary in writing the same day")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Send feedback").click()
+    assert Feedback.objects.get(author__email=AISHA).recipient.display_name == "Diego Ramos"
