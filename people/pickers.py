@@ -9,8 +9,9 @@ the same source, so the page carries the chosen few instead of 10,000 options, a
 forged id is still "not a valid choice" because the field validates against the source.
 
 Without a search (JavaScript off) the chosen people stay chosen and the form still
-validates; only finding new people needs the search. Apps register their sources in
-their own `pickers` module, imported by their AppConfig."""
+validates; only finding new people needs the search. Apps register their sources
+(`@source`) in their forms module, which their AppConfig imports when ready.
+docs/people-and-roles.md lists them."""
 
 from collections.abc import Callable, Mapping
 from urllib.parse import urlencode
@@ -69,11 +70,10 @@ def offer_people(
     people: QuerySet[User] | None = None,
 ) -> None:
     """Offer `field` the people of `source` for `user`: as the field's own list when
-    they are few, as a search box when they are many (decided when the field is
-    first drawn, with the query the list needed anyway; validating costs nothing
-    more). `people`: the source's
-    people when the form has already worked them out, with the same selector the
-    source calls."""
+    they are few, as a search box when they are many (decided when the field is first
+    drawn, by the query the list needed anyway; validating costs nothing more).
+    `people`: the source's people when the form has already worked them out with the
+    same selector the source calls."""
     params = dict(params or {})
     if people is None:
         people = _SOURCES[source][0](user, params)
