@@ -5,4 +5,5 @@ class CoachingConfig(AppConfig):
     name = "coaching"
 
     def ready(self):
-        from . import forms  # noqa: F401 - registers its people sources (people/pickers.py)
+        # Their people sources (people/pickers.py) are registered when they load.
+        from . import forms, forms_pairs  # noqa: F401

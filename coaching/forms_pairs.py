@@ -2,13 +2,21 @@
 many, how often), so a refusal reads the same on the page and in the API."""
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from people.models import User, available_time_zones
+from people.pickers import offer_people, source
 
 from .models import CheckInOutcome, CoachingSession, PairingRationale
 from .models_peers import NOTE_LIMIT
-from .selectors_pairs import FocusScore, current_focus_areas, formable_people
+from .selectors_pairs import (
+    FocusScore,
+    current_focus_areas,
+    focus_scores,
+    formable_people,
+    may_form_pairs,
+)
 from .services_pairs import (
     CHECK_IN_NOTE_LIMIT,
     DEFAULT_MINUTES,
@@ -36,6 +44,23 @@ class TimeInput(forms.TimeInput):
 
     def __init__(self, **kwargs):
         super().__init__(format="%H:%M", **kwargs)
+
+
+def _scored(user: User, params, people: list[User]) -> dict[int, str]:
+    """Names, each with the latest coaches'-and-peers' average on `?focus_area=` (as
+    far as `user` may see scores) when one is chosen."""
+    raw = str(params.get("focus_area", ""))
+    focus_area = current_focus_areas().filter(pk=raw).first() if raw.isdigit() else None
+    if focus_area is None:
+        return {p.pk: p.display_name for p in people}
+    scores = focus_scores(viewer=user, focus_area=focus_area, people=[p.pk for p in people])
+    return {p.pk: score_label(p, scores.get(p.pk)) for p in people}
+
+
+@source("pairable", allowed=lambda user: may_form_pairs(user=user), labels=_scored)
+def _pairable(user: User, params) -> QuerySet[User]:
+    """Whom `user` may put in a pair."""
+    return formable_people(user=user)
 
 
 def score_label(person: User, score: FocusScore | None) -> str:
@@ -113,19 +138,21 @@ class PairForm(forms.Form):
         "member accepts it; you can adjust it until someone has.",
     )
 
-    def __init__(self, *args, user: User, people=None, scores: dict | None = None, **kwargs):
-        """`people`: whom to offer (default: everyone `user` may pair); `scores`: their
-        focus-area averages when a focus area is chosen (None: no focus area)."""
+    def __init__(self, *args, user: User, focus_area=None, roles=None, **kwargs):
+        """Offers the people `user` may pair, each with their latest average on
+        `focus_area` when one is chosen."""
         kwargs.setdefault("auto_id", "pair_%s")
         super().__init__(*args, **kwargs)
-        if people is None:
-            people = list(formable_people(user=user))
         # Any id is parsed (the service says why someone cannot be paired); the boxes
         # offer only the people this person may pair.
-        self.fields["members"].widget.choices = [
-            (p.pk, p.display_name if scores is None else score_label(p, scores.get(p.pk)))
-            for p in people
-        ]
+        offer_people(
+            self.fields["members"],
+            source="pairable",
+            user=user,
+            params={"focus_area": focus_area.pk} if focus_area else {},
+            people=formable_people(user=user, roles=roles),
+            validate=False,
+        )
         self.fields["focus_area"].queryset = current_focus_areas()
         self.fields["time_zone"].choices = [("", "First person's")] + [
             (tz, tz) for tz in sorted(available_time_zones())

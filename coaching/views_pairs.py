@@ -73,17 +73,13 @@ def _focus_from(data):
 
 
 def _pair_form(request, data=None, focus_area=None):
-    people = list(selectors.formable_people(user=request.user, roles=_roles(request)))
-    scores = None
-    if focus_area is not None:
-        scores = selectors.focus_scores(
-            viewer=request.user, focus_area=focus_area, people=[p.pk for p in people]
-        )
     initial = {
         "agreement_text": services.agreement_template_text(),
         "focus_area": focus_area,
     }
-    return PairForm(data, user=request.user, people=people, scores=scores, initial=initial)
+    return PairForm(
+        data, user=request.user, focus_area=focus_area, roles=_roles(request), initial=initial
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -14,11 +14,13 @@ validates; only finding new people needs the search. Apps register their sources
 docs/people-and-roles.md lists them."""
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
 from django.db.models import Case, Q, QuerySet, When
+from django.forms.models import ModelChoiceIteratorValue
 from django.http import Http404
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -28,33 +30,54 @@ from django.utils.safestring import SafeString
 from .models import User
 
 Source = Callable[[User, Mapping[str, str]], QuerySet[User]]
-_SOURCES: dict[str, tuple[Source, Callable[[User], bool] | None]] = {}
+# labels(user, params, people) -> {person id: label}, for sources whose people are
+# shown with more than their name (the pair form's focus-area scores).
+Labels = Callable[[User, Mapping[str, str], list[User]], dict[int, str]]
+
+
+@dataclass(frozen=True)
+class _Source:
+    people: Source
+    allowed: Callable[[User], bool] | None
+    labels: Labels | None
+
+
+_SOURCES: dict[str, _Source] = {}
 
 MATCHES_SHOWN = 20
 QUERY_LIMIT = 100  # characters of a search
 
 
-def source(name: str, *, allowed: Callable[[User], bool] | None = None):
+def source(
+    name: str, *, allowed: Callable[[User], bool] | None = None, labels: Labels | None = None
+):
     """Register `fn(user, params) -> QuerySet[User]` as the people source `name`.
     `allowed(user)` says whether the search may be used at all (the pages decide for
-    their own forms); `fn` raises Http404 for parameters naming what `user` may not see."""
+    their own forms); `fn` raises Http404 for parameters naming what `user` may not see.
+    `labels`: how its people are labelled, when not by name."""
 
     def register(fn: Source) -> Source:
-        if _SOURCES.get(name, (fn,))[0] is not fn:
+        if name in _SOURCES and _SOURCES[name].people is not fn:
             raise ValueError(f"Two people sources are named {name!r}.")
-        _SOURCES[name] = (fn, allowed)
+        _SOURCES[name] = _Source(fn, allowed, labels)
         return fn
 
     return register
 
 
-def people_from(name: str, user: User, params: Mapping[str, str]) -> QuerySet[User]:
-    """The people `user` may choose from source `name`, for the search: Http404 if
-    there is no such source or it is not for `user`."""
-    fn, allowed = _SOURCES.get(name, (None, None))
-    if fn is None or (allowed is not None and not allowed(user)):
+def source_for(name: str, user: User) -> _Source:
+    """Source `name` for the search: Http404 if there is none or it is not for `user`."""
+    found = _SOURCES.get(name)
+    if found is None or (found.allowed is not None and not found.allowed(user)):
         raise Http404
-    return fn(user, params)
+    return found
+
+
+def labels_of(found: _Source, user: User, params, people: list[User]) -> dict[int, str]:
+    """{person id: label} for `people`: the source's own labels, else names."""
+    if found.labels is not None:
+        return found.labels(user, params, people)
+    return {person.pk: person_label(person) for person in people}
 
 
 def list_up_to() -> int:
@@ -68,20 +91,27 @@ def offer_people(
     user: User,
     params: Mapping[str, str] | None = None,
     people: QuerySet[User] | None = None,
+    validate: bool = True,
 ) -> None:
     """Offer `field` the people of `source` for `user`: as the field's own list when
     they are few, as a search box when they are many (decided when the field is first
     drawn, by the query the list needed anyway; validating costs nothing more).
     `people`: the source's people when the form has already worked them out with the
-    same selector the source calls."""
-    params = dict(params or {})
+    same selector the source calls. `validate=False` leaves the field's own queryset
+    to validate against (the pair form lets its service say why someone cannot be
+    paired)."""
+    params = {key: str(value) for key, value in (params or {}).items()}
+    found = _SOURCES[source]
     if people is None:
-        people = _SOURCES[source][0](user, params)
-    field.queryset = people
+        people = found.people(user, params)
+    if validate:
+        field.queryset = people
     field.widget = PeopleSearch(
         listed=field.widget,
+        people=people,
         source=source,
         params=params,
+        labels=lambda rows: labels_of(found, user, params, rows),
         blank=None if field.required else getattr(field, "empty_label", None),
     )
     field.widget.is_required = field.required
@@ -93,17 +123,18 @@ def person_label(person: User) -> str:
 
 
 def choice_items(
-    people, *, name: str, id_: str, multiple: bool, chosen=(), blank: str | None = None
+    people, *, name: str, id_: str, multiple: bool, labels, chosen=(), blank: str | None = None
 ) -> SafeString:
-    """`<li>` items, input then label, as `people/templatetags/choices.py` writes a
-    list: the chosen people checked, then `people`; `blank` first for "nobody"."""
+    """`<li>` items, input then label (`labels`: {person id: label}), as
+    `people/templatetags/choices.py` writes a list: the chosen people checked, then
+    `people`; `blank` first for "nobody"."""
     kind = "checkbox" if multiple else "radio"
     rows = []
     if blank is not None and not multiple:
         rows.append((kind, name, "", f"{id_}_blank", "" if chosen else " checked", blank, ""))
     for checked, group in ((" checked", chosen), ("", people)):
         rows.extend(
-            (kind, name, p.pk, f"{id_}_{p.pk}", checked, person_label(p), p.email) for p in group
+            (kind, name, p.pk, f"{id_}_{p.pk}", checked, labels[p.pk], p.email) for p in group
         )
     return format_html_join(
         "",
@@ -119,9 +150,10 @@ class PeopleSearch(forms.Widget):
     for one person). Each search sends the chosen ones along, so they stay on the
     list while the matches change."""
 
-    def __init__(self, *, listed: forms.Widget, source, params, blank):
+    def __init__(self, *, listed: forms.Widget, people, source, params, labels, blank):
         super().__init__(listed.attrs)
-        self.listed, self.source, self.params, self.blank = listed, source, params, blank
+        self.listed, self.people, self.source, self.params = listed, people, source, params
+        self.labels, self.blank = labels, blank
         self.multiple = self.allow_multiple_selected = listed.allow_multiple_selected
 
     is_hidden = False
@@ -138,13 +170,14 @@ class PeopleSearch(forms.Widget):
     def searching(self) -> bool:
         """One query reads up to one person more than a list shows: too many, a
         search; else the list is drawn from these rows, with no second query."""
-        options = self.choices  # the field's ModelChoiceIterator
-        rows = list(options.queryset[: list_up_to() + 1])
+        rows = list(self.people[: list_up_to() + 1])
         if len(rows) > list_up_to():
             return True
-        blank = options.field.empty_label
-        self.listed.choices = ([("", blank)] if blank is not None else []) + [
-            options.choice(person) for person in rows
+        field = self.choices.field  # the field's ModelChoiceIterator's
+        labels = self.labels(rows)
+        blank = [("", field.empty_label)] if field.empty_label is not None else []
+        self.listed.choices = blank + [
+            (ModelChoiceIteratorValue(field.prepare_value(p), p), labels[p.pk]) for p in rows
         ]
         return False
 
@@ -174,7 +207,7 @@ class PeopleSearch(forms.Widget):
         if not ids:
             return []
         try:
-            return list(self.choices.queryset.filter(pk__in=ids))
+            return list(self.people.filter(pk__in=ids))
         except (ValueError, TypeError):
             return []  # a forged id: the field says so, the list shows nobody
 
@@ -191,6 +224,7 @@ class PeopleSearch(forms.Widget):
         if self.blank is not None:
             query["blank"] = self.blank
         described = " ".join(filter(None, [f"{id_}_hint", attrs.get("aria-describedby")]))
+        chosen = self._chosen(value)
         return format_html(
             '<div class="people-search">'
             '<input type="search" id="{id}" name="{name}_search" autocomplete="off" '
@@ -212,7 +246,8 @@ class PeopleSearch(forms.Widget):
                 name=name,
                 id_=id_,
                 multiple=self.multiple,
-                chosen=self._chosen(value),
+                labels=self.labels(chosen),
+                chosen=chosen,
                 blank=self.blank,
             ),
         )

@@ -7,7 +7,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET
 
-from .pickers import MATCHES_SHOWN, QUERY_LIMIT, choice_items, matching, people_from
+from .pickers import MATCHES_SHOWN, QUERY_LIMIT, choice_items, labels_of, matching, source_for
 
 # The picker's own field name and element id, echoed into the markup: plain names only.
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,60}")
@@ -21,7 +21,8 @@ def _refuse(message: str) -> HttpResponse:
 @require_GET
 def people_pick(request, source):
     params = request.GET
-    people = people_from(source, request.user, params)  # 404 before reading the rest
+    found = source_for(source, request.user)  # 404s before reading the rest
+    people = found.people(request.user, params)
     name, id_ = params.get("name", ""), params.get("id", "")
     if not (_NAME.fullmatch(name) and _NAME.fullmatch(id_)):
         return _refuse("This list cannot be searched from here.")
@@ -38,17 +39,24 @@ def people_pick(request, source):
     if not multiple:
         chosen_ids = chosen_ids[:1]
     chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
-    found = []
+    matches = []
     if text:
-        found = list(matching(people, text).exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
+        matches = list(matching(people, text).exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
+    shown = matches[:MATCHES_SHOWN]
     items = choice_items(
-        found[:MATCHES_SHOWN], name=name, id_=id_, multiple=multiple, chosen=chosen, blank=blank
+        shown,
+        name=name,
+        id_=id_,
+        multiple=multiple,
+        labels=labels_of(found, request.user, params, chosen + shown),
+        chosen=chosen,
+        blank=blank,
     )
     if not text:
         note = ""
-    elif not found:
+    elif not matches:
         note = format_html('<li class="muted">Nobody matches “{}”.</li>', text)
-    elif len(found) > MATCHES_SHOWN:
+    elif len(matches) > MATCHES_SHOWN:
         note = format_html(
             '<li class="muted">The first {} matches: type more of the name.</li>', MATCHES_SHOWN
         )

@@ -172,7 +172,15 @@ OBJECT_KIND = {
     "person": ["person_detail", "person_goal_add", "person_skills", "diagnosis_new"],
     "manager": ["team_manager"],
 }
-PICK_SOURCES = ("colleagues", "me-and-below", "below", "managers-below", "reviewable", "share")
+PICK_SOURCES = (
+    "colleagues",
+    "me-and-below",
+    "below",
+    "managers-below",
+    "reviewable",
+    "share",
+    "pairable",
+)
 ROUTE_KIND = {key: kind for kind, keys in OBJECT_KIND.items() for key in keys}
 
 
@@ -361,6 +369,7 @@ ROUTES: dict[str, dict] = dict(
                 "managers-below": page("head", ok="400"),
                 "reviewable": page("manager", "other_manager", "head", "hr", ok="400"),
                 "share": page(),
+                "pairable": page("manager", "other_manager", "head", "admin", ok="400"),
             },
         ),
         ("my_data_download", page(*ALL)),

@@ -134,6 +134,30 @@ def test_the_form_shows_each_persons_latest_focus_area_average_where_scores_are_
     assert "Rita Rep — no scores you can see" in page and "3.5" not in page
 
 
+def test_in_a_large_organisation_the_search_shows_the_same_averages(client, org, settings):
+    settings.PEOPLE_PICKER_LIST_UP_TO = 1  # Mia's two reps are many
+    focus = FocusAreaFactory(name="Discovery")
+    _scored(org, focus, org.rep, [4, 3])
+    client.force_login(org.manager)
+    page = text(client.get(f"/peers/new/?focus_area={focus.pk}"))
+    assert "Rita Rep" not in page and 'name="members_search"' in page
+    assert f"focus_area={focus.pk}" in page  # the search asks for the same averages
+    search = {"name": "members", "id": "pair_members", "multiple": "1", "members_search": "r"}
+    found = text(
+        client.get(
+            "/people/pick/pairable/", {**search, "focus_area": focus.pk, "members": org.peer.pk}
+        )
+    )
+    assert "Pavel Peer — no scores you can see on this focus area" in found  # chosen
+    assert "Rita Rep — 3.5 from coaches and peers" in found
+    assert "Olga Outsider" not in found  # not on a team Mia leads, nor below her
+    plain = text(client.get("/people/pick/pairable/", search))
+    assert "Rita Rep" in plain and "from coaches and peers" not in plain
+    # A pair formed from the search is formed as from the list.
+    response = client.post("/peers/new/", body([org.rep, org.peer], focus_area=focus.pk))
+    assert response.status_code == 302 and PeerPair.objects.count() == 1
+
+
 @pytest.mark.parametrize(
     ("case", "message"),
     [

@@ -831,7 +831,15 @@ FILLS = {
     # Without ?name=&id= a 400; the search itself is walked in tests/people/test_pickers.py.
     "people_pick": lambda: [
         {"source": name}
-        for name in ("colleagues", "below", "managers-below", "me-and-below", "reviewable", "share")
+        for name in (
+            "colleagues",
+            "below",
+            "managers-below",
+            "me-and-below",
+            "reviewable",
+            "share",
+            "pairable",
+        )
     ],
     "calendar_feed": _feed_tokens,
     "hr_export": lambda: [{"table": table} for table in ORGANISATION_TABLES],
