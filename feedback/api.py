@@ -889,7 +889,8 @@ class FeedbackReviewViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         )
 
     def list(self, request):
-        page = self.paginate_queryset(self.get_queryset())
+        ids = self.paginate_queryset(self.get_queryset().values_list("pk", flat=True))
+        page = selectors.with_people(ids)  # the page's ids first: see with_people
         services.evaluative_reads_record(items=page, reader=request.user, ip=client_ip(request))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
