@@ -67,16 +67,16 @@ def source(
 
 def source_for(name: str, user: User) -> _Source:
     """Source `name` for the search: Http404 if there is none or it is not for `user`."""
-    found = _SOURCES.get(name)
-    if found is None or (found.allowed is not None and not found.allowed(user)):
+    registered = _SOURCES.get(name)
+    if registered is None or (registered.allowed is not None and not registered.allowed(user)):
         raise Http404
-    return found
+    return registered
 
 
-def labels_of(found: _Source, user: User, params, people: list[User]) -> dict[int, str]:
+def labels_of(registered: _Source, user: User, params, people: list[User]) -> dict[int, str]:
     """{person id: label} for `people`: the source's own labels, else names."""
-    if found.labels is not None:
-        return found.labels(user, params, people)
+    if registered.labels is not None:
+        return registered.labels(user, params, people)
     return {person.pk: person_label(person) for person in people}
 
 
@@ -101,9 +101,9 @@ def offer_people(
     to validate against (the pair form lets its service say why someone cannot be
     paired)."""
     params = {key: str(value) for key, value in (params or {}).items()}
-    found = _SOURCES[source]
+    registered = _SOURCES[source]
     if people is None:
-        people = found.people(user, params)
+        people = registered.people(user, params)
     if validate:
         field.queryset = people
     field.widget = PeopleSearch(
@@ -111,7 +111,7 @@ def offer_people(
         people=people,
         source=source,
         params=params,
-        labels=lambda rows: labels_of(found, user, params, rows),
+        labels=lambda rows: labels_of(registered, user, params, rows),
         blank=None if field.required else getattr(field, "empty_label", None),
     )
     field.widget.is_required = field.required

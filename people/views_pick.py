@@ -21,8 +21,8 @@ def _refuse(message: str) -> HttpResponse:
 @require_GET
 def people_pick(request, source):
     params = request.GET
-    found = source_for(source, request.user)  # 404s before reading the rest
-    people = found.people(request.user, params)
+    registered = source_for(source, request.user)  # 404s before reading the rest
+    people = registered.people(request.user, params)
     name, id_ = params.get("name", ""), params.get("id", "")
     if not (_NAME.fullmatch(name) and _NAME.fullmatch(id_)):
         return _refuse("This list cannot be searched from here.")
@@ -48,7 +48,7 @@ def people_pick(request, source):
         name=name,
         id_=id_,
         multiple=multiple,
-        labels=labels_of(found, request.user, params, chosen + shown),
+        labels=labels_of(registered, request.user, params, chosen + shown),
         chosen=chosen,
         blank=blank,
     )
