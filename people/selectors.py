@@ -21,10 +21,21 @@ _USER_TABLE = User._meta.db_table
 
 def _below_sql() -> str:
     table = connection.ops.quote_name(_USER_TABLE)
+    step = f"SELECT u.id FROM {table} u JOIN below b ON u.reports_to_id = b.id"
+    if connection.vendor == "postgresql":
+        # Each level's reports read by index, per person of the level before. The plain
+        # join is planned for thousands of people a level, so it hashes the level and
+        # scans the whole people table for every level, even under a team lead with
+        # nobody below their reps: at 10,000 people a team lead's walk 2.8 → 0.4 ms, a
+        # manager of managers' 5.0 → 0.5 ms, the head's 28 → 15–20 ms. OFFSET 0 keeps
+        # the planner from turning the lateral read back into that join.
+        step = (
+            f"SELECT u.id FROM below b CROSS JOIN LATERAL"
+            f" (SELECT id FROM {table} WHERE reports_to_id = b.id OFFSET 0) u"
+        )
     return (
         f"WITH RECURSIVE below(id) AS ("
-        f" SELECT id FROM {table} WHERE reports_to_id = %s"
-        f" UNION SELECT u.id FROM {table} u JOIN below b ON u.reports_to_id = b.id"
+        f" SELECT id FROM {table} WHERE reports_to_id = %s UNION {step}"
         f") SELECT id FROM below"
     )
 
