@@ -183,8 +183,12 @@ def session_page(*, user: User, pk: int) -> SessionPage:
 
 
 def sessions_of(*, person: User) -> QuerySet[CoachingSession]:
-    """Sessions `person` takes part in, with people loaded."""
-    return CoachingSession.objects.filter(participants__person=person).with_people()
+    """Sessions `person` takes part in, with people loaded. Their ids are read by the
+    participants' person index first (`any_of`): as a join, "my latest 30" let
+    PostgreSQL walk every session newest first betting to meet mine soon, and for
+    someone in few sessions (the head) it read 600,000 (`/sessions/` 0.8 s)."""
+    mine = SessionParticipant.objects.filter(person=person).values("session_id")
+    return CoachingSession.objects.filter(any_of("pk", mine)).with_people()
 
 
 def upcoming_sessions(*, person: User, limit: int = 10) -> list[CoachingSession]:
