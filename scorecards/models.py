@@ -177,6 +177,11 @@ class RecordedCall(models.Model):
 
     class Meta:
         ordering = ["-call_date", "-id"]
+        indexes = [
+            # Lists of calls newest first, walked a page at a time by someone who sees
+            # most calls (scorecards.selectors.calls_for_lists); read backwards.
+            models.Index(fields=["call_date", "id"], name="call_newest_first"),
+        ]
 
     def __str__(self):
         return f"{self.title} ({self.call_date:%d %b %Y})"

@@ -92,7 +92,7 @@ class RecordedCallViewSet(
 
     def get_queryset(self):
         return (
-            selectors.calls_visible_to(self.request.user)
+            selectors.calls_for_lists(self.request.user)
             .select_related("person")
             .order_by("-call_date", "-id")
         )

@@ -69,12 +69,13 @@ def test_the_scorecards_home_costs_the_same_whatever_the_number_of_calls_and_rou
     client, org, template
 ):
     # 1 session, 2 user, 3 roles (is a manager?), 4 rounds waiting for me, 5 my calls
-    # with their round counts, 6 my people's calls with theirs, 7 recent rounds with
-    # rater and scorecard counts (each list with its call, person and template joined),
-    # after 8 how many people are below me (the rounds list's shape: visible_for_lists)
+    # with their round counts, 6 who is below me and 7 my people's calls with theirs
+    # (calls_for_lists), 8 recent rounds with rater and scorecard counts (each list with
+    # its call, person and template joined), after 9 who is below me (the rounds list's
+    # shape: visible_for_lists)
     coach_round(org, template)
     few, sql = count(client, org.manager, "/scorecards/")
-    assert few == 8, sql
+    assert few == 9, sql
     for extra in more_templates(org):
         for person in (org.rep, org.peer):
             coach_round(org, extra, person=person)

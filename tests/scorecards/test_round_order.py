@@ -91,6 +91,56 @@ def test_the_rule_gathers_exactly_the_rounds_each_person_may_see(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("large_scope_from", [1, 500])
+def test_lists_of_calls_hold_exactly_the_calls_each_person_may_see(
+    org, template, monkeypatch, large_scope_from
+):
+    """calls_for_lists (from LARGE_SCOPE_FROM people below: each call checked, with
+    only the rounds opened or scored) equals calls_visible_to, and both the rule read
+    call by call: mine, of someone below me, or of a round I may see."""
+    import people.selectors
+    from scorecards.models import RaterRole, RecordedCall, RoundContext, RoundRater
+    from scorecards.selectors import calls_for_lists, calls_visible_to
+
+    monkeypatch.setattr(people.selectors, "LARGE_SCOPE_FROM", large_scope_from)
+    people = [getattr(org, who) for who in PEOPLE]
+    version = template.versions.get()
+    for n, subject in enumerate(people):
+        RecordedCallFactory(person=subject, title=f"Unscored call {n}")
+        call = RecordedCallFactory(person=subject, title=f"Scored call {n}")
+        context = RoundContext.values[n % len(RoundContext.values)]
+        scoring = ScoringRound.objects.create(
+            work=call, version=version, context=context, created_by=people[(n + 3) % len(people)]
+        )
+        RoundRater.objects.create(
+            round=scoring, person=people[(n + 5) % len(people)], role=RaterRole.PEER
+        )
+    below = {
+        org.head.pk: {p.pk for p in people if p != org.head},
+        org.manager.pk: {org.rep.pk, org.peer.pk},
+        org.other_manager.pk: {org.other_rep.pk},
+    }
+    rounds = list(ScoringRound.objects.prefetch_related("raters").select_related("work"))
+    sizes = set()
+    for person in people:
+        mine_or_below = {person.pk} | below.get(person.pk, set())
+        in_rounds = {
+            r.work_id
+            for r in rounds
+            if r.created_by_id == person.pk
+            or person.pk in {rater.person_id for rater in r.raters.all()}
+            or (r.context != RoundContext.CALIBRATION and r.work.person_id in mine_or_below)
+        }
+        expected = {
+            c.pk for c in RecordedCall.objects.all() if c.person_id in mine_or_below
+        } | in_rounds
+        assert set(calls_visible_to(person).values_list("pk", flat=True)) == expected, person
+        assert set(calls_for_lists(person).values_list("pk", flat=True)) == expected, person
+        sizes.add(len(expected))
+    assert len(sizes) > 2  # the world tells people apart
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("large_scope_from", [1, 500])
 def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
     org, template, monkeypatch, large_scope_from
 ):
