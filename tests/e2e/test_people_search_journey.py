@@ -29,6 +29,10 @@ def test_a_rep_finds_people_by_typing(page: Page, live_server, demo_org, large):
     expect(page.locator('input[name="responders"]')).to_have_count(0)  # nobody listed yet
     search.fill("tom")
     page.get_by_label("Tom Becker").check()
+    search.fill("grac")
+    search.press("Enter")  # searches; does not send the half-filled form
+    expect(page.get_by_label("Grace Liu")).to_be_visible()
+    assert page.url.endswith("/feedback/requests/new/")
     search.fill("grace")
     page.get_by_label("Grace Liu").check()
     expect(page.get_by_label("Tom Becker")).to_be_checked()  # still there, still chosen
