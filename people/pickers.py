@@ -253,6 +253,15 @@ class PeopleSearch(forms.Widget):
         )
 
 
+def search(people: QuerySet[User], text: str, chosen_ids: list[str]) -> tuple[list, list]:
+    """The chosen people (those of `chosen_ids` in `people`) and, for `text`, up to
+    MATCHES_SHOWN + 1 others who match it (two queries at most)."""
+    chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
+    if not text:
+        return chosen, []
+    return chosen, list(matching(people, text).exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
+
+
 def matching(people: QuerySet[User], text: str) -> QuerySet[User]:
     """People whose name or email holds `text` (case-insensitive), those whose name
     starts with it first."""

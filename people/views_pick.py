@@ -7,7 +7,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET
 
-from .pickers import MATCHES_SHOWN, QUERY_LIMIT, choice_items, labels_of, matching, source_for
+from .pickers import MATCHES_SHOWN, QUERY_LIMIT, choice_items, labels_of, search, source_for
 
 # The picker's own field name and element id, echoed into the markup: plain names only.
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,60}")
@@ -29,6 +29,8 @@ def people_pick(request, source):
     text = params.get(f"{name}_search", "").strip()
     if len(text) > QUERY_LIMIT:
         return _refuse(f"Type at most {QUERY_LIMIT} characters.")
+    if "\x00" in text:  # PostgreSQL refuses it in a string
+        return _refuse("Type letters, digits or an email, not control characters.")
     blank = params.get("blank")
     if blank is not None and len(blank) > _BLANK_LIMIT:
         return _refuse("This list cannot be searched from here.")
@@ -38,10 +40,7 @@ def people_pick(request, source):
     multiple = params.get("multiple") == "1"
     if not multiple:
         chosen_ids = chosen_ids[:1]
-    chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
-    matches = []
-    if text:
-        matches = list(matching(people, text).exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
+    chosen, matches = search(people, text, chosen_ids)
     shown = matches[:MATCHES_SHOWN]
     items = choice_items(
         shown,

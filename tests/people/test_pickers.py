@@ -43,7 +43,8 @@ def _listed(fragment: str) -> list[str]:
 @pytest.mark.django_db
 def test_a_few_people_are_listed_as_before(client, org, django_assert_num_queries):
     client.force_login(org.rep)
-    page = client.get(GIVE).content.decode()
+    with django_assert_num_queries(4):  # session, user, roles, the people listed
+        page = client.get(GIVE).content.decode()
     assert len(_options(page)) == 7  # everyone active but Rita herself
     assert 'class="people-search"' not in page
 
@@ -288,6 +289,7 @@ def test_signed_out_it_asks_to_sign_in(client, org):
         ({"name": "recipient", "id": "x", "recipient_search": "a" * 101}, "at most 100"),
         ({"name": "recipient", "id": "x", "recipient": "1 OR 1"}, "Choose people from the list."),
         ({"name": "recipient", "id": "x", "blank": "b" * 61}, "cannot be searched"),
+        ({"name": "recipient", "id": "x", "recipient_search": "a\x00b"}, "control characters"),
     ],
 )
 def test_bad_input_is_a_400_with_a_message(client, org, query, message):
