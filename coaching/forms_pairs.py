@@ -12,6 +12,7 @@ from .models import CheckInOutcome, CoachingSession, PairingRationale
 from .models_peers import NOTE_LIMIT
 from .selectors_pairs import (
     FocusScore,
+    current_focus_area,
     current_focus_areas,
     focus_scores,
     formable_people,
@@ -49,8 +50,7 @@ class TimeInput(forms.TimeInput):
 def _scored(user: User, params, people: list[User]) -> dict[int, str]:
     """Names, each with the latest coaches'-and-peers' average on `?focus_area=` (as
     far as `user` may see scores) when one is chosen."""
-    raw = str(params.get("focus_area", ""))
-    focus_area = current_focus_areas().filter(pk=raw).first() if raw.isdigit() else None
+    focus_area = current_focus_area(params.get("focus_area"))
     if focus_area is None:
         return {p.pk: p.display_name for p in people}
     scores = focus_scores(viewer=user, focus_area=focus_area, people=[p.pk for p in people])

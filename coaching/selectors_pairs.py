@@ -351,3 +351,10 @@ def focus_scores(
 
 def current_focus_areas() -> QuerySet[FocusArea]:
     return FocusArea.objects.active_on(timezone.localdate()).order_by("name")
+
+
+def current_focus_area(raw) -> FocusArea | None:
+    """The current focus area a form or query string names (`?focus_area=`), or None
+    for anything else."""
+    raw = str(raw or "")
+    return current_focus_areas().filter(pk=int(raw)).first() if raw.isdigit() else None

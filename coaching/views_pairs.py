@@ -66,10 +66,7 @@ def pair_overview(request):
 
 def _focus_from(data):
     """The focus area whose scores to show: from the form or the query string."""
-    raw = data.get("focus_area") or ""
-    if not raw.isdigit():
-        return None
-    return selectors.current_focus_areas().filter(pk=int(raw)).first()
+    return selectors.current_focus_area(data.get("focus_area"))
 
 
 def _pair_form(request, data=None, focus_area=None):

@@ -13,13 +13,13 @@ from django.utils import timezone
 from coaching.models import FocusArea, Goal
 from people.models import Team, TeamMembership, User
 from people.pickers import colleagues, offer_people, source
-from people.roles import Role
 from people.selectors import roles_of
 
 from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
 from .selectors import (
     FROM_AFTER_TO,
     ReviewFilters,
+    may_review,
     my_feedback,
     reviewable_people,
     validate_review_day,
@@ -58,7 +58,7 @@ def _reviewable(user: User, roles) -> QuerySet[User]:
     return reviewable_people(user=user, roles=roles).order_by("display_name", "pk")
 
 
-@source("reviewable", allowed=lambda user: bool(roles_of(user) & {Role.HR, Role.MANAGER}))
+@source("reviewable", allowed=lambda user: may_review(roles_of(user)))
 def _reviewable_to_pick(user: User, params) -> QuerySet[User]:
     """Whose evaluative feedback the evaluation screen can be filtered to."""
     return _reviewable(user, roles_of(user))

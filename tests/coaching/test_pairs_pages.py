@@ -158,6 +158,29 @@ def test_in_a_large_organisation_the_search_shows_the_same_averages(client, org,
     assert response.status_code == 302 and PeerPair.objects.count() == 1
 
 
+@pytest.mark.parametrize("extra", [0, 12])
+def test_the_pair_search_costs_the_same_whatever_it_finds(
+    client, org, extra, django_assert_num_queries
+):
+    focus = FocusAreaFactory(name="Discovery")
+    _scored(org, focus, org.rep, [4, 3])
+    for n in range(extra):
+        UserFactory(display_name=f"Rami Newcomer {n}", manager=org.manager)
+    client.force_login(org.manager)
+    search = {"name": "members", "id": "pair_members", "multiple": "1", "members_search": "r"}
+    # session, user; may form pairs and whom (roles, people in reach, each asked by
+    # the search's rule and the source's); the chosen, the matches; the focus area
+    # and the scores shown — the same at both sizes
+    with django_assert_num_queries(10):
+        found = text(
+            client.get(
+                "/people/pick/pairable/",
+                {**search, "focus_area": focus.pk, "members": org.peer.pk},
+            )
+        )
+    assert "Rita Rep — 3.5 from coaches and peers" in found
+
+
 @pytest.mark.parametrize(
     ("case", "message"),
     [
