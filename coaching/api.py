@@ -75,6 +75,7 @@ from .models import (
     SessionRating,
     SessionStatus,
     SharedNotes,
+    visible_session_for_lists,
 )
 
 # Ids in paths are `<int:pk>` (the router uses path(), not regexes): anything else is a
@@ -931,11 +932,9 @@ class AgendaItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     lookup_value_converter = ID_CONVERTER
 
     def get_queryset(self):
-        visible = CoachingSession.objects.visible_for_lists(self.request.user)
+        visible = visible_session_for_lists(self.request.user, session="session_id")
         return (
-            AgendaItem.objects.filter(session__in=visible)
-            .select_related("author")
-            .order_by("created_at", "id")
+            AgendaItem.objects.filter(visible).select_related("author").order_by("created_at", "id")
         )
 
     def filter_queryset(self, queryset):

@@ -8,7 +8,15 @@ from django.db import models
 from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
-from people.selectors import LARGE_SCOPE_FROM, ids_below, is_below, one_of, people_below
+from people.selectors import (
+    LARGE_SCOPE_FROM,
+    ExistsPerRow,
+    ids_below,
+    is_below,
+    list_ids_below,
+    one_of,
+    people_below,
+)
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field
@@ -157,6 +165,43 @@ class Prompt(models.Model):
 WALK_FROM_PEOPLE_BELOW = LARGE_SCOPE_FROM
 
 
+def _visible_session_ids(user):
+    """One set of session ids — mine, and those of the people below me but their peer
+    sessions (whose participants are all peers, and only theirs are) — found from the
+    participants' person index alone, so the sessions table is read by id (an OR of
+    two EXISTS made PostgreSQL scan every session, once per row)."""
+    mine = SessionParticipant.objects.filter(person=user).order_by().values("session_id")
+    theirs = (
+        SessionParticipant.objects.filter(person_id__in=ids_below(person=user))
+        .exclude(role=ParticipantRole.PEER)
+        .order_by()
+        .values("session_id")
+    )
+    return mine.union(theirs)
+
+
+def visible_session_for_lists(user, *, session: str = "pk") -> Q:
+    """The condition of `SessionQuerySet.visible_to(user)` on the session that the
+    field `session` of the filtered rows names (a session's own `pk`, an agenda item's
+    `session_id`), shaped for long lists read a page at a time. Below the head of an
+    organisation a million sessions are visible: gathering their ids first, as
+    `visible_to` does, took seconds before the first page. From WALK_FROM_PEOPLE_BELOW
+    people below, each row is checked against its session's participants instead, so a
+    page in index order costs a few dozen checks, and no row of the sessions table is
+    read for another table's rows. The ids below are passed as a list so PostgreSQL
+    knows how many there are; with fewer, gathering is cheaper, and `visible_to` is
+    used as it is."""
+    if not (user and user.is_authenticated and user.is_active):
+        return Q(pk__in=[])
+    below = list_ids_below(person=user)
+    if len(below) < WALK_FROM_PEOPLE_BELOW:
+        return Q(**{f"{session}__in": _visible_session_ids(user)})
+    taking_part = SessionParticipant.objects.filter(session=models.OuterRef(session)).filter(
+        Q(person=user) | (one_of("person_id", below) & ~Q(role=ParticipantRole.PEER))
+    )
+    return Q(ExistsPerRow(taking_part))
+
+
 class SessionQuerySet(models.QuerySet):
     def visible_to(self, user):
         """The one visibility rule for sessions: participants, and everyone above a
@@ -164,37 +209,13 @@ class SessionQuerySet(models.QuerySet):
         the peers. HR and programme admins see counts elsewhere, never sessions."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        # One set of session ids — mine, and those of the people below me but their
-        # peer sessions (whose participants are all peers, and only theirs are) — found
-        # from the participants' person index alone, so the sessions table is read by
-        # id (an OR of two EXISTS made PostgreSQL scan every session, once per row).
-        mine = SessionParticipant.objects.filter(person=user).order_by().values("session_id")
-        theirs = (
-            SessionParticipant.objects.filter(person_id__in=ids_below(person=user))
-            .exclude(role=ParticipantRole.PEER)
-            .order_by()
-            .values("session_id")
-        )
-        return self.filter(pk__in=mine.union(theirs))
+        return self.filter(pk__in=_visible_session_ids(user))
 
     def visible_for_lists(self, user):
         """`visible_to(user)` — the same sessions — shaped for long lists read a page at
-        a time (the sessions and agenda-items APIs). Below the head of an organisation
-        a million sessions are visible: gathering their ids first, as `visible_to`
-        does, took seconds before the first page. From WALK_FROM_PEOPLE_BELOW people
-        below, each session is checked against its participants instead, so a page
-        newest first walks `session_newest_first` and costs a few dozen checks. The ids
-        below are passed as a list so PostgreSQL knows how many there are; with fewer,
-        gathering is cheaper, and `visible_to` is used as it is."""
-        if not (user and user.is_authenticated and user.is_active):
-            return self.none()
-        below = list(people_below(person=user).values_list("pk", flat=True))
-        if len(below) < WALK_FROM_PEOPLE_BELOW:
-            return self.visible_to(user)
-        taking_part = SessionParticipant.objects.filter(session=models.OuterRef("pk")).filter(
-            Q(person=user) | (one_of("person_id", below) & ~Q(role=ParticipantRole.PEER))
-        )
-        return self.filter(models.Exists(taking_part))
+        a time (the sessions API; `visible_session_for_lists` for rows that name a
+        session, such as agenda items)."""
+        return self.filter(visible_session_for_lists(user))
 
     def with_people(self):
         return self.select_related("focus_area", "team", "presented_call").prefetch_related(
@@ -492,6 +513,11 @@ class AgendaItem(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+        indexes = [
+            # The agenda-items API, oldest first: a page walks this index, each item
+            # checked against its session's participants (visible_session_for_lists).
+            models.Index(fields=["created_at", "id"], name="agenda_oldest_first"),
+        ]
 
     def __str__(self):
         return self.text

@@ -53,6 +53,16 @@ def ids_below(*, person: User | int) -> RawSQL:
     return RawSQL(sql, [pk])  # noqa: S611
 
 
+def list_ids_below(*, person: User | int) -> list[int]:
+    """The ids of everyone below `person`, read now, in no particular order: the walk
+    alone, without `people_below`'s join back to the people table and its sort by
+    name (15 ms of 25 under the head of 10,000 people)."""
+    pk = person.pk if isinstance(person, User) else person
+    with connection.cursor() as cursor:
+        cursor.execute(_below_sql(), [pk])
+        return [row[0] for row in cursor.fetchall()]
+
+
 # From this many people below someone, the rules of long lists that gather candidate
 # ids first would gather most of the organisation: they test each row instead
 # (coaching's sessions, scorecards).
@@ -89,6 +99,21 @@ def any_of(field: str, rows) -> Q:
     the few rows by index instead of betting on finding them early in a walk of a
     whole table (with LIMIT 1, a walk that reads everything when there are none)."""
     return Q(_AnyOf(F(field), rows))
+
+
+class ExistsPerRow(Exists):
+    """EXISTS that PostgreSQL checks row by row — an index probe for each outer row it
+    reads — instead of turning it into a join. The join is planned for the whole inner
+    table: with ten thousand people below, a check "someone of mine takes part" on
+    63,000 agenda items hashed all 2.6 million participants (690 ms) where probing
+    the participants of each item's session takes 95–145 ms, and a page in index
+    order stops after a few dozen probes. OFFSET 0 keeps the planner from pulling
+    the subquery up (as in `_below_sql`)."""
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        sql, params = self.as_sql(compiler, connection, **extra_context)
+        assert sql.endswith(")")  # noqa: S101 — Exists' own template
+        return f"{sql[:-1]} OFFSET 0)", params
 
 
 def is_below(field: str, *, person: User | int) -> Q:

@@ -241,11 +241,11 @@ class RoundQuerySet(models.QuerySet):
         most of the organisation's rounds (133,000 for its head: 1.7 s for a page);
         each round is checked instead, so a page walks `round_newest_first` and
         costs a few dozen checks."""
-        from people.selectors import LARGE_SCOPE_FROM, one_of, people_below
+        from people.selectors import LARGE_SCOPE_FROM, list_ids_below, one_of
 
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        below = list(people_below(person=user).values_list("pk", flat=True))
+        below = list_ids_below(person=user)
         if len(below) < LARGE_SCOPE_FROM:
             return self.visible_to(user)
         invited = RoundRater.objects.filter(round=OuterRef("pk"), person=user)

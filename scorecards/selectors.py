@@ -83,11 +83,11 @@ def calls_for_lists(user: User) -> QuerySet[RecordedCall]:
     is checked instead, so a page walks `call_newest_first`. A round about my call or
     one below me is about a call already in the list, so of the rounds only those I
     opened or was asked to score add calls."""
-    from people.selectors import LARGE_SCOPE_FROM, one_of, people_below
+    from people.selectors import LARGE_SCOPE_FROM, list_ids_below, one_of
 
     if not (user and user.is_authenticated and user.is_active):
         return RecordedCall.objects.none()
-    below = list(people_below(person=user).values_list("pk", flat=True))
+    below = list_ids_below(person=user)
     if len(below) < LARGE_SCOPE_FROM:
         return calls_visible_to(user)
     in_round = ScoringRound.objects.filter(work=OuterRef("pk")).filter(

@@ -1,14 +1,17 @@
 """Agenda items through the API: only on sessions one can see, added and ticked off
 by the people in the session, removed only by whoever added them."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from coaching import models as coaching_models
-from coaching.models import AgendaItem
-from coaching.services import agenda_item_add
+from coaching.models import AgendaItem, CoachingSession, visible_session_for_lists
+from coaching.services import agenda_item_add, peer_session_create
 from tests.factories import one_on_one
 
 DOES_NOT_SEE = ["other_manager", "peer", "other_rep", "hr", "admin"]
@@ -188,3 +191,33 @@ def test_the_list_takes_the_same_number_of_queries_for_3_or_30_items(
         response = client.get("/api/v1/agenda-items/")
     assert response.json()["count"] == how_many
     assert len(queries) == 5, [q["sql"] for q in queries]
+
+
+@pytest.mark.django_db
+def test_the_list_condition_sees_exactly_the_items_of_visible_sessions(org, monkeypatch):
+    """The list filters items by `visible_session_for_lists` on their `session_id`
+    (each item checked against its session's participants, from many people below):
+    the items of `visible_to`'s sessions, in both shapes, for everyone in the org."""
+    for coach, coachee in ((org.manager, org.rep), (org.head, org.manager),
+                           (org.other_manager, org.other_rep)):  # fmt: skip
+        agenda_item_add(session=one_on_one(coach, coachee), actor=coachee, text="Topic")
+    peer = peer_session_create(
+        actor=org.rep, peer=org.peer, start=timezone.now() + timedelta(days=1)
+    )
+    agenda_item_add(session=peer, actor=org.peer, text="Between peers")
+    people = [org.head, org.manager, org.other_manager, org.rep, org.peer, org.other_rep,
+              org.hr, org.admin]  # fmt: skip
+    for walk_from in (0, 1000):  # walk for everyone, for no one
+        monkeypatch.setattr(coaching_models, "WALK_FROM_PEOPLE_BELOW", walk_from)
+        for person in people:
+            visible = CoachingSession.objects.visible_to(person)
+            expected = set(
+                AgendaItem.objects.filter(session__in=visible).values_list("pk", flat=True)
+            )
+            condition = visible_session_for_lists(person, session="session_id")
+            listed = set(AgendaItem.objects.filter(condition).values_list("pk", flat=True))
+            assert listed == expected, (walk_from, person.display_name)
+    assert (
+        AgendaItem.objects.filter(visible_session_for_lists(org.head, session="session_id")).count()
+        == AgendaItem.objects.exclude(session=peer).count()
+    )

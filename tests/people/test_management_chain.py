@@ -10,6 +10,7 @@ from people.selectors import (
     any_of,
     is_below,
     is_in_management_chain,
+    list_ids_below,
     management_chain,
     managers_above,
     people_below,
@@ -51,6 +52,12 @@ def test_it_finds_everyone_below_a_person_in_one_query_for_a_five_level_tree():
     assert outsider not in below
     assert set(people_below(person=fourth)) == {fifth}
     assert set(people_below(person=fifth)) == set()
+    with CaptureQueriesContext(connection) as queries:
+        ids = list_ids_below(person=top)
+    assert len(queries) == 1
+    assert sorted(ids) == sorted(p.pk for p in below)
+    assert list_ids_below(person=fourth.pk) == [fifth.pk]
+    assert list_ids_below(person=fifth) == []
 
 
 @pytest.mark.django_db
