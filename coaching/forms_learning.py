@@ -3,7 +3,6 @@ pick (their sessions, commitments, pairs, teams, current focus areas), so a forg
 id is "not a valid choice"; the services decide the rest."""
 
 from django import forms
-from django.db.models import Q
 from django.utils import timezone
 
 from people.models import User
@@ -11,7 +10,6 @@ from people.models import User
 from . import selectors_learning as selectors
 from .models import (
     Audience,
-    CommitmentStatus,
     Experiment,
     ExperimentStatus,
     Learning,
@@ -105,9 +103,7 @@ class ExperimentForm(forms.Form):
         )
         fields["session"].queryset = selectors.sessions_to_link(owner=owner, kept=kept.session_id)
         fields["session"].label_from_instance = _session_label(owner)
-        commitments = selectors.commitments_to_link(owner=owner).filter(
-            Q(status=CommitmentStatus.OPEN) | Q(pk=kept.commitment_id)
-        )
+        commitments = selectors.commitments_to_offer(owner=owner, kept=kept.commitment_id)
         fields["commitment"].queryset = commitments.order_by("due_on", "pk")
         fields["commitment"].label_from_instance = _commitment_label
         fields["pair"].queryset = selectors.pairs_to_link(owner=owner, kept=kept.pair_id)

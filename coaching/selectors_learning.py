@@ -18,11 +18,12 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from people.models import Team, TeamMembership, User
-from people.selectors import people_below
+from people.selectors import any_of, people_below
 
 from .models import (
     CoachingSession,
     Commitment,
+    CommitmentStatus,
     Experiment,
     FocusArea,
     GrowStep,
@@ -120,6 +121,21 @@ def linkable_session(*, owner: User) -> QuerySet[CoachingSession]:
 def commitments_to_link(*, owner: User) -> QuerySet[Commitment]:
     """Commitments `owner` may see: their own, those they wrote down, their people's."""
     return Commitment.objects.visible_to(owner).select_related("owner")
+
+
+def commitments_to_offer(*, owner: User, kept: int | None = None) -> QuerySet[Commitment]:
+    """The commitments the form offers to link: the open ones of the owner, that they
+    wrote down or of their direct reports — all within `commitments_to_link`, which
+    the API accepts in full — and `kept`, the one it already links to if still
+    visible. The whole tree's would be every open commitment in the organisation for
+    its head (9,000 options, 1.1 MB at 10,000 people); each part is read by its index
+    (`any_of` for the reports), not by walking the tree."""
+    reports = User.objects.filter(reports_to=owner).values("pk")
+    near = Q(owner=owner) | Q(created_by=owner) | any_of("owner_id", reports)
+    offered = near & Q(status=CommitmentStatus.OPEN)
+    if kept is not None:
+        offered |= Q(pk__in=commitments_to_link(owner=owner).filter(pk=kept).values("pk"))
+    return Commitment.objects.filter(offered).select_related("owner")
 
 
 def pairs_to_link(*, owner: User, kept: int | None = None) -> QuerySet[PeerPair]:

@@ -5,11 +5,12 @@ playbook. Outsiders get 404, readers who do not own it 403 on a change; bad inpu
 a 400 with the reason and nothing saved."""
 
 import pytest
+from django.utils import timezone
 
 from coaching.models import Experiment, ExperimentStatus, PlaybookModule, Prompt
 from coaching.services_learning import experiment_finish, experiment_start
 from tests.coaching.learning_helpers import NOT_IN_CHAIN, make_pair, plan
-from tests.factories import one_on_one
+from tests.factories import CommitmentFactory, one_on_one
 
 
 def body(**extra):
@@ -87,6 +88,32 @@ def test_someone_elses_session_or_pair_is_not_a_choice(client, org):
     assert response.status_code == 400
     assert "Pick one of your sessions" in response.content.decode()
     assert not Experiment.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_form_offers_open_commitments_of_mine_my_reports_or_written_by_me(client, org):
+    """Not every commitment in the tree: for the head of a large organisation that was
+    every open one (9,000 options). One further down stays linkable through the API,
+    and a link made earlier stays offered on the experiment's page."""
+    own = CommitmentFactory(owner=org.head, text="Head: ask before telling")
+    report = CommitmentFactory(owner=org.manager, text="Manager: shadow two calls")
+    written = CommitmentFactory(owner=org.rep, created_by=org.head, text="Rep: noted by head")
+    further = CommitmentFactory(owner=org.rep, text="Rep: their own")
+    closed = CommitmentFactory(
+        owner=org.manager, text="Manager: done", status="done", closed_at=timezone.now()
+    )
+    client.force_login(org.head)
+    page = client.get("/experiments/").content.decode()
+    for offered in (own, report, written):
+        assert offered.text in page
+    for not_offered in (further, closed):
+        assert not_offered.text not in page
+    linked = plan(org.head, commitment=further)  # what the API accepts: any they may see
+    page = client.get(f"/experiments/{linked.pk}/").content.decode()
+    assert further.text in page and closed.text not in page
+    assert client.post(f"/experiments/{linked.pk}/", body(commitment=further.pk)).status_code == 302
+    response = client.post("/experiments/", body(commitment=closed.pk))
+    assert response.status_code == 400 and "Pick a commitment from the list." in response.text
 
 
 @pytest.mark.django_db
