@@ -129,7 +129,7 @@ from coaching.models import (
     SessionStatus,
 )
 from people.models import Team, TeamMembership, User
-from people.selectors import people_below
+from people.selectors import any_of, people_below
 
 from .models import CadencePlan, Occurrence
 
@@ -385,7 +385,10 @@ def _covered(*, until: datetime, now: datetime, among: QuerySet | None = None) -
         session__scheduled_start__lt=end,
     )
     if among is not None:
-        rows = rows.filter(person__in=among)
+        # By array, so the rows come from `participant_by_person_role` whatever the
+        # planner guesses: as a join it scanned every participant from a few hundred
+        # reps on (the head's managers below: 110 ms → 5 ms).
+        rows = rows.filter(any_of("person_id", among))
     return rows.order_by().values("person_id")
 
 
