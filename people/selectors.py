@@ -112,8 +112,9 @@ class ExistsPerRow(Exists):
 
     def as_postgresql(self, compiler, connection, **extra_context):
         sql, params = self.as_sql(compiler, connection, **extra_context)
-        assert sql.endswith(")")  # noqa: S101 — Exists' own template
-        return f"{sql[:-1]} OFFSET 0)", params
+        if sql.startswith("EXISTS(") and sql.endswith(")"):  # not an empty set's FALSE
+            sql = f"{sql[:-1]} OFFSET 0)"
+        return sql, params
 
 
 def is_below(field: str, *, person: User | int) -> Q:

@@ -2,11 +2,12 @@
 
 import pytest
 from django.db import connection
-from django.db.models import Q
+from django.db.models import OuterRef, Q
 from django.test.utils import CaptureQueriesContext
 
 from people.models import User
 from people.selectors import (
+    ExistsPerRow,
     any_of,
     is_below,
     is_in_management_chain,
@@ -70,6 +71,24 @@ def test_is_below_selects_the_same_people_alone_and_in_an_or():
         either = User.objects.filter(Q(pk=outsider.pk) | is_below("pk", person=person.pk))
         assert set(either) == below | {outsider}
     assert set(User.objects.filter(is_below("reports_to", person=top))) == {third, sibling}
+
+
+@pytest.mark.django_db
+def test_exists_per_row_selects_what_exists_selects_and_stays_a_check_per_row():
+    """On PostgreSQL the subquery ends in OFFSET 0 (kept as a per-row check, not a
+    join); the rows are those of a plain EXISTS, negated too, and an empty subquery
+    is FALSE as with Exists."""
+    top, second, third = build_chain(3)
+    has_reports = User.objects.filter(reports_to=OuterRef("pk"))
+    for condition, expected in (
+        (ExistsPerRow(has_reports), {top, second}),
+        (~ExistsPerRow(has_reports), {third}),
+        (ExistsPerRow(User.objects.none()), set()),
+    ):
+        assert set(User.objects.filter(condition)) == expected
+    with CaptureQueriesContext(connection) as queries:
+        list(User.objects.filter(ExistsPerRow(has_reports)))
+    assert ("OFFSET 0)" in queries[0]["sql"]) == (connection.vendor == "postgresql")
 
 
 @pytest.mark.django_db
