@@ -3,6 +3,7 @@
 from django import forms
 
 from .rollout import BY_KEY, MANUAL
+from .selectors_rollout import SHOWING
 
 
 class DateInput(forms.DateInput):
@@ -27,5 +28,18 @@ class RolloutTickForm(forms.Form):
         error_messages={
             "invalid_choice": "Only the items the data cannot tell are ticked by hand.",
             "required": "Say which item.",
+        },
+    )
+
+
+class RolloutOverviewForm(forms.Form):
+    """Which teams the overview shows, and which page of them."""
+
+    show = forms.ChoiceField(
+        choices=[(key, label) for key, (label, _) in SHOWING.items()],
+        required=False,
+        error_messages={
+            "invalid_choice": "Show all teams, those with something overdue, under way, "
+            "with everything in place or not started."
         },
     )

@@ -5,6 +5,7 @@
 from dataclasses import dataclass
 from datetime import date
 
+from django.core.paginator import Page, Paginator
 from django.http import Http404
 from django.utils import timezone
 
@@ -77,6 +78,29 @@ class OverviewRow:
     team: Team
     progress: Progress | None  # None: not started
 
+    @property
+    def started(self) -> bool:
+        return self.progress is not None
+
+    @property
+    def finished(self) -> bool:
+        return self.progress is not None and self.progress.finished
+
+    @property
+    def behind(self) -> bool:
+        return self.progress is not None and bool(self.progress.overdue_count)
+
+
+# What the overview can be narrowed to ("" is every team): a label and a test of a row.
+SHOWING = {
+    "": ("All", lambda row: True),
+    "behind": ("Something overdue", lambda row: row.behind),
+    "under_way": ("Under way", lambda row: row.started and not row.finished),
+    "in_place": ("Everything in place", lambda row: row.finished),
+    "not_started": ("Not started", lambda row: not row.started),
+}
+TEAMS_PER_PAGE = 50
+
 
 @dataclass
 class Overview:
@@ -84,15 +108,29 @@ class Overview:
 
     @property
     def started(self) -> int:
-        return sum(1 for r in self.rows if r.progress is not None)
+        return sum(1 for r in self.rows if r.started)
 
     @property
     def finished(self) -> int:
-        return sum(1 for r in self.rows if r.progress is not None and r.progress.finished)
+        return sum(1 for r in self.rows if r.finished)
 
     @property
     def behind(self) -> int:
-        return sum(1 for r in self.rows if r.progress is not None and r.progress.overdue_count)
+        return sum(1 for r in self.rows if r.behind)
+
+    def choices(self, current: str) -> list[dict]:
+        """Each `SHOWING` choice with how many teams it holds, the current one marked."""
+        return [
+            {"key": key, "label": label, "count": sum(1 for r in self.rows if test(r)),
+             "current": key == current}
+            for key, (label, test) in SHOWING.items()
+        ]  # fmt: skip
+
+    def page(self, show: str, number) -> Page:
+        """The page asked for of the teams `show` holds, TEAMS_PER_PAGE long (past the
+        last page, the last; not a number, the first)."""
+        test = SHOWING[show][1]
+        return Paginator([r for r in self.rows if test(r)], TEAMS_PER_PAGE).get_page(number)
 
 
 def overview(*, user: User, today: date | None = None) -> Overview:

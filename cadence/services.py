@@ -156,9 +156,7 @@ def plan_end(
 
 
 @transaction.atomic
-def plans_end(
-    *, plans, actor: User | None, reason: str, note: str = ""
-) -> list[CadencePlan]:
+def plans_end(*, plans, actor: User | None, reason: str, note: str = "") -> list[CadencePlan]:
     """End the live ones among `plans` with one reason, set-based (a team's plans when
     its policy ends, a pair's): locked together, their untouched future sessions gone,
     stamped in one update, audited in one insert — a fixed number of queries however

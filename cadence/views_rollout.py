@@ -17,7 +17,7 @@ from people.roles import Role
 
 from . import selectors_rollout as selectors
 from . import services_rollout as services
-from .forms_rollout import RolloutStartForm, RolloutTickForm
+from .forms_rollout import RolloutOverviewForm, RolloutStartForm, RolloutTickForm
 from .rollout import BY_KEY
 
 
@@ -87,6 +87,19 @@ def rollout_untick(request, pk):
 @require_GET
 @role_required(Role.HR, Role.PROGRAMME_ADMIN, Role.MANAGER_OF_MANAGERS)
 def rollout_overview(request):
-    """Every team in scope: started or not, how far along, what is overdue."""
+    """Every team in scope: started or not, how far along, what is overdue — all of
+    them or those in one state, a page at a time."""
     overview = selectors.overview(user=request.user)
-    return render(request, "cadence/rollout_overview.html", {"overview": overview})
+    form = RolloutOverviewForm(request.GET)
+    if not form.is_valid():
+        context = {"overview": overview, "form": form, "choices": overview.choices("")}
+        return render(request, "cadence/rollout_overview.html", context, status=400)
+    show = form.cleaned_data["show"]
+    context = {
+        "overview": overview,
+        "form": form,
+        "show": show,
+        "choices": overview.choices(show),
+        "page": overview.page(show, request.GET.get("page")),
+    }
+    return render(request, "cadence/rollout_overview.html", context)

@@ -219,6 +219,51 @@ def test_a_manager_of_managers_sees_only_the_teams_below_them(client, org, team,
     assert "Central" not in text(client.get("/rollout/"))
 
 
+def test_the_overview_narrows_to_one_state_with_counts_on_each_choice(client, org, team, rollout):
+    """Enterprise East started today (under way, nothing overdue yet); a team started
+    long ago with nothing logged is behind; a third has not started."""
+    late = team_create(name="Late Starters", lead=UserFactory(manager=org.head))
+    rollout_start(team=late, actor=org.admin, starts_on=timezone.localdate() - timedelta(days=45))
+    team_create(name="Not yet", lead=org.other_manager)
+    client.force_login(org.hr)
+    body = text(client.get("/rollout/"))
+    for label, count in (("All", 3), ("Something overdue", 1), ("Under way", 2),
+                         ("Everything in place", 0), ("Not started", 1)):  # fmt: skip
+        assert f'{label} <span class="count">{count}</span>' in body
+    assert '<a href="?show=" aria-current="page">All' in body
+    behind = text(client.get("/rollout/", {"show": "behind"}))
+    assert "Late Starters" in behind and "Enterprise East" not in behind
+    assert "Not yet" not in behind
+    assert '<a href="?show=behind" aria-current="page">' in behind
+    waiting = text(client.get("/rollout/", {"show": "not_started"}))
+    assert "Not yet" in waiting and "Late Starters" not in waiting
+    assert "No team is in this state." in text(client.get("/rollout/", {"show": "in_place"}))
+
+
+@pytest.mark.parametrize("show", ["late", "ALL", "behind\x00"])
+def test_an_unknown_state_is_a_400_naming_the_choices(client, org, team, rollout, show):
+    client.force_login(org.hr)
+    response = client.get("/rollout/", {"show": show})
+    assert response.status_code == 400
+    assert "Show all teams, those with something overdue" in text(response)
+    assert "Enterprise East</a>" not in text(response)
+
+
+def test_the_overview_shows_fifty_teams_a_page_keeping_the_state(client, org):
+    for n in range(55):
+        team_create(name=f"Team {n:02}", lead=UserFactory(manager=org.head))
+    client.force_login(org.hr)
+    first = text(client.get("/rollout/", {"show": "not_started"}))
+    assert "Team 00" in first and "Team 49" in first and "Team 50" not in first
+    assert "Teams 1–50 of 55" in first and 'href="?show=not_started&amp;page=2">Next' in first
+    second = text(client.get("/rollout/", {"show": "not_started", "page": "2"}))
+    assert "Team 50" in second and "Team 54" in second and "Team 49" not in second
+    assert "Teams 51–55 of 55" in second and 'page=1">Previous' in second
+    for past_the_end in ("9", "x"):  # the last page; the first
+        body = text(client.get("/rollout/", {"page": past_the_end}))
+        assert ("Team 54" in body) == (past_the_end == "9")
+
+
 def test_the_pages_are_linked_from_the_homes(client, org, team):
     client.force_login(org.manager)
     assert f'href="{page(team)}"' in text(client.get("/team/"))
