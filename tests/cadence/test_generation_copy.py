@@ -7,15 +7,17 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 import time_machine
+from django.db import IntegrityError, connection, transaction
 from django.forms.models import model_to_dict
 
 from cadence import engine
-from cadence.engine import _copy_text, occurrences_generate
+from cadence.engine import _copy_text, _Draft, occurrences_generate
 from cadence.models import CadencePlan, Occurrence, Recurrence
 from cadence.services import plan_create
 from coaching.models import CoachingSession, FocusArea, SharedNotes
 from people.models import Team, TeamMembership
 from tests.coaching.pairs_support import active_pair
+from tests.factories import UserFactory
 
 MONDAY = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)  # US clocks change on 8 March, Berlin's on 29
 
@@ -88,10 +90,15 @@ def rows() -> list:
 
 @pytest.mark.django_db
 @pytest.mark.postgres
-def test_copy_writes_exactly_the_rows_the_orm_writes(org, monkeypatch):
-    copies = []
-    real_copy = engine._insert_copy
+@pytest.mark.parametrize("without_triggers", [True, False])
+def test_copy_writes_exactly_the_rows_the_orm_writes(org, monkeypatch, without_triggers):
+    copies, skipped = [], []
+    real_copy, real_locked = engine._insert_copy, engine._references_locked
     monkeypatch.setattr(engine, "_insert_copy", lambda drafts: copies.append(real_copy(drafts)))
+    monkeypatch.setattr(
+        engine, "_references_locked", lambda *a: skipped.append(real_locked(*a)) or skipped[-1]
+    )
+    monkeypatch.setattr(engine, "COPY_WITHOUT_FK_TRIGGERS", without_triggers)
     with time_machine.travel(MONDAY, tick=False):  # created_at and updated_at: now
         every_kind_of_plan(org)
         monkeypatch.setattr(engine, "COPY_ROWS", False)
@@ -115,6 +122,11 @@ def test_copy_writes_exactly_the_rows_the_orm_writes(org, monkeypatch):
         "peer",
     }
     assert by_copy == by_orm
+    assert skipped and set(skipped) == {without_triggers}  # the test role is a superuser
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # every reference holds
+        cursor.execute("SHOW session_replication_role")
+        assert cursor.fetchone()[0] == "origin"  # set back after the COPYs
     horizon = MONDAY + timedelta(weeks=6)
     assert min(CadencePlan.objects.values_list("generated_until", flat=True)) >= horizon
 
@@ -142,3 +154,91 @@ def test_copy_text_escapes_what_copy_would_misread():
     assert _copy_text(42) == "42"
     assert _copy_text("a\tb\\c\nd\re") == "a\\tb\\\\c\\nd\\re"
     assert _copy_text(MONDAY) == "2026-03-02T08:00:00+00:00"
+
+
+def draft(*people, plan) -> _Draft:
+    return _Draft(
+        plan_id=plan.pk,
+        slot=MONDAY,
+        kind="one_on_one",
+        end=MONDAY + timedelta(minutes=30),
+        duration_minutes=30,
+        team_id=None,
+        focus_area_id=None,
+        people=[(people[0], "coach"), *((p, "coachee") for p in people[1:])],
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_without_triggers_the_people_referenced_are_locked_until_commit(org):
+    """The lock the triggers would take (FOR KEY SHARE) is taken for all of a batch's
+    people at once: until the batch commits, another transaction cannot delete one
+    (its FOR UPDATE fails); afterwards it can."""
+    import threading
+
+    from django.db import connections
+
+    plan = plan_create(kind="one_on_one", coach=org.manager, coachee=org.rep, weekday=1,
+                       local_time=time(10, 0), generate=False)  # fmt: skip
+
+    def lock_the_rep_elsewhere() -> str:
+        outcome = []
+
+        def lock():
+            other = connections.create_connection("default")
+            try:
+                with other.cursor() as cursor:
+                    cursor.execute("SELECT id FROM people_user WHERE id = %s FOR UPDATE NOWAIT",
+                                   [org.rep.pk])  # fmt: skip
+                    outcome.append(f"locked {len(cursor.fetchall())}")
+            except Exception as exc:  # noqa: BLE001 — the lock error is what we look for
+                outcome.append(str(exc))
+            finally:
+                other.close()
+
+        thread = threading.Thread(target=lock)
+        thread.start()
+        thread.join()
+        return outcome[0]
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        assert engine._references_locked(cursor, [draft(org.manager.pk, org.rep.pk, plan=plan)])
+        assert "could not obtain lock" in lock_the_rep_elsewhere()
+    assert lock_the_rep_elsewhere() == "locked 1"
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres
+def test_a_reference_already_gone_keeps_the_triggers_and_they_refuse_the_batch(org):
+    plan = plan_create(kind="one_on_one", coach=org.manager, coachee=org.rep, weekday=1,
+                       local_time=time(10, 0), generate=False)  # fmt: skip
+    gone = UserFactory()
+    gone_pk = gone.pk
+    gone.delete()
+    batch = [draft(org.manager.pk, gone_pk, plan=plan)]
+    with connection.cursor() as cursor:
+        assert not engine._references_locked(cursor, batch)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        engine._insert_copy(batch)
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    assert not Occurrence.objects.filter(plan=plan).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres
+def test_a_role_that_may_not_set_the_replication_role_keeps_the_triggers(org):
+    import uuid
+
+    plan = plan_create(kind="one_on_one", coach=org.manager, coachee=org.rep, weekday=1,
+                       local_time=time(10, 0), generate=False)  # fmt: skip
+    role = f"tandem_plain_{uuid.uuid4().hex[:12]}"  # rolled back with the test
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE ROLE {role} NOLOGIN")
+        cursor.execute(f"GRANT SELECT ON people_user TO {role}")
+        cursor.execute(f"SET LOCAL ROLE {role}")
+        assert not engine._may_skip_triggers(cursor)
+        assert not engine._references_locked(cursor, [draft(org.manager.pk, plan=plan)])
+        cursor.execute("RESET ROLE")
+        assert engine._may_skip_triggers(cursor)
