@@ -47,9 +47,10 @@ lock:
 bench-sweep: install
 	$(BIN)/python bench/sweep.py --sessions 100000
 
-## bench-generate: time materialising 6 weeks for 50,000 live plans (PostgreSQL).
+## bench-generate: time materialising 6 weeks for 50,000 live plans (PostgreSQL), split in
+## two as beat splits it with the default CADENCE_GENERATORS.
 bench-generate: install
-	$(BIN)/python bench/generate.py --plans 50000
+	$(BIN)/python bench/generate.py --plans 50000 --processes 2
 
 ## bench-outbox: time 2 Celery workers draining 20,000 notifications (PostgreSQL, Redis db 9).
 bench-outbox: install
