@@ -643,7 +643,7 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             visible = sessions.visible_for_lists(self.request.user)
         else:
             visible = sessions.visible_to(self.request.user)
-        return visible.with_people().order_by("-scheduled_start", "-id")
+        return visible.with_people(names_only=True).order_by("-scheduled_start", "-id")
 
     def filter_queryset(self, queryset):
         if self.action != "list":

@@ -217,12 +217,17 @@ class SessionQuerySet(models.QuerySet):
         session, such as agenda items)."""
         return self.filter(visible_session_for_lists(user))
 
-    def with_people(self):
-        return self.select_related("focus_area", "team", "presented_call").prefetch_related(
-            models.Prefetch(
-                "participants",
-                queryset=SessionParticipant.objects.select_related("person"),
+    def with_people(self, *, names_only: bool = False):
+        """With focus area, team, call, and participants with their people —
+        `names_only`: people as the API names them (id and display name), which
+        builds a list's 150 people from two columns instead of every one."""
+        participants = SessionParticipant.objects.select_related("person")
+        if names_only:
+            participants = participants.only(
+                "session_id", "person_id", "role", "speaking_order", "person__display_name"
             )
+        return self.select_related("focus_area", "team", "presented_call").prefetch_related(
+            models.Prefetch("participants", queryset=participants)
         )
 
 
