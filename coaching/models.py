@@ -350,6 +350,16 @@ class CoachingSession(models.Model):
                 condition=Q(status="missed"),
                 name="session_missed_by_sweep",
             ),
+            # Held sessions of a kind, first held first: the install plans' evidence
+            # (a team's first call review, role-play, manager review; cadence.rollout),
+            # which otherwise scans every session for a few thousand role-plays (HR's
+            # /rollout/ 278 -> 226 ms at 10,000 people). Only held rows: generation
+            # writes none.
+            models.Index(
+                fields=["kind", "held_at"],
+                condition=Q(status="held"),
+                name="session_held_by_kind",
+            ),
             # The nullable foreign keys, indexed only where set: a session is made
             # with most of them empty (a 1:1 has no team, only a role-play has a focus
             # area, nobody has held or cancelled it yet), and a full index would take
