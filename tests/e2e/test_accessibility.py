@@ -143,7 +143,12 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
         ],
         SOFIA: [("my-team", "/team/"), ("session-coach", f"/sessions/{session.pk}/")],
         DANIEL: [("my-team-head", "/team/"), ("manager-team", f"/team/managers/{marcus.pk}/")],
-        HELEN: [("cadence-health", "/hr/"), ("team-health", f"/hr/teams/{central.pk}/")],
+        HELEN: [
+            ("cadence-health", "/hr/"),
+            ("team-health", f"/hr/teams/{central.pk}/"),
+            ("install-plans", "/rollout/"),
+            ("install-plans-not-started", "/rollout/?show=not_started"),
+        ],
         ADA: [
             ("programme", "/programme/"),
             ("peers-overview", "/peers/overview/"),
