@@ -221,6 +221,15 @@ def cadence_summary(people: dict[str, User] | None = None) -> CadenceSeedResult:
     )
 
 
+def queue_notifications() -> None:
+    """Queue what beat would by now: reminders for the sessions of the next day,
+    this week's digests (idempotent). `seed_demo` calls it again once everything is
+    planned — the peer pairs' sessions come after the cadence — so a second run
+    finds nothing newly due."""
+    engine.reminders_queue()
+    engine.digests_queue()
+
+
 def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
     """Apply the demo policy to the demo teams that keep none yet, plan their sessions,
     and queue a few notifications. Returns counts either way."""
@@ -251,8 +260,7 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
             )
         _missed_notifications(list(people.values()), now=timezone.now())
     engine.occurrences_generate()
-    engine.reminders_queue()
-    engine.digests_queue()
+    queue_notifications()
     result = cadence_summary(people)
     result.created = created
     return result

@@ -10,6 +10,7 @@ import io
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.models import Count
@@ -58,10 +59,13 @@ MANAGERS = {"sofia.alvarez", "marcus.chen", "lena.fischer", "daniel.mensah"}
 
 @pytest.fixture(scope="class")
 def seeded_once(django_db_setup, django_db_blocker):
-    """One seeded organisation for every test in the class, rolled back afterwards."""
+    """One seeded organisation for every test in the class, rolled back afterwards.
+    Yields the moment it seeded at: seeding again at that moment must change nothing
+    (later, reminders newly due are queued, as they should be)."""
     with django_db_blocker.unblock(), transaction.atomic():
+        seeded_at = timezone.now()
         call_command("seed_demo", stdout=io.StringIO())
-        yield
+        yield seeded_at
         transaction.set_rollback(True)
 
 
@@ -329,10 +333,11 @@ class TestDemoPeers:
             assert peer_pairs.done, rollout.team
 
     @pytest.mark.django_db
-    def test_running_seed_demo_again_adds_nothing(self):
+    def test_running_seed_demo_again_adds_nothing(self, seeded_once):
         before = _counts()
         out = io.StringIO()
-        call_command("seed_demo", stdout=out)
+        with time_machine.travel(seeded_once, tick=False):  # later, reminders fall due
+            call_command("seed_demo", stdout=out)
         assert _counts() == before
         text = out.getvalue()
         assert "Peer pairs and the library already present" in text

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from cadence.demo import seed_cadence
+from cadence.demo import queue_notifications, seed_cadence
 from cadence.demo_rollout import seed_rollouts
 from coaching.demo import seed_coaching
 from coaching.demo_peers import seed_peers
@@ -54,5 +54,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in seed_rollouts({spec.key: user for spec, user in people}):
             self.stdout.write(line)
+        # The reminders for sessions planned since the cadence's own queueing (a pair's
+        # session tomorrow), as beat would have queued them.
+        queue_notifications()
 
         self.stdout.write(seed_feedback())
