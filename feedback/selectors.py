@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Window
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from coaching.models import Goal
@@ -263,33 +263,14 @@ def evaluative_reviews(
     return items
 
 
-# Pages further than this are past the end of any organisation's reviews: answered
-# as such without asking the database for an offset it cannot hold.
-_FARTHEST_PAGE = 1_000_000
-
-
 def evaluative_reviews_page(
     *, user: User, roles, filters: ReviewFilters, page_number: int = 1
 ) -> Page:
-    """One page of `evaluative_reviews`, in two queries: the page's ids together with
-    how many items there are in all (`COUNT(*) OVER ()`: one pass over the items where
-    a separate count made two — the head's screen at 10,000 people 274–303 → 172–196
-    ms with the machine busy), and its rows with their people. A page past the end
-    shows the last one (then a count and that page's ids instead)."""
-    ids = evaluative_reviews(user=user, roles=roles, filters=filters).values_list("pk", flat=True)
-    found = []
-    if page_number <= _FARTHEST_PAGE:
-        start = (page_number - 1) * REVIEWS_PER_PAGE
-        counted = ids.annotate(total=Window(Count("pk"))).values_list("pk", "total")
-        found = list(counted[start : start + REVIEWS_PER_PAGE])
-    total = found[0][1] if found else ids.count()
-    page = Paginator(range(total), REVIEWS_PER_PAGE).get_page(page_number)
-    if found:
-        page.object_list = with_people([pk for pk, _ in found])
-    elif total:
-        page.object_list = with_people(list(ids[page.start_index() - 1 : page.end_index()]))
-    else:
-        page.object_list = []
+    """One page of `evaluative_reviews` (three queries: count, the page's ids, its
+    rows with their people). A page past the end shows the last one."""
+    items = evaluative_reviews(user=user, roles=roles, filters=filters)
+    page = Paginator(items.values_list("pk", flat=True), REVIEWS_PER_PAGE).get_page(page_number)
+    page.object_list = with_people(list(page.object_list))
     return page
 
 
