@@ -10,6 +10,9 @@ CHECK says which values exist; no service changes it), and everything evaluative
 screens, exports, HR views — starts from `Feedback.evaluative`, a manager that can
 only ever return the evaluative stream."""
 
+from functools import reduce
+from operator import or_
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
@@ -34,38 +37,46 @@ class Direction(models.TextChoices):
 
 
 class FeedbackQuerySet(models.QuerySet):
-    def visible_to(self, user, *, is_hr: bool = False):
+    def visible_to(self, user, *, is_hr: bool = False, each_row: bool = False):
         """The one visibility rule: what I received or wrote, developmental items shared
         with me, and the evaluative stream of the people below me — all of it for HR.
         `is_hr` comes from the caller's roles (people.access), so this stays one query.
 
-        The ids are gathered first, each part from its own index, and the table is
-        read by id: most people see a few hundred items of a million, and as one OR
-        of the four PostgreSQL tested every row of the table (220 ms for a rep's
-        list; 3 ms now). Even the head of an organisation sees a small part: the
-        evaluative stream is the smaller one."""
+        Two shapes of the same conditions (`_visibility_parts`). By default the ids
+        are gathered first, each part from its own index, and the table is read by id:
+        most people see a few hundred items of a million, and as one OR of the four
+        PostgreSQL tested every row of the table (220 ms for a rep's list; 3 ms now).
+        `each_row=True` tests the rows a query already narrowed by an index (the
+        evaluative items of the people a manager reviews): there the gathered ids are
+        as many as the rows, and the planner, which guesses a walk of the hierarchy at
+        ten people, once joined the head's 45,000 of each by comparing every pair
+        (37 s); as an OR each part is one hashed lookup per row."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
+        parts = _visibility_parts(user, is_hr=is_hr)
+        if each_row:
+            return self.filter(reduce(or_, parts))
         items = Feedback.objects.order_by()
-        evaluative = items.filter(stream=Stream.EVALUATIVE)
-        if not is_hr:
-            evaluative = evaluative.filter(recipient_id__in=ids_below(person=user))
-        shared = FeedbackShare.objects.filter(
-            person=user, revoked_at__isnull=True, feedback__stream=Stream.DEVELOPMENTAL
-        )
-        ids = (
-            items.filter(recipient=user)
-            .values("pk")
-            .union(
-                items.filter(author=user).values("pk"),
-                shared.order_by().values("feedback_id"),
-                evaluative.values("pk"),
-            )
-        )
-        return self.filter(pk__in=ids)
+        first, *rest = (items.filter(part).values("pk") for part in parts)
+        return self.filter(pk__in=first.union(*rest))
 
     def developmental(self):
         return self.filter(stream=Stream.DEVELOPMENTAL)
+
+
+def _visibility_parts(user, *, is_hr: bool) -> list[Q]:
+    """`FeedbackQuerySet.visible_to`'s conditions, any one of which lets `user` see an
+    item."""
+    evaluative = Q(stream=Stream.EVALUATIVE)
+    if not is_hr:
+        evaluative &= Q(recipient_id__in=ids_below(person=user))
+    shared = FeedbackShare.objects.filter(person=user, revoked_at__isnull=True)
+    return [
+        Q(recipient=user),
+        Q(author=user),
+        Q(stream=Stream.DEVELOPMENTAL, pk__in=shared.order_by().values("feedback_id")),
+        evaluative,
+    ]
 
 
 class EvaluativeManager(models.Manager):

@@ -247,9 +247,10 @@ def evaluative_reviews(
     if not may_review(roles):
         return Feedback.evaluative.none()
     items = (
-        Feedback.evaluative.all()
-        .visible_to(user, is_hr=_is_hr(roles))
-        .filter(recipient__in=reviewable_people(user=user, roles=roles).values("pk"))
+        Feedback.evaluative.filter(
+            recipient__in=reviewable_people(user=user, roles=roles).values("pk")
+        )
+        .visible_to(user, is_hr=_is_hr(roles), each_row=True)
         .exclude(held_back_for_others(user))
         .select_related("author", "recipient")
     )

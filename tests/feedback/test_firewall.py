@@ -125,9 +125,10 @@ PEOPLE = ("head", "manager", "other_manager", "rep", "peer", "other_rep", "hr", 
 
 @pytest.mark.django_db
 def test_the_rule_gathers_exactly_the_items_each_person_may_read(org):
-    """Feedback.visible_to gathers ids from four indexes; it must equal the rule read
-    item by item: received or written, shared with me (developmental, live share),
-    evaluative about someone below me — or any evaluative item for HR."""
+    """Feedback.visible_to, in both shapes (ids gathered from four indexes, or each
+    row tested), must equal the rule read item by item: received or written, shared
+    with me (developmental, live share), evaluative about someone below me — or any
+    evaluative item for HR."""
     people = [getattr(org, who) for who in PEOPLE]
     for author in people:
         for recipient in people:
@@ -159,8 +160,13 @@ def test_the_rule_gathers_exactly_the_items_each_person_may_read(org):
                     and (is_hr or item.recipient_id in below.get(person.pk, set()))
                 )
             }
-            seen = Feedback.objects.visible_to(person, is_hr=is_hr).values_list("pk", flat=True)
-            assert set(seen) == expected, (person, is_hr)
+            for each_row in (False, True):
+                seen = Feedback.objects.visible_to(person, is_hr=is_hr, each_row=each_row)
+                assert set(seen.values_list("pk", flat=True)) == expected, (
+                    person,
+                    is_hr,
+                    each_row,
+                )
 
 
 @pytest.mark.django_db
