@@ -37,7 +37,9 @@ class Direction(models.TextChoices):
 
 
 class FeedbackQuerySet(models.QuerySet):
-    def visible_to(self, user, *, is_hr: bool = False, each_row: bool = False):
+    def visible_to(
+        self, user, *, is_hr: bool = False, each_row: bool = False, within: Q | None = None
+    ):
         """The one visibility rule: what I received or wrote, developmental items shared
         with me, and the evaluative stream of the people below me — all of it for HR.
         `is_hr` comes from the caller's roles (people.access), so this stays one query.
@@ -50,15 +52,20 @@ class FeedbackQuerySet(models.QuerySet):
         evaluative items of the people a manager reviews): there the gathered ids are
         as many as the rows, and the planner, which guesses a walk of the hierarchy at
         ten people, once joined the head's 45,000 of each by comparing every pair
-        (37 s); as an OR each part is one hashed lookup per row."""
+        (37 s); as an OR each part is one hashed lookup per row.
+
+        `within` narrows the result as `.filter(within)` would, and is also applied to
+        each part before the ids are gathered: the head's "received by me" list
+        gathered 45,000 ids to keep 236 (150 ms → a few)."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
+        within = within or Q()
         parts = _visibility_parts(user, is_hr=is_hr)
         if each_row:
-            return self.filter(reduce(or_, parts))
+            return self.filter(within, reduce(or_, parts))
         items = Feedback.objects.order_by()
-        first, *rest = (items.filter(part).values("pk") for part in parts)
-        return self.filter(pk__in=first.union(*rest))
+        first, *rest = (items.filter(part, within).values("pk") for part in parts)
+        return self.filter(within, pk__in=first.union(*rest))
 
     def developmental(self):
         return self.filter(stream=Stream.DEVELOPMENTAL)

@@ -51,11 +51,13 @@ def held_back_for_others(user: User) -> Q:
     return Q(anonymous=True) & ~Q(author=user) & Exists(waiting_for_more)
 
 
-def visible_feedback(*, user: User, roles) -> QuerySet[Feedback]:
-    """What this person may read: `visible_to`, less anonymous answers held back."""
-    return Feedback.objects.visible_to(user, is_hr=_is_hr(roles)).exclude(
-        held_back_for_others(user)
-    )
+def visible_feedback(
+    *, user: User, roles, within: Q | None = None, each_row: bool = False
+) -> QuerySet[Feedback]:
+    """What this person may read: `visible_to` (in either shape, narrowed `within`),
+    less anonymous answers held back."""
+    rule = Feedback.objects.visible_to(user, is_hr=_is_hr(roles), within=within, each_row=each_row)
+    return rule.exclude(held_back_for_others(user))
 
 
 def given_by(*, user: User) -> QuerySet[Feedback]:

@@ -375,12 +375,12 @@ def test_the_recipients_list_takes_the_same_number_of_queries_for_3_or_30(api, o
     build(org, how_many)
     client = api(org.rep)
     client.get("/api/v1/feedback/")  # warm up: content types, first-use caches
-    # 1 session row, 2 user, 3 roles, 4 count, 5 feedback with author and recipient,
-    # 6 themes (prefetch), 7 live shares with their people (prefetch)
+    # 1 session row, 2 user, 3 roles, 4 count, 5 the page's ids, 6 their feedback
+    # with author and recipient, 7 themes (prefetch), 8 live shares with their people
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/api/v1/feedback/")
     assert response.json()["count"] == how_many
-    assert len(queries) == 7, [q["sql"] for q in queries]
+    assert len(queries) == 8, [q["sql"] for q in queries]
 
 
 @pytest.mark.django_db
@@ -390,9 +390,9 @@ def test_hrs_audited_list_takes_the_same_number_of_queries_for_3_or_30(api, org,
         give(org, stream=Stream.EVALUATIVE)
     client = api(org.hr)
     client.get("/api/v1/feedback/")
-    # 1 session row, 2 user, 3 roles, 4 count, 5 feedback, 6 themes, 7 shares,
-    # 8 the audit events of the page, in one INSERT
+    # 1 session row, 2 user, 3 roles, 4 count, 5 the page's ids, 6 feedback, 7 themes,
+    # 8 shares, 9 the audit events of the page, in one INSERT
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/api/v1/feedback/")
     assert response.json()["count"] == how_many
-    assert len(queries) == 8, [q["sql"] for q in queries]
+    assert len(queries) == 9, [q["sql"] for q in queries]

@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -167,6 +168,23 @@ def test_the_rule_gathers_exactly_the_items_each_person_may_read(org):
                     is_hr,
                     each_row,
                 )
+                # Narrowed `within`, as the API's filters do: the same as filtering after.
+                for within in (
+                    Q(recipient=person),
+                    Q(author=person),
+                    Q(stream=Stream.DEVELOPMENTAL),
+                    Q(stream=Stream.EVALUATIVE, recipient=org.rep),
+                ):
+                    narrowed = Feedback.objects.visible_to(
+                        person, is_hr=is_hr, each_row=each_row, within=within
+                    )
+                    inside = set(Feedback.objects.filter(within).values_list("pk", flat=True))
+                    assert set(narrowed.values_list("pk", flat=True)) == expected & inside, (
+                        person,
+                        is_hr,
+                        each_row,
+                        within,
+                    )
 
 
 @pytest.mark.django_db
