@@ -15,7 +15,7 @@ from django.utils import timezone
 from coaching.models import FocusArea, Goal
 from people.models import Team, User
 from people.selectors import is_in_management_chain
-from people.services import audit_record
+from people.services import audit_record, audit_record_many
 
 from .models import (
     TEXT_LIMIT,
@@ -328,28 +328,11 @@ def evaluative_reads_record(*, items, reader: User, ip: str | None = None) -> in
     item shown to someone other than its recipient or author, written in one INSERT
     so a list costs the same number of queries whatever its length. Returns how many
     events were written."""
-    from django.contrib.contenttypes.models import ContentType
-
-    from people.models import AuditEvent
-
     read = [
         item
         for item in items
         if item.stream == Stream.EVALUATIVE and reader.pk not in (item.recipient_id, item.author_id)
     ]
-    if not read:
-        return 0
-    target_type = ContentType.objects.get_for_model(Feedback)
-    AuditEvent.objects.bulk_create(
-        AuditEvent(
-            actor=reader,
-            verb="feedback.evaluative_read",
-            target_type=target_type,
-            target_id=str(item.pk),
-            target_repr=str(item)[:200],
-            data={"via": "list"},
-            ip=ip,
-        )
-        for item in read
+    return audit_record_many(
+        actor=reader, verb="feedback.evaluative_read", targets=read, data={"via": "list"}, ip=ip
     )
-    return len(read)

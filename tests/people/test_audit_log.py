@@ -151,3 +151,30 @@ def test_the_list_costs_the_same_queries_for_three_events_or_sixty(client, org, 
     with CaptureQueriesContext(connection) as many:
         assert client.get(LIST).status_code == 200
     assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
+
+
+def test_many_events_in_one_statement_are_the_events_one_by_one(org):
+    """`audit_record_many` (rows built by the database on PostgreSQL) writes what
+    `audit_record` would for each target, in one query."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from people.services import audit_record, audit_record_many
+
+    targets = [org.rep, org.peer, org.manager]
+    with CaptureQueriesContext(connection) as queries:
+        written = audit_record_many(
+            actor=org.hr, verb="test.many", targets=targets, data={"via": "list"}, ip="10.0.0.7"
+        )
+    assert written == 3
+    assert len([q for q in queries if "INSERT" in q["sql"]]) == 1
+    for target in targets:
+        audit_record(
+            actor=org.hr, verb="test.one", target=target, data={"via": "list"}, ip="10.0.0.7"
+        )
+    fields = ("actor", "target_type", "target_id", "target_repr", "data", "ip")
+    many = list(AuditEvent.objects.filter(verb="test.many").order_by("id").values_list(*fields))
+    one = list(AuditEvent.objects.filter(verb="test.one").order_by("id").values_list(*fields))
+    assert many == one
+    assert audit_record_many(actor=org.hr, verb="test.none", targets=[]) == 0
+    assert AuditEvent.objects.filter(verb="test.many").latest("id").at <= timezone.now()
