@@ -88,7 +88,14 @@ def ref(person: Model | None) -> dict | None:
     """Someone else, as the download names them: id and display name, nothing more."""
     if person is None:
         return None
-    return {"id": person.pk, "display_name": person.display_name}
+    return named(person.pk, person.display_name)
+
+
+def named(pk: int | None, display_name: str) -> dict | None:
+    """`ref` from the values (a query's columns rather than a person)."""
+    if pk is None:
+        return None
+    return {"id": pk, "display_name": display_name}
 
 
 # --- The download ------------------------------------------------------------------------

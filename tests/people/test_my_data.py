@@ -68,6 +68,11 @@ def test_the_download_holds_everything_theirs_and_nothing_else(client, world):
     assert streams == ["developmental", "developmental", "evaluative"]
     assert [p["id"] for p in document["peer_pairs"]] == [world.pair.pk]
     assert {e["verb"] for e in document["audit_events"]} >= {"reporting_line.changed"}
+    signed_in = next(e for e in document["audit_events"] if e["verb"] == "auth.signed_in")
+    assert signed_in["actor"] == {"id": world.org.rep.pk, "display_name": "Rita Rep"}
+    assert signed_in["at"].endswith("+00:00") and signed_in["target_type"] is None
+    line = next(e for e in document["audit_events"] if e["verb"] == "reporting_line.changed")
+    assert (line["target_type"], line["target_id"]) == ("user", str(world.org.rep.pk))
 
 
 @pytest.mark.django_db
