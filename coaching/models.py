@@ -11,6 +11,7 @@ from django.utils import timezone
 from people.selectors import (
     LARGE_SCOPE_FROM,
     ExistsPerRow,
+    any_of,
     ids_below,
     is_below,
     list_ids_below,
@@ -189,13 +190,15 @@ def visible_session_for_lists(user, *, session: str = "pk") -> Q:
     people below, each row is checked against its session's participants instead, so a
     page in index order costs a few dozen checks, and no row of the sessions table is
     read for another table's rows. The ids below are passed as a list so PostgreSQL
-    knows how many there are; with fewer, gathering is cheaper, and `visible_to` is
-    used as it is."""
+    knows how many there are. With fewer, gathering is cheaper: `visible_to`'s ids,
+    as an array the rows are read from by index — as a semi-join PostgreSQL walked a
+    rep's 63,000 agenda items in date order, testing each against their 213 sessions
+    one by one (13 million comparisons, 1.2 s, for two items)."""
     if not (user and user.is_authenticated and user.is_active):
         return Q(pk__in=[])
     below = list_ids_below(person=user)
     if len(below) < WALK_FROM_PEOPLE_BELOW:
-        return Q(**{f"{session}__in": _visible_session_ids(user)})
+        return any_of(session, _visible_session_ids(user))
     taking_part = SessionParticipant.objects.filter(session=models.OuterRef(session)).filter(
         Q(person=user) | (one_of("person_id", below) & ~Q(role=ParticipantRole.PEER))
     )
