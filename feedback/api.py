@@ -50,6 +50,7 @@ from config.api import (
     client_ip,
     forbidden_unless,
     inline_enum,
+    page_by_ids,
     query_params,
     refuse_unknown_fields,
     validated,
@@ -301,34 +302,27 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             within &= Q(author=self.request.user)
         return within, bool(params.get("received") or params.get("given"))
 
-    def _with_related(self, ids: list[int]) -> list[Feedback]:
-        """A page's items, chosen by the visibility rule, with what the serializer
-        shows, in the order given (three queries)."""
-        rows = (
-            Feedback.objects.select_related("author", "recipient", "goal")
-            .prefetch_related(
-                "themes",
-                Prefetch(
-                    "shares",
-                    # Only the recipient's own items can show shares: fetch no others.
-                    queryset=FeedbackShare.objects.filter(
-                        revoked_at__isnull=True, feedback__recipient=self.request.user
-                    ).select_related("person"),
-                    to_attr="live_shares",
-                ),
-            )
-            .in_bulk(ids)
+    def _with_related(self):
+        """What the serializer shows of each item."""
+        return Feedback.objects.select_related("author", "recipient", "goal").prefetch_related(
+            "themes",
+            Prefetch(
+                "shares",
+                # Only the recipient's own items can show shares: fetch no others.
+                queryset=FeedbackShare.objects.filter(
+                    revoked_at__isnull=True, feedback__recipient=self.request.user
+                ).select_related("person"),
+                to_attr="live_shares",
+            ),
         )
-        return [rows[pk] for pk in ids]
 
     def list(self, request):
-        # The filters narrow each part of the rule before its ids are gathered, and
-        # the page's ids are cut before its rows are joined (see `with_people`).
+        # The filters narrow each part of the rule before its ids are gathered.
         within, each_row = self._list_filter()
-        items = selectors.visible_feedback(
+        listed = selectors.visible_feedback(
             user=request.user, roles=self._roles, within=within, each_row=each_row
         )
-        page = self._with_related(self.paginate_queryset(items.values_list("pk", flat=True)))
+        page = page_by_ids(self, listed, self._with_related())
         services.evaluative_reads_record(items=page, reader=request.user, ip=client_ip(request))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 

@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, viewsets
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, query_params
+from config.api import NOT_FOUND, VALIDATION_ERROR, page_by_ids, query_params
 from people.api import PersonRefSerializer
 
 from ..models import Score, Scorecard
@@ -94,15 +94,18 @@ class ScorecardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     serializer_class = ScorecardSerializer
     lookup_value_converter = ID_CONVERTER
 
-    def get_queryset(self):
-        return (
-            Scorecard.objects.visible_for_lists(self.request.user)
-            .select_related("rater", "subject", "version__template")
-            .prefetch_related(
-                Prefetch("scores", queryset=Score.objects.select_related("criterion"))
-            )
-            .order_by("-submitted_at", "-id")
+    def _visible(self):
+        return Scorecard.objects.visible_for_lists(self.request.user).order_by(
+            "-submitted_at", "-id"
         )
+
+    def get_queryset(self):
+        return _with_related(self._visible())
+
+    def list(self, request):
+        listed = self.filter_queryset(self._visible())
+        page = page_by_ids(self, listed, _with_related(Scorecard.objects.all()))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def filter_queryset(self, queryset):
         if self.action != "list":
@@ -113,3 +116,10 @@ class ScorecardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         if "round" in params:
             queryset = queryset.filter(round_id=params["round"])
         return queryset
+
+
+def _with_related(scorecards):
+    """What the serializer shows of each scorecard."""
+    return scorecards.select_related("rater", "subject", "version__template").prefetch_related(
+        Prefetch("scores", queryset=Score.objects.select_related("criterion"))
+    )
