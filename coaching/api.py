@@ -48,6 +48,7 @@ from config.api import (
     StrictSerializer,
     forbidden_unless,
     inline_enum,
+    page_by_ids,
     query_params,
     refuse_unknown_fields,
     validated,
@@ -1104,12 +1105,16 @@ class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     serializer_class = CommitmentSerializer
     lookup_value_converter = ID_CONVERTER
 
+    def _visible(self):
+        return Commitment.objects.visible_to(self.request.user).order_by("due_on", "id")
+
     def get_queryset(self):
-        return (
-            Commitment.objects.visible_to(self.request.user)
-            .select_related("owner")
-            .order_by("due_on", "id")
-        )
+        return self._visible().select_related("owner")
+
+    def list(self, request):
+        listed = self.filter_queryset(self._visible())
+        page = page_by_ids(self, listed, Commitment.objects.select_related("owner"))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def filter_queryset(self, queryset):
         if self.action != "list":

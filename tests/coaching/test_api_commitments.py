@@ -214,11 +214,12 @@ def test_the_list_takes_the_same_number_of_queries_for_3_or_30_commitments(
         make(session, org.manager, text=f"Commitment {n}", due_on=in_days(1 + n % 20))
     client = api(org.head)
     client.get("/api/v1/commitments/")
-    # 1 session row, 2 user, 3 count, 4 visible commitments with their owners joined
+    # 1 session row, 2 user, 3 count, 4 the page's ids, 5 those commitments with their
+    # owners joined
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/api/v1/commitments/")
     assert response.json()["count"] == how_many
-    assert len(queries) == 4, [q["sql"] for q in queries]
+    assert len(queries) == 5, [q["sql"] for q in queries]
 
 
 # --- Editing and closing --------------------------------------------------------------
