@@ -14,6 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from people.access import request_roles
 from people.models import User
 from people.roles import Role
+from people.selectors import in_order
 
 # The largest id a column holds (bigint). An id filter or list of ids beyond it is
 # refused (or unknown) before it reaches the database, which would fail on it.
@@ -60,9 +61,7 @@ def page_by_ids(view, listed, rows) -> list:
     prefetches), in page order. The planner, joining before it sorts, would join every
     visible row for a page of 50: 200,000 scorecards for the head of 10,000 people
     (the request 1.4–2.5 s, now 0.35 s)."""
-    ids = view.paginate_queryset(listed.values_list("pk", flat=True))
-    found = rows.in_bulk(ids)
-    return [found[pk] for pk in ids]
+    return in_order(rows, view.paginate_queryset(listed.values_list("pk", flat=True)))
 
 
 def client_ip(request) -> str | None:

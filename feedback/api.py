@@ -287,21 +287,6 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def get_queryset(self):
         return selectors.visible_feedback(user=self.request.user, roles=self._roles)
 
-    def _list_filter(self) -> tuple[Q, bool]:
-        """The list's filters, and whether they narrow it by an index to a few rows
-        (to you, by you): then the rule is best tested on each of them
-        (`visible_to(each_row=True)`); otherwise its parts gather the ids, each part
-        narrowed by the filters (a stream leaves out the parts of the other)."""
-        params = query_params(FeedbackFilterSerializer, self.request)
-        within = Q()
-        if "stream" in params:
-            within &= Q(stream=params["stream"])
-        if params.get("received"):
-            within &= Q(recipient=self.request.user)
-        if params.get("given"):
-            within &= Q(author=self.request.user)
-        return within, bool(params.get("received") or params.get("given"))
-
     def _with_related(self):
         """What the serializer shows of each item."""
         return Feedback.objects.select_related("author", "recipient", "goal").prefetch_related(
@@ -317,10 +302,13 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         )
 
     def list(self, request):
-        # The filters narrow each part of the rule before its ids are gathered.
-        within, each_row = self._list_filter()
-        listed = selectors.visible_feedback(
-            user=request.user, roles=self._roles, within=within, each_row=each_row
+        params = query_params(FeedbackFilterSerializer, request)
+        listed = selectors.listed_feedback(
+            user=request.user,
+            roles=self._roles,
+            stream=params.get("stream"),
+            received=bool(params.get("received")),
+            given=bool(params.get("given")),
         )
         page = page_by_ids(self, listed, self._with_related())
         services.evaluative_reads_record(items=page, reader=request.user, ip=client_ip(request))
@@ -899,8 +887,7 @@ class FeedbackReviewViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         )
 
     def list(self, request):
-        ids = self.paginate_queryset(self.get_queryset().values_list("pk", flat=True))
-        page = selectors.with_people(ids)  # the page's ids first: see with_people
+        page = page_by_ids(self, self.get_queryset(), selectors.people_of_items())
         services.evaluative_reads_record(items=page, reader=request.user, ip=client_ip(request))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
