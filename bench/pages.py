@@ -667,6 +667,9 @@ def _server_side_ms(access_log: Path, offset: int) -> dict[str, float]:
     with access_log.open("rb") as log:
         log.seek(offset)
         micros = [int(line.rsplit(None, 1)[-1]) for line in log.read().splitlines() if line]
+    if len(micros) < 2:  # quantiles need two; a lone request is its own p50 … p99
+        only = micros[0] / 1000 if micros else float("nan")
+        return {"p50": only, "p95": only, "p99": only}
     cuts = statistics.quantiles(micros, n=100, method="inclusive")
     return {"p50": cuts[49] / 1000, "p95": cuts[94] / 1000, "p99": cuts[98] / 1000}
 
