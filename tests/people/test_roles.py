@@ -31,6 +31,27 @@ def test_a_manager_whose_reports_all_left_is_no_longer_a_manager(org):
 
 
 @pytest.mark.django_db
+def test_a_head_whose_managers_reports_all_left_manages_no_managers_any_more(org):
+    """Manager of managers needs an active report who has active reports: the two
+    managers below the head stay (active), their reps leave."""
+    for rep in (org.rep, org.peer, org.other_rep):
+        rep.is_active = False
+        rep.save()
+    assert roles_of(org.head) == {Role.MANAGER}
+    assert roles_of(org.manager) == {Role.REP}
+
+
+@pytest.mark.django_db
+def test_someone_unknown_or_signed_out_holds_no_role(org):
+    from django.contrib.auth.models import AnonymousUser
+
+    from people.models import User
+
+    assert roles_of(AnonymousUser()) == frozenset()
+    assert roles_of(User(pk=10**9)) == frozenset()
+
+
+@pytest.mark.django_db
 def test_granting_programme_admin_opens_the_admin_site_and_revoking_closes_it(org):
     role_grant(person=org.rep, role=Role.PROGRAMME_ADMIN)
     org.rep.refresh_from_db()
