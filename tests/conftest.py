@@ -11,6 +11,38 @@ from tests.factories import PASSWORD, UserFactory
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+# Tests that share an expensive set-up, run on one process under pytest-xdist
+# (`-n 2 --dist loadgroup`, as CI runs): the fault tests share one private PostgreSQL
+# cluster and Redis (tests/faults/conftest.py), the demo tests one seeded demo
+# organisation (tests/demo/conftest.py).
+SHARED_SETUP = {"tests/faults/": "faults", "tests/demo/": "demo"}
+
+
+def pytest_itemcollected(item):
+    """Marked as each is collected: xdist reads the marks in its own
+    `pytest_collection_modifyitems`, before ours (trylast)."""
+    for folder, group in SHARED_SETUP.items():
+        if item.nodeid.startswith(folder):
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """Stop when the grouping silently stopped working — pytest 9.2's node ids, for
+    one, drop xdist's group suffix (pytest-dev/pytest-xdist#1386) — rather than let
+    each process seed and start what the group was meant to share."""
+    if node.config.getvalue("dist") != "loadgroup":
+        return
+    lost = [
+        nodeid for nodeid in ids if nodeid.startswith(tuple(SHARED_SETUP)) and "@" not in nodeid
+    ]
+    if lost:
+        raise pytest.UsageError(
+            f"--dist loadgroup is not grouping {len(lost)} tests (first: {lost[0]}); "
+            "check the pytest and pytest-xdist versions"
+        )
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     on_postgres = connection.vendor == "postgresql"
@@ -18,10 +50,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(skip_pg)
-        if "faults" in item.keywords:
-            # Under pytest-xdist (`-n 2 --dist loadgroup`, as CI runs) on one process
-            # together: they share one private PostgreSQL cluster seeded once.
-            item.add_marker(pytest.mark.xdist_group("faults"))
         _keep_seeded_rows(item)
     # Transactional tests last, whatever reordered the items before this hook (pytest
     # groups tests by higher-scoped fixtures after pytest-django's own sort): a

@@ -11,7 +11,6 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.management import call_command
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -28,18 +27,6 @@ from cadence.models import (
 )
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
 from people.models import User
-
-
-@pytest.fixture(scope="class")
-def seeded_once(django_db_setup, django_db_blocker):
-    """One seeded organisation for every test in a class, rolled back afterwards.
-    Yields the moment it seeded at: seeding again at that moment must change nothing
-    (later, reminders newly due are queued, as they should be)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        seeded_at = timezone.now()
-        call_command("seed_demo", stdout=io.StringIO())
-        yield seeded_at
-        transaction.set_rollback(True)
 
 
 def _person(key):
@@ -61,7 +48,6 @@ def _counts():
     }
 
 
-@pytest.mark.usefixtures("seeded_once")
 class TestDemoCadence:
     @pytest.mark.django_db
     def test_the_policy_runs_on_the_three_teams_with_live_plans(self):
@@ -102,7 +88,7 @@ class TestDemoCadence:
     def test_every_live_weekly_plan_has_sessions_ahead(self):
         now = timezone.now()
         # Every week: three within the horizon. Peer pairs meet every two or three
-        # weeks (tests/coaching/test_demo_peers.py checks theirs).
+        # weeks (tests/demo/test_peers_demo.py checks theirs).
         for plan in CadencePlan.objects.live().filter(recurrence="weekly", interval_weeks=1):
             ahead = Occurrence.objects.filter(plan=plan, session__scheduled_start__gt=now)
             assert ahead.count() >= 3, plan
@@ -154,9 +140,9 @@ class TestDemoCadence:
         )
 
     @pytest.mark.django_db
-    def test_running_it_again_changes_nothing(self, seeded_once):
+    def test_running_it_again_changes_nothing(self, demo):
         before = _counts()
-        with time_machine.travel(seeded_once, tick=False):  # later, reminders fall due
+        with time_machine.travel(demo.at, tick=False):  # later, reminders fall due
             result = seed_cadence()
             assert not result.created
             assert _counts() == before

@@ -5,27 +5,14 @@ are too few to show (two people only), Daniel's reviews are rated by his three
 managers; aisha.bello still has a session to rate — and running `seed_demo` again
 adds nothing."""
 
-import io
 from datetime import timedelta
 
 import pytest
-from django.core.management import call_command
-from django.db import transaction
 from django.utils import timezone
 
 from coaching.models import ParticipantRole, SessionRating, SessionStatus
 from coaching.ratings import RATED_KINDS, RATING_DAYS, rating_summaries, sessions_to_rate
 from people.models import User
-
-
-@pytest.fixture(scope="class")
-def seeded_once(django_db_setup, django_db_blocker):
-    """One seeded organisation for every test in the class, rolled back afterwards."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        out = io.StringIO()
-        call_command("seed_demo", stdout=out)
-        yield out.getvalue()
-        transaction.set_rollback(True)
 
 
 def _person(key):
@@ -42,7 +29,6 @@ def _summary(key, *, weeks_from=13, weeks_to=0, **kwargs):
     )[coach.pk]
 
 
-@pytest.mark.usefixtures("seeded_once")
 class TestDemoRatings:
     @pytest.mark.django_db
     def test_every_rating_is_by_the_coachee_of_a_held_session_given_while_open(self):
@@ -118,16 +104,14 @@ class TestDemoRatings:
         assert "<legend>Was this session useful?</legend>" in page
 
     @pytest.mark.django_db
-    def test_it_prints_each_coachs_summary(self, seeded_once):
-        assert "Session usefulness:" in seeded_once
-        assert "Marcus Chen: 5 ratings by 2 people, too few ratings to show" in seeded_once
+    def test_it_prints_each_coachs_summary(self, demo):
+        assert "Session usefulness:" in demo.output
+        assert "Marcus Chen: 5 ratings by 2 people, too few ratings to show" in demo.output
 
     @pytest.mark.django_db
-    def test_running_it_again_adds_no_ratings(self):
+    def test_running_it_again_adds_no_ratings(self, demo):
         before = list(SessionRating.objects.order_by("pk").values_list("pk", "score", "comment"))
-        out = io.StringIO()
-        call_command("seed_demo", stdout=out)
-        assert "Session ratings already present" in out.getvalue()
+        assert "Session ratings already present" in demo.again()
         assert list(SessionRating.objects.order_by("pk").values_list("pk", "score", "comment")) == (
             before
         )

@@ -6,13 +6,10 @@ plans that carry on after the pairs' own bookings; experiments in every state; a
 library of a dozen learnings and more; diagnoses; playbook picks; install plans at
 different stages — and running `seed_demo` again adds nothing."""
 
-import io
 from datetime import timedelta
 
 import pytest
-import time_machine
-from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.html import escape
@@ -57,18 +54,6 @@ from people.models import Team, User
 MANAGERS = {"sofia.alvarez", "marcus.chen", "lena.fischer", "daniel.mensah"}
 
 
-@pytest.fixture(scope="class")
-def seeded_once(django_db_setup, django_db_blocker):
-    """One seeded organisation for every test in the class, rolled back afterwards.
-    Yields the moment it seeded at: seeding again at that moment must change nothing
-    (later, reminders newly due are queued, as they should be)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        seeded_at = timezone.now()
-        call_command("seed_demo", stdout=io.StringIO())
-        yield seeded_at
-        transaction.set_rollback(True)
-
-
 def _person(key):
     return User.objects.get(email=f"{key}@example.com")
 
@@ -107,7 +92,6 @@ def _counts():
     }
 
 
-@pytest.mark.usefixtures("seeded_once")
 class TestDemoPeers:
     @pytest.mark.django_db
     def test_the_historys_peer_pairs_are_pairs_formed_by_their_lead_weeks_ago(self):
@@ -333,12 +317,9 @@ class TestDemoPeers:
             assert peer_pairs.done, rollout.team
 
     @pytest.mark.django_db
-    def test_running_seed_demo_again_adds_nothing(self, seeded_once):
+    def test_running_seed_demo_again_adds_nothing(self, demo):
         before = _counts()
-        out = io.StringIO()
-        with time_machine.travel(seeded_once, tick=False):  # later, reminders fall due
-            call_command("seed_demo", stdout=out)
+        text = demo.again()
         assert _counts() == before
-        text = out.getvalue()
         assert "Peer pairs and the library already present" in text
         assert "Install plans already in place" in text

@@ -1,4 +1,3 @@
-import io
 from collections import Counter
 from datetime import timedelta
 from itertools import pairwise
@@ -6,8 +5,6 @@ from statistics import mean
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.core.management import call_command
-from django.db import transaction
 from django.db.models import Exists, F, Max, Min, OuterRef, Q
 from django.utils import timezone
 
@@ -54,13 +51,11 @@ def coaching_history():
 
 
 @pytest.mark.django_db
-def test_it_builds_the_demo_organisation_and_prints_every_login(capsys):
-    call_command("seed_demo")
-    out = capsys.readouterr().out
+def test_it_builds_the_demo_organisation_and_prints_every_login(demo):
     assert User.objects.count() == 30
     assert Team.objects.count() == 3
     for person in User.objects.all():
-        assert person.email in out
+        assert person.email in demo.output
         assert person.check_password("tandem-demo-2026")
     time_zones = set(User.objects.values_list("time_zone", flat=True))
     assert any(tz.startswith("America/") for tz in time_zones)
@@ -69,7 +64,6 @@ def test_it_builds_the_demo_organisation_and_prints_every_login(capsys):
 
 @pytest.mark.django_db
 def test_every_role_is_represented():
-    call_command("seed_demo")
     by_email = {u.email: u for u in User.objects.all()}
     assert Role.MANAGER_OF_MANAGERS in roles_of(by_email["daniel.mensah@example.com"])
     assert Role.MANAGER in roles_of(by_email["sofia.alvarez@example.com"])
@@ -79,21 +73,18 @@ def test_every_role_is_represented():
 
 
 @pytest.mark.django_db
-def test_running_it_again_changes_nothing():
-    call_command("seed_demo")
-    counts = (
-        User.objects.count(),
-        ReportingLine.objects.count(),
-        Team.objects.count(),
-        TeamMembership.objects.count(),
-    )
-    call_command("seed_demo")
-    assert counts == (
-        User.objects.count(),
-        ReportingLine.objects.count(),
-        Team.objects.count(),
-        TeamMembership.objects.count(),
-    )
+def test_running_it_again_changes_nothing(demo):
+    def counts():
+        return (
+            User.objects.count(),
+            ReportingLine.objects.count(),
+            Team.objects.count(),
+            TeamMembership.objects.count(),
+        )
+
+    before = counts()
+    demo.again()
+    assert counts() == before
 
 
 # --- Coaching history ------------------------------------------------------------------
@@ -126,29 +117,16 @@ def _adherence(key, *, days_ago_from, days_ago_to):
 
 
 @pytest.mark.django_db
-def test_running_it_again_adds_no_coaching_history(capsys):
-    call_command("seed_demo")
-    first = capsys.readouterr().out
+def test_running_it_again_adds_no_coaching_history(demo):
     counts = {model.__name__: model.objects.count() for model in COACHING_ROWS}
     assert counts["CoachingSession"] > 300
-    call_command("seed_demo")
-    second = capsys.readouterr().out
+    second = demo.again()
     assert counts == {model.__name__: model.objects.count() for model in COACHING_ROWS}
-    assert "Coaching history written" in first
+    assert "Coaching history written" in demo.output
     assert "Coaching history already present" in second
     assert "sessions: " in second
 
 
-@pytest.fixture(scope="class")
-def seeded_once(django_db_setup, django_db_blocker):
-    """One seeded organisation for every test in a class, rolled back afterwards."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        call_command("seed_demo", stdout=io.StringIO())
-        yield
-        transaction.set_rollback(True)
-
-
-@pytest.mark.usefixtures("seeded_once")
 class TestCoachingHistory:
     @pytest.mark.django_db
     def test_there_are_sessions_of_every_kind_and_every_status(self):
@@ -368,7 +346,6 @@ def _coach_mean(rep, *, since=None, until=None, role=RaterRole.COACH):
     return mean(ratings)
 
 
-@pytest.mark.usefixtures("seeded_once")
 class TestScorecards:
     @pytest.mark.django_db
     def test_focus_areas_are_measured_by_scorecard_criteria(self):
@@ -545,11 +522,10 @@ class TestScorecards:
         assert calls.filter(first_calls).count() >= 100
 
     @pytest.mark.django_db
-    def test_running_it_again_adds_no_scorecards(self, capsys):
+    def test_running_it_again_adds_no_scorecards(self, demo):
         counts = {model.__name__: model.objects.count() for model in SCORECARD_ROWS}
         links = FocusArea.criteria.through.objects.count()
-        call_command("seed_demo")
-        out = capsys.readouterr().out
+        out = demo.again()
         assert "Scorecards already present" in out and "scoring rounds: " in out
         assert counts == {model.__name__: model.objects.count() for model in SCORECARD_ROWS}
         assert links == FocusArea.criteria.through.objects.count()
