@@ -1,7 +1,10 @@
 """A bounded load test on loopback: 50 people signed in at once (the demo
-organisation's managers, reps, HR and head) using Tandem flat out for two minutes —
-no think time — through gunicorn and PostgreSQL. Zero errors; the throughput and
-latency are reported (docs/trust-report.md), not asserted."""
+organisation's managers, reps, HR and head) using Tandem flat out for a minute — no
+think time — through gunicorn and PostgreSQL. Zero errors; the throughput and
+latency are reported (docs/trust-report.md), not asserted. A minute (1,000 to 1,800
+requests, every worker saturated from the first second) says as much as the two it
+used to run, and gives the suite's other process its two cores back a minute
+sooner; FAULTS_LOAD_SECONDS runs it longer."""
 
 import itertools
 import os
@@ -20,7 +23,7 @@ from . import services
 pytestmark = pytest.mark.faults
 
 USERS = int(os.environ.get("FAULTS_LOAD_USERS", "50"))
-SECONDS = float(os.environ.get("FAULTS_LOAD_SECONDS", "120"))
+SECONDS = float(os.environ.get("FAULTS_LOAD_SECONDS", "60"))
 
 EVERYONE = ["/", "/me/", "/feedback/", "/api/v1/me/", "/api/v1/sessions/"]
 PAGES = {
@@ -35,7 +38,7 @@ PAGES = {
 PEOPLE = 25
 
 
-def test_fifty_people_for_two_minutes_without_a_single_error(
+def test_fifty_people_for_a_minute_without_a_single_error(
     cluster, database, redis, mail_dir, tmp_path, processes
 ):
     env = services.app_env(database_url=cluster.url(database), redis=redis, mail_dir=mail_dir)
