@@ -4,6 +4,7 @@ refusals come back as 400, stale saves as 409 with both texts."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles
 from people.forms import add_service_errors
+from people.paging import parse_page
 from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
@@ -52,13 +54,26 @@ def session_list(request):
     )
 
 
+# Below a head of sales there can be thousands of open commitments: a page at a time.
+TEAM_COMMITMENTS_PER_PAGE = 50
+
+
 def _render_commitments(request, status=200, error=None):
+    """Mine, and for a manager their people's open commitments (everyone below them),
+    soonest due first, a page at a time (`?page=`: a bad number is a 400 saying so,
+    the first page shown; past the last, the last)."""
     mine = selectors.commitments_of(viewer=request.user, owner=request.user).order_by(
         "status", "due_on"
     )
     team = None
     if Role.MANAGER in request_roles(request):
-        team = list(selectors.commitments_for_manager(manager=request.user)[:200])
+        try:
+            number = parse_page(request.GET.get("page"))
+        except ValidationError as exc:
+            number, status, error = 1, 400, [*(error or []), *exc.messages]
+        team = Paginator(
+            selectors.commitments_for_manager(manager=request.user), TEAM_COMMITMENTS_PER_PAGE
+        ).get_page(number)
     return render(
         request,
         "coaching/commitment_list.html",

@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from people.access import request_roles, role_required
+from people.paging import parse_page
 from people.roles import Role
 
 from . import team
-from .paging import parse_page
 from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
 
 
