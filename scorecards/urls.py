@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("scorecards/", views.scorecard_home, name="scorecard_home"),
+    path("scorecards/calls/", views.call_list, name="call_list"),
     path("scorecards/calls/new/", views.call_new, name="call_new"),
     path("scorecards/calls/<int:pk>/", views.call_detail, name="call_detail"),
     path("scorecards/calls/<int:pk>/score/", views.call_score, name="call_score"),

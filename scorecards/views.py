@@ -8,6 +8,7 @@ come back as 400 with the reason on the page, nothing saved."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from people.access import request_roles, role_required
 from people.forms import add_service_errors
+from people.paging import parse_page
 from people.roles import Role
 
 from . import selectors, services
@@ -34,6 +36,9 @@ from .forms import (
 from .models import RoundContext, Template
 
 LIST_LIMIT = 50
+# The home page shows the latest few calls of each list; the calls page all of them.
+CALLS_ON_HOME = 10
+CALLS_PER_PAGE = 50
 
 
 # --- My scorecards ------------------------------------------------------------------------
@@ -47,25 +52,59 @@ def scorecard_home(request):
         request,
         "scorecards/home.html",
         {
-            "waiting": list(selectors.waiting_on(user=user).order_by("-created_at")[:LIST_LIMIT]),
-            "my_calls": list(
-                selectors.calls_with_rounds(user=user, mine=True).order_by("-call_date", "-pk")[
-                    :LIST_LIMIT
-                ]
-            ),
-            "people_calls": list(
-                selectors.calls_with_rounds(user=user, mine=False).order_by("-call_date", "-pk")[
-                    :LIST_LIMIT
-                ]
-            )
-            if manages
-            else None,
+            "waiting": _first(selectors.waiting_on(user=user).order_by("-created_at"), LIST_LIMIT),
+            "my_calls": _first(_calls(user, mine=True), CALLS_ON_HOME),
+            "people_calls": _first(_calls(user, mine=False), CALLS_ON_HOME) if manages else None,
             "rounds": list(selectors.rounds_for(user=user)[:LIST_LIMIT]),
         },
     )
 
 
+def _first(rows, n: int) -> dict:
+    """The first `n` rows, and whether there are more: one row beyond, so no count."""
+    found = list(rows[: n + 1])
+    return {"rows": found[:n], "more": len(found) > n}
+
+
+def _calls(user, *, mine: bool):
+    return selectors.calls_with_rounds(user=user, mine=mine).order_by("-call_date", "-pk")
+
+
 # --- Calls ----------------------------------------------------------------------------------
+
+CALL_LISTS = {"mine": "My calls", "people": "My people's calls"}
+
+
+@require_GET
+def call_list(request):
+    """Every call of one list, newest first, CALLS_PER_PAGE a page: `?whose=mine` (the
+    default) or `people` (managers: the calls of the people below them and of the
+    rounds they opened or score), `?page=`. A bad value is a 400 saying so."""
+    whose = request.GET.get("whose") or "mine"
+    if whose == "people" and Role.MANAGER not in request_roles(request):
+        raise Http404
+    errors, status, number = [], 200, 1
+    if whose not in CALL_LISTS:
+        whose, status = "mine", 400
+        errors.append("Choose whose calls: mine or people.")
+    try:
+        number = parse_page(request.GET.get("page"))
+    except ValidationError as exc:
+        status = 400
+        errors += exc.messages
+    page = Paginator(_calls(request.user, mine=whose == "mine"), CALLS_PER_PAGE).get_page(number)
+    return render(
+        request,
+        "scorecards/call_list.html",
+        {
+            "page": page,
+            "whose": whose,
+            "title": CALL_LISTS[whose],
+            "show_person": whose == "people",
+            "errors": errors,
+        },
+        status=status,
+    )
 
 
 @require_http_methods(["GET", "POST"])

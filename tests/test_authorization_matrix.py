@@ -387,6 +387,7 @@ ROUTES: dict[str, dict] = dict(
         post("notification_preferences", page(*ALL, ok=REDIRECT)),
         # Scorecards.
         ("scorecard_home", page(*ALL)),
+        ("call_list", page(*ALL)),
         ("call_new", page(*ALL)),
         ("call_detail", each(CALL, page)),
         post("call_score", each(CALL, page, ok="400")),
