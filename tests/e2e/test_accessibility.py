@@ -141,7 +141,12 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("peers", "/peers/"),
             ("notifications", "/me/notifications/"),
         ],
-        SOFIA: [("my-team", "/team/"), ("session-coach", f"/sessions/{session.pk}/")],
+        SOFIA: [
+            ("my-team", "/team/"),
+            ("session-coach", f"/sessions/{session.pk}/"),
+            ("commitments", "/commitments/"),
+            ("peoples-calls", "/scorecards/calls/?whose=people"),
+        ],
         DANIEL: [("my-team-head", "/team/"), ("manager-team", f"/team/managers/{marcus.pk}/")],
         HELEN: [
             ("cadence-health", "/hr/"),
