@@ -208,10 +208,11 @@ def recent_sessions(*, person: User, limit: int = 20) -> list[CoachingSession]:
     )
 
 
-def coaching_history(*, viewer: User, person: User) -> list[CoachingSession]:
+def coaching_history(*, viewer: User, person: User) -> QuerySet[CoachingSession]:
     """Every session where `person` was coached or presented, under any manager, that
-    `viewer` may see — so a new manager can read back through the history."""
-    return list(
+    `viewer` may see, newest first — so a new manager can read back through the
+    history (two years of weekly 1:1s and call reviews: a few hundred; page it)."""
+    return (
         CoachingSession.objects.visible_to(viewer)
         .filter(
             participants__person=person,
@@ -223,7 +224,7 @@ def coaching_history(*, viewer: User, person: User) -> list[CoachingSession]:
         )
         .with_people()
         .select_related("notes")
-        .order_by("-scheduled_start")[:100]
+        .order_by("-scheduled_start", "-pk")
     )
 
 

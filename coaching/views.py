@@ -94,9 +94,22 @@ def person_detail(request, pk):
     return render_person(request, access_person(user=request.user, pk=pk))
 
 
+# A person's sessions under every manager they had, a page at a time.
+HISTORY_PER_PAGE = 50
+
+
 def render_person(request, person, *, goal_form=None, goal_error=None, status=200):
     """A coachee's page for the people above them: goals, open commitments, and the
-    coaching history under every manager they had."""
+    coaching history under every manager they had (`?page=`: a bad number is a 400
+    saying so, the first page shown)."""
+    history_error = None
+    try:
+        number = parse_page(request.GET.get("page"))
+    except ValidationError as exc:
+        number, status, history_error = 1, 400, " ".join(exc.messages)
+    history = Paginator(
+        selectors.coaching_history(viewer=request.user, person=person), HISTORY_PER_PAGE
+    ).get_page(number)
     return render(
         request,
         "coaching/person_detail.html",
@@ -110,7 +123,8 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
                     "status", "due_on"
                 )
             ),
-            "history": selectors.coaching_history(viewer=request.user, person=person),
+            "history": history,
+            "history_error": history_error,
             **experiments_context(viewer=request.user, person=person),
             **diagnosis_context(viewer=request.user, person=person),
         },
