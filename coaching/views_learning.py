@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles
 from people.forms import add_service_errors
+from people.paging import first_of
 from people.roles import Role
 from people.selectors import is_in_management_chain
 
@@ -82,7 +83,7 @@ def _render_experiments(request, *, form=None, status=200):
             "groups": selectors.by_state(mine),
             "total": len(mine),
             "published": selectors.learnings_from_experiments(experiments=mine),
-            "from_pairs": list(selectors.experiments_from_pairs(viewer=request.user)[:50]),
+            "from_pairs": first_of(selectors.experiments_from_pairs(viewer=request.user), 50),
             "prompts": selectors.experiment_prompts(),
             "form": form or ExperimentForm(owner=request.user, initial=_prefill(request)),
             "tab": "experiments",
@@ -461,4 +462,6 @@ def team_playbooks(request, pk):
 def experiments_context(*, viewer, person) -> dict:
     """For a coachee's page (`coaching.views.render_person`): their experiments as
     the viewer may see them, newest first (one query)."""
-    return {"person_experiments": list(selectors.experiments_of(viewer=viewer, owner=person)[:50])}
+    return {
+        "person_experiments": first_of(selectors.experiments_of(viewer=viewer, owner=person), 50)
+    }

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles, role_required
 from people.forms import add_service_errors
+from people.paging import first_of
 
 from . import evaluations, selectors, services
 from .forms import (
@@ -522,11 +523,13 @@ def wins(request):
         else:
             messages.success(request, f"Shared with {data['team'].name}.")
             return redirect("wins")
-    shown = Win.objects.visible_to(request.user).select_related("author", "team")[:WINS_SHOWN]
+    shown = first_of(
+        Win.objects.visible_to(request.user).select_related("author", "team"), WINS_SHOWN
+    )
     return render(
         request,
         "feedback/wins.html",
-        {"wins": list(shown), "form": form, "has_teams": form.fields["team"].queryset.exists()},
+        {"wins": shown, "form": form, "has_teams": form.fields["team"].queryset.exists()},
         status=400 if request.method == "POST" else 200,
     )
 

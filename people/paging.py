@@ -1,5 +1,6 @@
-"""The page number of a long list, from a query parameter: one parser, so every page
-and API that pages refuses a bad number with the same message."""
+"""Long lists: the page number from a query parameter (one parser, so every page and
+API that pages refuses a bad number with the same message), and the first few rows of
+a list shown short."""
 
 from django.core.exceptions import ValidationError
 
@@ -16,3 +17,11 @@ def parse_page(raw: str | None) -> int:
     if number < 1:
         raise ValidationError("Give a page number: a whole number from 1.", code="page")
     return number
+
+
+def first_of(rows, n: int) -> dict:
+    """For a list shown short (a page's panel, the newest few): the first `n` rows and
+    whether there are more, read as one row beyond, so no count is needed. Templates
+    say "n+" and how to see the rest rather than stopping silently."""
+    found = list(rows[: n + 1])
+    return {"rows": found[:n], "more": len(found) > n}

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from people.access import request_roles, role_required
 from people.forms import add_service_errors
-from people.paging import parse_page
+from people.paging import first_of, parse_page
 from people.roles import Role
 
 from . import selectors, services
@@ -52,18 +52,14 @@ def scorecard_home(request):
         request,
         "scorecards/home.html",
         {
-            "waiting": _first(selectors.waiting_on(user=user).order_by("-created_at"), LIST_LIMIT),
-            "my_calls": _first(_calls(user, mine=True), CALLS_ON_HOME),
-            "people_calls": _first(_calls(user, mine=False), CALLS_ON_HOME) if manages else None,
+            "waiting": first_of(
+                selectors.waiting_on(user=user).order_by("-created_at"), LIST_LIMIT
+            ),
+            "my_calls": first_of(_calls(user, mine=True), CALLS_ON_HOME),
+            "people_calls": first_of(_calls(user, mine=False), CALLS_ON_HOME) if manages else None,
             "rounds": list(selectors.rounds_for(user=user)[:LIST_LIMIT]),
         },
     )
-
-
-def _first(rows, n: int) -> dict:
-    """The first `n` rows, and whether there are more: one row beyond, so no count."""
-    found = list(rows[: n + 1])
-    return {"rows": found[:n], "more": len(found) > n}
 
 
 def _calls(user, *, mine: bool):

@@ -243,3 +243,14 @@ def test_try_this_experiment_prefills_the_form_from_a_playbook(client, org):
     page = client.get(f"/experiments/?playbook={module.pk}&example=99").content.decode()
     assert page.count(module.experiment_list[1]) == 0
     assert client.get("/experiments/?playbook=abc&example=-1").status_code == 200
+
+
+@pytest.mark.django_db
+def test_beyond_fifty_experiments_the_coachees_page_shows_the_newest_fifty_and_says_so(client, org):
+    for i in range(51):
+        plan(org.rep, hypothesis=f"Experiment number {i:02d}")
+    client.force_login(org.manager)
+    page = client.get(f"/people/{org.rep.pk}/").content.decode()
+    panel = page.split('id="experiments-heading"', 1)[1].split("</section>", 1)[0]
+    assert '<span class="count">50+</span>' in panel and "The 50 newest." in panel
+    assert "Experiment number 50" in panel and "Experiment number 00" not in panel

@@ -60,3 +60,15 @@ def test_someone_on_no_team_is_told_so(client, org):
     client.force_login(org.hr)
     page = client.get("/feedback/wins/").content.decode()
     assert "not on a team yet" in page and "Share the win" not in page
+
+
+@pytest.mark.django_db
+def test_beyond_fifty_wins_the_page_says_it_shows_the_newest(client, org, teams):
+    mine, _ = teams
+    WinFactory.create_batch(50, team=mine, author=org.manager)
+    client.force_login(org.rep)
+    assert "The 50 newest." not in client.get("/feedback/wins/").content.decode()
+    WinFactory(team=mine, author=org.manager, title="The fifty-first")
+    page = client.get("/feedback/wins/").content.decode()
+    assert "The 50 newest." in page and "The fifty-first" in page
+    assert page.count('<li class="feedback-item win">') == 50
