@@ -49,7 +49,7 @@ def test_a_rep_pages_through_their_calls_newest_first(client_for, org):
     first = client.get("/scorecards/calls/").content.decode()
     assert "55 calls: 1–50 here" in first and _items(first) == 50
     assert first.index("Rita Rep call 00") < first.index("Rita Rep call 49")
-    assert 'href="?whose=mine&amp;page=2">Older</a>' in first
+    assert 'href="?page=2">Older</a>' in first
     second = client.get("/scorecards/calls/?page=2").content.decode()
     assert _items(second) == 5 and "Rita Rep call 54" in second
     assert "Rita Rep call 49" not in second
@@ -104,3 +104,9 @@ def test_more_rounds_waiting_than_the_home_lists_are_said_to_be_more(client_for,
     assert '<span class="count">50+</span>' in waiting
     assert "The 50 newest; score these and older ones move up." in waiting
     assert waiting.count("<li>") == 50
+
+
+def test_the_pages_of_my_peoples_calls_stay_my_peoples(client_for, org):
+    _calls(org.rep, 51)
+    page = client_for(org.manager).get("/scorecards/calls/?whose=people").content.decode()
+    assert 'href="?whose=people&amp;page=2">Older</a>' in page
