@@ -94,7 +94,6 @@ def call_list(request):
         "scorecards/call_list.html",
         {
             "page": page,
-            "whose": whose,
             "title": CALL_LISTS[whose],
             "show_person": whose == "people",
             "errors": errors,
