@@ -148,9 +148,10 @@ def test_newest_first_fifty_a_page(client, org):
     assert first.index(f'href="/sessions/{sessions[0].pk}/"') < first.index(
         f'href="/sessions/{sessions[59].pk}/"'
     )
-    assert "Page 1 of 2" in first
+    assert "Page 1 of 2" in first and 'href="?page=2">Older</a>' in first
     second = client.get("/me/notifications/?page=2").content.decode()
     assert second.count("<li>\n      <time") == 10
+    assert 'href="?page=1">Newer</a>' in second
     assert client.get("/me/notifications/?page=zzz").status_code == 200
 
 

@@ -218,3 +218,15 @@ def test_the_library_is_in_the_main_nav(client, org):
     client.force_login(org.hr)
     page = client.get("/library/").content.decode()
     assert 'href="/library/" aria-current="page">Library' in page
+
+
+@pytest.mark.django_db
+def test_the_library_pages_by_twenty_and_keeps_the_search_from_page_to_page(client, org):
+    for i in range(21):
+        publish(org.rep, title=f"Pricing learning {i:02d}", tags=["pricing"])
+    client.force_login(org.peer)
+    first = client.get("/library/?tag=pricing").content.decode()
+    assert "Page 1 of 2" in first
+    assert 'href="?tag=pricing&amp;page=2">Next</a>' in first
+    second = client.get("/library/?tag=pricing&page=2").content.decode()
+    assert "Page 2 of 2" in second and 'href="?tag=pricing&amp;page=1">Previous</a>' in second
