@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from people.access import request_roles
 from people.forms import add_service_errors
+from people.paging import parse_page
 from people.roles import Role
 
 from . import selectors, services
@@ -141,7 +142,13 @@ def plan_end(request, pk):
 
 
 def _notifications_page(request, status=200, *, form=None, error=None):
-    inbox = selectors.notifications_page(user=request.user, page_number=request.GET.get("page"))
+    """`?page=`: a bad number is a 400 saying so, the first page shown; past the last,
+    the last."""
+    try:
+        number = parse_page(request.GET.get("page"))
+    except ValidationError as exc:
+        number, status, error = 1, 400, [*(error or []), *exc.messages]
+    inbox = selectors.notifications_page(user=request.user, page_number=number)
     return render(
         request,
         "cadence/notifications.html",

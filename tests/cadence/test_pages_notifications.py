@@ -152,7 +152,11 @@ def test_newest_first_fifty_a_page(client, org):
     second = client.get("/me/notifications/?page=2").content.decode()
     assert second.count("<li>\n      <time") == 10
     assert 'href="?page=1">Newer</a>' in second
-    assert client.get("/me/notifications/?page=zzz").status_code == 200
+    bad = client.get("/me/notifications/?page=zzz")
+    assert bad.status_code == 400
+    assert "Give a page number: a whole number from 1." in bad.content.decode()
+    assert "Page 1 of 2" in bad.content.decode()
+    assert "Page 2 of 2" in client.get("/me/notifications/?page=9").content.decode()
 
 
 # --- Preferences --------------------------------------------------------------------
