@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import role_required
 from people.forms import add_service_errors
+from people.paging import parse_page
 from people.roles import Role
 
 from . import selectors_rollout as selectors
@@ -95,11 +96,17 @@ def rollout_overview(request):
         context = {"overview": overview, "form": form, "choices": overview.choices("")}
         return render(request, "cadence/rollout_overview.html", context, status=400)
     show = form.cleaned_data["show"]
+    status, page_error = 200, None
+    try:
+        number = parse_page(request.GET.get("page"))
+    except ValidationError as exc:
+        number, status, page_error = 1, 400, " ".join(exc.messages)
     context = {
         "overview": overview,
         "form": form,
         "show": show,
         "choices": overview.choices(show),
-        "page": overview.page(show, request.GET.get("page")),
+        "page": overview.page(show, number),
+        "page_error": page_error,
     }
-    return render(request, "cadence/rollout_overview.html", context)
+    return render(request, "cadence/rollout_overview.html", context, status=status)

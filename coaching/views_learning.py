@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles
 from people.forms import add_service_errors
-from people.paging import first_of
+from people.paging import first_of, parse_page
 from people.roles import Role
 from people.selectors import is_in_management_chain
 
@@ -233,9 +233,12 @@ def library(request):
     form = LibraryFilterForm(request.GET or None, focus_areas=areas, teams=teams)
     status = 400 if form.is_bound and not form.is_valid() else 200
     filters = form.filters()
-    page = selectors.library_page(
-        user=request.user, filters=filters, page_number=request.GET.get("page") or 1
-    )
+    page_error = None
+    try:
+        number = parse_page(request.GET.get("page"))
+    except ValidationError as exc:
+        number, status, page_error = 1, 400, " ".join(exc.messages)
+    page = selectors.library_page(user=request.user, filters=filters, page_number=number)
     return render(
         request,
         "coaching/learning/library.html",
@@ -243,6 +246,7 @@ def library(request):
             "form": form,
             "filters": filters,
             "page": page,
+            "page_error": page_error,
             "tags": selectors.tag_counts(user=request.user),
             "kinds": LearningKind.choices,
             "tab": "library",

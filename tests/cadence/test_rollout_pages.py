@@ -338,3 +338,12 @@ def test_the_overview_costs_the_same_queries_for_2_teams_as_for_20(client, org):
     body = text(client.get("/rollout/"))
     assert "Team 19" in body and "Nobody leads it" in body
     assert _queries(client, "/rollout/") == two
+
+
+@pytest.mark.parametrize("bad", ["0", "two"])
+def test_a_bad_page_number_on_the_overview_is_a_400_saying_so(client, org, team, rollout, bad):
+    client.force_login(org.hr)
+    response = client.get("/rollout/", {"page": bad})
+    assert response.status_code == 400
+    body = text(response)
+    assert "Give a page number: a whole number from 1." in body and "Enterprise East" in body

@@ -230,3 +230,13 @@ def test_the_library_pages_by_twenty_and_keeps_the_search_from_page_to_page(clie
     assert 'href="?tag=pricing&amp;page=2">Next</a>' in first
     second = client.get("/library/?tag=pricing&page=2").content.decode()
     assert "Page 2 of 2" in second and 'href="?tag=pricing&amp;page=1">Previous</a>' in second
+
+
+@pytest.mark.django_db
+def test_a_bad_page_number_in_the_library_is_a_400_saying_so(client, org):
+    publish(org.rep, title="Still shown")
+    client.force_login(org.peer)
+    response = client.get("/library/?page=-1")
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Give a page number: a whole number from 1." in page and "Still shown" in page
