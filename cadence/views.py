@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from people.access import request_roles
 from people.forms import add_service_errors
-from people.paging import parse_page
+from people.paging import page_asked
 from people.roles import Role
 
 from . import selectors, services
@@ -144,10 +144,9 @@ def plan_end(request, pk):
 def _notifications_page(request, status=200, *, form=None, error=None):
     """`?page=`: a bad number is a 400 saying so, the first page shown; past the last,
     the last."""
-    try:
-        number = parse_page(request.GET.get("page"))
-    except ValidationError as exc:
-        number, status, error = 1, 400, [*(error or []), *exc.messages]
+    number, page_error = page_asked(request.GET.get("page"))
+    if page_error:
+        status, error = 400, [*(error or []), page_error]
     inbox = selectors.notifications_page(user=request.user, page_number=number)
     return render(
         request,

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import role_required
 from people.forms import add_service_errors
-from people.paging import parse_page
+from people.paging import page_asked
 from people.roles import Role
 
 from . import selectors_rollout as selectors
@@ -96,11 +96,7 @@ def rollout_overview(request):
         context = {"overview": overview, "form": form, "choices": overview.choices("")}
         return render(request, "cadence/rollout_overview.html", context, status=400)
     show = form.cleaned_data["show"]
-    status, page_error = 200, None
-    try:
-        number = parse_page(request.GET.get("page"))
-    except ValidationError as exc:
-        number, status, page_error = 1, 400, " ".join(exc.messages)
+    number, page_error = page_asked(request.GET.get("page"))
     context = {
         "overview": overview,
         "form": form,
@@ -109,4 +105,6 @@ def rollout_overview(request):
         "page": overview.page(show, number),
         "page_error": page_error,
     }
-    return render(request, "cadence/rollout_overview.html", context, status=status)
+    return render(
+        request, "cadence/rollout_overview.html", context, status=400 if page_error else 200
+    )

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles
 from people.forms import add_service_errors
-from people.paging import parse_page
+from people.paging import page_asked
 from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
@@ -67,10 +67,9 @@ def _render_commitments(request, status=200, error=None):
     )
     team = None
     if Role.MANAGER in request_roles(request):
-        try:
-            number = parse_page(request.GET.get("page"))
-        except ValidationError as exc:
-            number, status, error = 1, 400, [*(error or []), *exc.messages]
+        number, page_error = page_asked(request.GET.get("page"))
+        if page_error:
+            status, error = 400, [*(error or []), page_error]
         team = Paginator(
             selectors.commitments_for_manager(manager=request.user), TEAM_COMMITMENTS_PER_PAGE
         ).get_page(number)
@@ -102,11 +101,9 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
     """A coachee's page for the people above them: goals, open commitments, and the
     coaching history under every manager they had (`?page=`: a bad number is a 400
     saying so, the first page shown)."""
-    history_error = None
-    try:
-        number = parse_page(request.GET.get("page"))
-    except ValidationError as exc:
-        number, status, history_error = 1, 400, " ".join(exc.messages)
+    number, history_error = page_asked(request.GET.get("page"))
+    if history_error:
+        status = 400
     history = Paginator(
         selectors.coaching_history(viewer=request.user, person=person), HISTORY_PER_PAGE
     ).get_page(number)

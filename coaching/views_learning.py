@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles
 from people.forms import add_service_errors
-from people.paging import first_of, parse_page
+from people.paging import first_of, page_asked
 from people.roles import Role
 from people.selectors import is_in_management_chain
 
@@ -233,11 +233,9 @@ def library(request):
     form = LibraryFilterForm(request.GET or None, focus_areas=areas, teams=teams)
     status = 400 if form.is_bound and not form.is_valid() else 200
     filters = form.filters()
-    page_error = None
-    try:
-        number = parse_page(request.GET.get("page"))
-    except ValidationError as exc:
-        number, status, page_error = 1, 400, " ".join(exc.messages)
+    number, page_error = page_asked(request.GET.get("page"))
+    if page_error:
+        status = 400
     page = selectors.library_page(user=request.user, filters=filters, page_number=number)
     return render(
         request,

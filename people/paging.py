@@ -19,6 +19,15 @@ def parse_page(raw: str | None) -> int:
     return number
 
 
+def page_asked(raw: str | None) -> tuple[int, str | None]:
+    """For a page that shows its list whatever the page number: the number asked for,
+    or the first with the message to show (and answer 400 with) when it is bad."""
+    try:
+        return parse_page(raw), None
+    except ValidationError as exc:
+        return 1, " ".join(exc.messages)
+
+
 def first_of(rows, n: int) -> dict:
     """For a list shown short (a page's panel, the newest few): the first `n` rows and
     whether there are more, read as one row beyond, so no count is needed. Templates

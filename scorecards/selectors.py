@@ -491,6 +491,11 @@ def calls_with_rounds(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
     )
 
 
+def calls_newest_first(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
+    """`calls_with_rounds`, the newest call first (the scorecards home, the calls page)."""
+    return calls_with_rounds(user=user, mine=mine).order_by("-call_date", "-pk")
+
+
 def rounds_of_call(*, user: User, call: RecordedCall) -> QuerySet[ScoringRound]:
     return rounds_for(user=user).filter(work=call)
 

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from people.access import request_roles, role_required
 from people.forms import add_service_errors
-from people.paging import first_of, parse_page
+from people.paging import first_of, page_asked
 from people.roles import Role
 
 from . import selectors, services
@@ -55,15 +55,15 @@ def scorecard_home(request):
             "waiting": first_of(
                 selectors.waiting_on(user=user).order_by("-created_at"), LIST_LIMIT
             ),
-            "my_calls": first_of(_calls(user, mine=True), CALLS_ON_HOME),
-            "people_calls": first_of(_calls(user, mine=False), CALLS_ON_HOME) if manages else None,
+            "my_calls": first_of(selectors.calls_newest_first(user=user, mine=True), CALLS_ON_HOME),
+            "people_calls": (
+                first_of(selectors.calls_newest_first(user=user, mine=False), CALLS_ON_HOME)
+                if manages
+                else None
+            ),
             "rounds": list(selectors.rounds_for(user=user)[:LIST_LIMIT]),
         },
     )
-
-
-def _calls(user, *, mine: bool):
-    return selectors.calls_with_rounds(user=user, mine=mine).order_by("-call_date", "-pk")
 
 
 # --- Calls ----------------------------------------------------------------------------------
@@ -79,16 +79,14 @@ def call_list(request):
     whose = request.GET.get("whose") or "mine"
     if whose == "people" and Role.MANAGER not in request_roles(request):
         raise Http404
-    errors, status, number = [], 200, 1
+    errors = []
     if whose not in CALL_LISTS:
-        whose, status = "mine", 400
+        whose = "mine"
         errors.append("Choose whose calls: mine or people.")
-    try:
-        number = parse_page(request.GET.get("page"))
-    except ValidationError as exc:
-        status = 400
-        errors += exc.messages
-    page = Paginator(_calls(request.user, mine=whose == "mine"), CALLS_PER_PAGE).get_page(number)
+    number, page_error = page_asked(request.GET.get("page"))
+    errors += [page_error] if page_error else []
+    calls = selectors.calls_newest_first(user=request.user, mine=whose == "mine")
+    page = Paginator(calls, CALLS_PER_PAGE).get_page(number)
     return render(
         request,
         "scorecards/call_list.html",
@@ -98,7 +96,7 @@ def call_list(request):
             "show_person": whose == "people",
             "errors": errors,
         },
-        status=status,
+        status=400 if errors else 200,
     )
 
 
