@@ -392,6 +392,29 @@ class ScorecardQuerySet(models.QuerySet):
             )
         )
 
+    def counted_in_trends(self, user, subjects):
+        """What every trend counts: of the scorecards about `subjects` (people or ids)
+        that `user` may see, the submitted ones, calibrations aside. When every
+        subject is below `user` that is all of them — the rule's chain part shows
+        the people above someone every submitted scorecard about them but
+        calibrations — so the rule is not built and compiled, which cost more than
+        running it: one walk up the reporting line instead (the skill trends of a
+        team lead's ten reps on "My team", 9.4 → 3.6 ms at 10,000 people). Someone
+        reading their own trend is never below themselves: no walk."""
+        from people.selectors import managers_above
+
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        ids = sorted({getattr(s, "pk", s) for s in subjects})
+        about = self.filter(subject__in=ids, submitted_at__isnull=False).exclude(
+            context=RoundContext.CALIBRATION
+        )
+        if ids and user.pk not in ids:
+            above = managers_above(people=ids)
+            if all(user.pk in above[pk] for pk in ids):
+                return about
+        return about.visible_to(user)
+
     def visible_for_lists(self, user):
         """`visible_to(user)` — the same scorecards — for a whole list (the API's):
         the rule decides on the scorecards it could show, gathered from indexes first

@@ -300,7 +300,8 @@ def person_trends(
     criteria: list[int] | None = None,
 ) -> list[CriterionTrend]:
     """Per criterion lineage and month: the others' mean and the self-assessment mean
-    (two aggregate queries plus one for the titles, whatever the number of scores).
+    (two aggregate queries plus one for the titles, whatever the number of scores, and
+    for someone else's trend one walk up from `person`: `counted_in_trends`).
     Only the scorecards `viewer` may see count (the reveal rule, as a subquery): a
     subject's own trend does not move with a coach's scores before they scored or
     declined. Calibrations are left out: they measure raters, not the person. With
@@ -332,7 +333,7 @@ def person_trends(
             TrendPoint(month, _round(row["others"]), _round(row["mine"]), row["count"])
         )
     if since is not None and trends:
-        changes = trend_changes(viewer=viewer, person=person, windows={None: (since, criteria)})
+        changes = _changes(scores, windows={None: (since, criteria)})
         for (_, lineage), change in changes.items():
             trends[lineage].change_since = change
     return sorted(trends.values(), key=lambda t: (t.template, t.title))
@@ -341,11 +342,7 @@ def person_trends(
 def _scores_seen(*, viewer: User, person: User) -> QuerySet[Score]:
     """The scores about `person` on the submitted scorecards `viewer` may see, the
     calibrations aside."""
-    cards = (
-        Scorecard.objects.visible_to(viewer)
-        .filter(subject=person, submitted_at__isnull=False)
-        .exclude(context=RoundContext.CALIBRATION)
-    )
+    cards = Scorecard.objects.counted_in_trends(viewer, [person])
     return Score.objects.filter(scorecard__in=cards.values("pk"))
 
 
@@ -355,13 +352,19 @@ def trend_changes(
     """How much the others' mean moved after a moment, per criterion lineage, for
     several windows at once: `windows` maps a key (a focus area) to its start and
     its lineages (None: all). Returns {(key, lineage): after − before} where both
-    exist. One aggregate query, whatever the number of windows."""
+    exist. One aggregate query, whatever the number of windows (and the walk up from
+    `person` that `counted_in_trends` may take)."""
     if not windows:
         return {}
+    return _changes(_scores_seen(viewer=viewer, person=person), windows=windows)
+
+
+def _changes(
+    seen: QuerySet[Score], *, windows: dict[Hashable, tuple[datetime, list[int] | None]]
+) -> dict[tuple[Hashable, int], float]:
+    """`trend_changes` over the scores `_scores_seen` gave."""
     keys = list(windows)
-    others = _scores_seen(viewer=viewer, person=person).filter(
-        ~Q(scorecard__rater_role=RaterRole.SUBJECT)
-    )
+    others = seen.filter(~Q(scorecard__rater_role=RaterRole.SUBJECT))
     if all(lineages is not None for _, lineages in windows.values()):
         wanted = {pk for _, lineages in windows.values() for pk in lineages}
         others = others.filter(criterion__criterion_id__in=wanted)
@@ -555,14 +558,13 @@ def monthly_averages(
     and of the self-assessments on that person's criterion lineages (`criteria` maps a
     person id to them). Only the scorecards `viewer` may see count (the reveal rule),
     calibrations aside, as in `person_trends`. One aggregate query, whatever the
-    number of people, criteria or months; people without scores are left out."""
+    number of people, criteria or months (and the walk up from them that
+    `counted_in_trends` takes); people without scores are left out."""
     wanted = {pk for lineages in criteria.values() for pk in lineages}
     if not wanted:
         return {}
-    cards = (
-        Scorecard.objects.visible_to(viewer)
-        .filter(subject__in=list(criteria), submitted_at__gte=since)
-        .exclude(context=RoundContext.CALIBRATION)
+    cards = Scorecard.objects.counted_in_trends(viewer, list(criteria)).filter(
+        submitted_at__gte=since
     )
     is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
     rows = (

@@ -219,8 +219,9 @@ def _skills_world(org, template, *, many: bool):
         # criterion, 6 the criteria's titles, 7 the change since each focus area
         # started (all areas in one), 8 the scales, 9 roles (the site navigation)
         ("rep", "/skills/", 9),
-        # As above, plus the person (someone below me?) after the user: 10
-        ("manager", "/people/REP/skills/", 10),
+        # As above, plus the person (someone below me?) after the user, and before
+        # each of 5 and 7 the walk up from the person (below me: no reveal rule): 12
+        ("manager", "/people/REP/skills/", 12),
     ],
 )
 def test_skill_trends_cost_the_same_whatever_the_number_of_scores_and_focus_areas(

@@ -139,18 +139,12 @@ def test_lists_of_calls_hold_exactly_the_calls_each_person_may_see(
     assert len(sizes) > 2  # the world tells people apart
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("large_scope_from", [1, 500])
-def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
-    org, template, monkeypatch, large_scope_from
-):
-    """Scorecard.visible_for_lists (candidates gathered first; or the rule alone from
-    LARGE_SCOPE_FROM people below) equals visible_to for everyone, drafts, declines,
-    calibrations and manager scorecards included."""
-    import people.selectors
+def score_everyone_every_way(org, template) -> list:
+    """Each person's call scored in every context by three of the others in turn,
+    with every rater role, open and closed rounds, declines, drafts and submitted
+    scorecards; returns the people."""
     from scorecards.models import RaterRole, RoundContext, RoundRater, Scorecard
 
-    monkeypatch.setattr(people.selectors, "LARGE_SCOPE_FROM", large_scope_from)
     people_ = [getattr(org, who) for who in PEOPLE]
     version = template.versions.get()
     roles = [RaterRole.PEER, RaterRole.MANAGER, RaterRole.COACH]
@@ -183,6 +177,22 @@ def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
                         context=context,
                         submitted_at=timezone.now() if (n + m + k) % 4 != 1 else None,
                     )
+    return people_
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("large_scope_from", [1, 500])
+def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
+    org, template, monkeypatch, large_scope_from
+):
+    """Scorecard.visible_for_lists (candidates gathered first; or the rule alone from
+    LARGE_SCOPE_FROM people below) equals visible_to for everyone, drafts, declines,
+    calibrations and manager scorecards included."""
+    import people.selectors
+    from scorecards.models import Scorecard
+
+    monkeypatch.setattr(people.selectors, "LARGE_SCOPE_FROM", large_scope_from)
+    people_ = score_everyone_every_way(org, template)
     sizes = set()
     for person in people_:
         rule = set(Scorecard.objects.visible_to(person).values_list("pk", flat=True))
@@ -191,3 +201,35 @@ def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
         sizes.add(len(rule))
     # The world tells people apart: nobody sees everything, and not all see the same.
     assert len(sizes) > 2 and max(sizes) < Scorecard.objects.count()
+
+
+@pytest.mark.django_db
+def test_trends_count_exactly_the_submitted_scorecards_the_reveal_rule_shows(org, template):
+    """Scorecard.counted_in_trends — which skips the rule when every subject is below
+    the reader — equals the rule narrowed to submitted scorecards about the subjects,
+    calibrations aside, for every reader and every one, two or all of the subjects;
+    and gives nothing to someone who has left."""
+    from scorecards.models import RoundContext, Scorecard
+
+    people_ = score_everyone_every_way(org, template)
+    groups = [[p] for p in people_] + [[org.rep, org.peer], [org.rep, org.other_rep], people_]
+    shortcuts = 0
+    for reader in people_:
+        for subjects in groups:
+            rule = (
+                Scorecard.objects.visible_to(reader)
+                .filter(subject__in=subjects, submitted_at__isnull=False)
+                .exclude(context=RoundContext.CALIBRATION)
+            )
+            counted = Scorecard.objects.counted_in_trends(reader, subjects)
+            assert set(counted.values_list("pk", flat=True)) == set(
+                rule.values_list("pk", flat=True)
+            ), (reader, subjects)
+            shortcuts += "roundrater" not in str(counted.query)
+    # The shortcut was taken (the head and the managers over their people) and the
+    # world is not empty for it.
+    assert shortcuts >= 8
+    assert Scorecard.objects.counted_in_trends(org.manager, [org.rep, org.peer]).exists()
+    org.head.is_active = False
+    org.head.save()
+    assert not Scorecard.objects.counted_in_trends(org.head, [org.rep]).exists()
