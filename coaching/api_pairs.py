@@ -489,13 +489,13 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="People you may pair, with their latest average on a focus area",
         description="The coaches'-and-peers' average on the focus area's scorecard "
         "criteria, in the latest month with scores — from the scorecards you may see "
-        "yourself (none for a programme admin who is not in someone's chain). 404 for "
-        "people who do not form pairs.",
+        "yourself (none for a programme admin who is not in someone's chain). By name, "
+        "a page at a time: a programme admin may pair anyone in the organisation. 404 "
+        "for people who do not form pairs.",
         parameters=[OpenApiParameter("focus_area", OpenApiTypes.INT)],
         responses={200: CandidateSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
-    # One unpaginated list (everyone you may pair with), and the schema says so.
-    @action(detail=False, methods=["get"], pagination_class=None)
+    @action(detail=False, methods=["get"])
     def candidates(self, request):
         roles = request_roles(request)
         if not selectors.may_form_pairs(user=request.user, roles=roles):
@@ -506,7 +506,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             focus_area = selectors.current_focus_areas().filter(pk=params["focus_area"]).first()
             if focus_area is None:
                 raise serializers.ValidationError({"focus_area": "Pick a current focus area."})
-        people = list(selectors.formable_people(user=request.user, roles=roles))
+        people = self.paginate_queryset(selectors.formable_people(user=request.user, roles=roles))
         scores = selectors.focus_scores(
             viewer=request.user, focus_area=focus_area, people=[p.pk for p in people]
         )
@@ -522,7 +522,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                     "previous_month_average": score.previous if score else None,
                 }
             )
-        return Response(CandidateSerializer(rows, many=True).data)
+        return self.get_paginated_response(CandidateSerializer(rows, many=True).data)
 
     @extend_schema(
         operation_id="peer_pairs_overview",

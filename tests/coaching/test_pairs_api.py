@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from coaching.models import Habit, HabitCheckIn, PairNote, PeerPair
 from coaching.services_pairs import habit_add, habit_check_in, pair_decline
+from people.models import User
 from tests.factories import FocusAreaFactory, UserFactory
 
 from .pairs_support import active_pair, form_pair, with_notes
@@ -190,7 +191,9 @@ def test_ending_by_the_creator_or_an_admin(api, org):
 
 def test_candidates_show_what_the_former_may_see(api, org):
     focus = FocusAreaFactory(name="Discovery")
-    rows = api(org.manager).get(f"{URL}candidates/", {"focus_area": focus.pk}).json()
+    body = api(org.manager).get(f"{URL}candidates/", {"focus_area": focus.pk}).json()
+    rows = body["results"]
+    assert body["count"] == 2
     assert {r["person"]["id"] for r in rows} == {org.rep.pk, org.peer.pk}
     assert all(r["focus_average"] is None and r["scores"] == 0 for r in rows)
     assert api(org.manager).get(f"{URL}candidates/", {"focus_area": 999999}).status_code == 400
@@ -267,3 +270,19 @@ def test_lists_cost_the_same_queries_whatever_their_length(api, org, who, path):
     # recent check-ins), whatever the number of rows.
     assert _queries(client, path) == few
     assert Habit.objects.count() > 3
+
+
+def test_candidates_come_a_page_at_a_time_by_name(api, org):
+    """A programme admin may pair anyone: at 10,000 people one list was 1.2 MB, so the
+    candidates page like every other list (50 a page, by name), and only a page's
+    people have their focus averages read."""
+    for n in range(55):
+        UserFactory(display_name=f"Zed {n:02}", manager=org.manager)
+    first = api(org.admin).get(f"{URL}candidates/").json()
+    everyone = User.objects.filter(is_active=True).count()
+    assert first["count"] == everyone and len(first["results"]) == 50
+    names = [r["person"]["display_name"] for r in first["results"]]
+    assert names == sorted(names)
+    second = api(org.admin).get(first["next"]).json()
+    assert len(second["results"]) == everyone - 50 and second["next"] is None
+    assert api(org.admin).get(f"{URL}candidates/", {"page": 99}).status_code == 404

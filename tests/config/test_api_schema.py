@@ -138,8 +138,10 @@ def test_a_pairs_wall_time_matches_the_schema(org):
 
 @pytest.mark.django_db
 def test_pair_candidates_are_one_list_as_the_schema_says(org):
+    # A list once (the fuzz test's finding), paged since the organisation grew to
+    # 10,000 people; either way the answer is what the schema declares.
     response = signed_in(org.manager).get("/api/v1/peer-pairs/candidates/")
-    assert isinstance(response.json(), list)
+    assert isinstance(response.json()["results"], list)
     assert_conforms(response, "get", "/api/v1/peer-pairs/candidates/")
 
 
