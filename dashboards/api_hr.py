@@ -106,8 +106,9 @@ class AttentionSerializer(serializers.Serializer):
 class _HealthView(APIView):
     permission_classes = [HasRole.of(*HEALTH_ROLES)]
 
-    def snapshot(self, request) -> snapshots.OrganisationSnapshot:
-        return snapshots.organisation(weeks=weeks_from(request), tz=_tz())
+    def parts(self, request, *names: str) -> dict:
+        """The parts of this slot's snapshot the answer shows (`snapshots.PARTS`)."""
+        return snapshots.organisation_parts(*names, weeks=weeks_from(request), tz=_tz())
 
 
 class OrganisationHealthView(_HealthView):
@@ -118,7 +119,7 @@ class OrganisationHealthView(_HealthView):
         responses={200: HealthSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        return Response(HealthSerializer(self.snapshot(request).health).data)
+        return Response(HealthSerializer(self.parts(request, "health")["health"]).data)
 
 
 class TeamsHealthView(_HealthView):
@@ -129,7 +130,7 @@ class TeamsHealthView(_HealthView):
         responses={200: HeatRowSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        rows = self.snapshot(request).heatmap.rows
+        rows = self.parts(request, "heatmap")["heatmap"].rows
         return Response(HeatRowSerializer(rows, many=True).data)
 
 
@@ -154,11 +155,11 @@ class AttentionView(_HealthView):
         responses={200: AttentionSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request):
-        snapshot = self.snapshot(request)
-        found = snapshot.attention
+        parts = self.parts(request, "attention", "health")
+        found = parts["attention"]
         return Response(
             AttentionSerializer(
-                {"window": snapshot.window, "runs": found.runs, "drops": found.drops,
+                {"window": parts["health"].window, "runs": found.runs, "drops": found.drops,
                  "quiet": found.quiet}
             ).data
         )  # fmt: skip

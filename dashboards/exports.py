@@ -34,8 +34,9 @@ class Ask:
     weeks: int
     tz: tzinfo
 
-    def organisation(self) -> snapshots.OrganisationSnapshot:
-        return snapshots.organisation(weeks=self.weeks, tz=self.tz)
+    def organisation(self, part: str):
+        """One part of the organisation's snapshot (`snapshots.PARTS`)."""
+        return snapshots.organisation_parts(part, weeks=self.weeks, tz=self.tz)[part]
 
     def team(self, team: Team) -> snapshots.TeamSnapshot:
         return snapshots.team(team=team, weeks=self.weeks, tz=self.tz)
@@ -128,16 +129,16 @@ def rollout_table(overview: selectors_rollout.Overview) -> Table:
 
 
 def _health_table(name: str) -> Callable[[Ask], Table]:
-    return lambda ask: health_tables(ask.organisation().health)[name]
+    return lambda ask: health_tables(ask.organisation("health"))[name]
 
 
 ORGANISATION_TABLES: dict[str, Callable[[Ask], Table]] = {
     "metrics": _health_table("metrics"),
     "cancellations": _health_table("cancellations"),
     "weeks": _health_table("weeks"),
-    "heatmap": lambda ask: heatmap_table(ask.organisation().heatmap),
-    "attention": lambda ask: attention_table(ask.organisation().attention),
-    "rollout": lambda ask: rollout_table(ask.organisation().rollout),
+    "heatmap": lambda ask: heatmap_table(ask.organisation("heatmap")),
+    "attention": lambda ask: attention_table(ask.organisation("attention")),
+    "rollout": lambda ask: rollout_table(ask.organisation("rollout")),
 }
 TEAM_TABLES = ("metrics", "cancellations", "weeks")
 

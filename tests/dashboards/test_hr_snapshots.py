@@ -91,3 +91,42 @@ def test_beat_warms_the_default_window_in_every_readers_time_zone(client, world)
             count, _ = queries_for(client, "/hr/")
             assert count == 3, reader
     assert "dashboards.warm_snapshots" in {spec.task for spec in PERIODIC_TASKS}
+
+
+def test_an_answer_reads_only_its_part_and_parts_read_together_agree(world):
+    """The snapshot is kept as its parts, written together: the organisation's numbers
+    come back without the heatmap and the install plans (about 1 MB each at 10,000
+    people), and if any part asked for has gone from the cache, every part is worked
+    out afresh — parts read together never come from two computations."""
+    from zoneinfo import ZoneInfo
+
+    from django.core.cache import cache
+
+    berlin = ZoneInfo("Europe/Berlin")
+
+    def read(*names):
+        return snapshots.organisation_parts(*names, weeks=4, tz=berlin)
+
+    def adherence(health):
+        return health.numbers.adherence
+
+    with time_machine.travel(NOW, tick=False):
+        first = read("health", "heatmap")
+        assert set(snapshots.PARTS) == {"health", "heatmap", "attention", "rollout", "people"}
+        # Raj's missed 1:1 is logged held after all, inside the slot.
+        CoachingSession.objects.filter(status=SessionStatus.MISSED).update(
+            status=SessionStatus.HELD, held_at=days_ago(3), missed_at=None
+        )
+        with CaptureQueriesContext(connection) as queries:
+            kept = read("health")
+        assert len(queries) == 0 and adherence(kept["health"]) == adherence(first["health"])
+        whole = snapshots.organisation(weeks=4, tz=berlin)
+        assert whole.heatmap == first["heatmap"] and whole.health == first["health"]
+        # One part gone (the cache let it go): all of them come back from one new
+        # computation, the part still there too.
+        cache.delete(
+            snapshots._key("organisation", "attention", 4, str(berlin), NOW.isoformat())  # noqa: SLF001
+        )
+        again = read("health", "attention")
+        assert adherence(again["health"]) == 0.9 != adherence(first["health"])
+        assert read("heatmap")["heatmap"] != first["heatmap"]
