@@ -10,11 +10,10 @@ data stops saying so (a plan ended, a pair ended). What the data cannot tell
 `progress_for` evaluates any number of rollouts set-based: a fixed number of queries
 whether it is one team or every team in the organisation."""
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from django.db.models import F, Min, OuterRef, Subquery
+from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from coaching.models import (
@@ -201,22 +200,21 @@ def _evidence(rollouts: list[Rollout], today: date) -> dict[str, dict[int, date 
     held = {"status": SessionStatus.HELD}
 
     # 1. Cadence live: every current member but the lead has a live weekly 1:1 plan;
-    # done on the day the last of them got one.
+    # done on the day the last of them got one. Counted per team in the database: an
+    # organisation's 9,000 members read one by one cost HR's overview 90 ms of Python.
     live_plan = (
         CadencePlan.objects.live()
         .filter(kind=SessionKind.ONE_ON_ONE, coachee=OuterRef("person"))
         .order_by("created_at")
     )
-    covered: dict[int, list] = defaultdict(list)
-    for team_id, person_id, since in members.annotate(
-        since=Subquery(live_plan.values("created_at")[:1])
-    ).values_list("team_id", "person_id", "since"):
-        if person_id != leads[team_id]:
-            covered[team_id].append(since)
     cadence = {
-        team_id: max(_day(s) for s in starts)
-        for team_id, starts in covered.items()
-        if all(s is not None for s in starts)
+        team_id: _day(last)
+        for team_id, without, last in members.exclude(person_id=F("team__lead_id"))
+        .annotate(since=Subquery(live_plan.values("created_at")[:1]))
+        .values("team_id")
+        .annotate(without=Count("pk", filter=Q(since__isnull=True)), last=Max("since"))
+        .values_list("team_id", "without", "last")
+        if not without
     }
 
     # 2–3. A focus area with criteria, active today, for everyone or for the team.
