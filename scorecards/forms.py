@@ -272,7 +272,7 @@ class CalibrationForm(forms.Form):
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["work"].queryset = (
-            selectors.calls_visible_to(user).select_related("person").order_by("-call_date", "-pk")
+            selectors.calls_for_lists(user).select_related("person").order_by("-call_date", "-pk")
         )
         self.fields["template"].queryset = selectors.offered_templates()
         managers = User.objects.filter(is_active=True, direct_reports__isnull=False).distinct()
