@@ -437,3 +437,26 @@ def test_the_inbox_takes_the_same_number_of_queries_for_3_or_30(api, org, how_ma
         response = client.get("/api/v1/feedback-inbox/")
     assert response.json()["count"] == how_many
     assert len(queries) == 4, [q["sql"] for q in queries]
+
+
+@pytest.mark.django_db
+def test_the_rule_gathers_exactly_the_requests_each_person_made_or_was_asked(org):
+    """FeedbackRequest.visible_to gathers ids from two indexes (made, asked); for
+    everyone it equals the rule read request by request."""
+    people = [org.head, org.manager, org.other_manager, org.rep, org.peer, org.other_rep]
+    for n, requester in enumerate(people):
+        asked = [p for p in people if p != requester][n % 3 : n % 3 + 2]
+        ask(requester, asked)
+    requests = FeedbackRequest.objects.prefetch_related("responders")
+    sizes = set()
+    for person in [*people, org.hr, org.admin]:
+        expected = {
+            r.pk
+            for r in requests
+            if r.requester_id == person.pk
+            or any(x.responder_id == person.pk for x in r.responders.all())
+        }
+        found = set(FeedbackRequest.objects.visible_to(person).values_list("pk", flat=True))
+        assert found == expected, person
+        sizes.add(len(found))
+    assert len(sizes) > 2  # the world tells people apart
