@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from coaching.models import Goal
@@ -128,6 +128,40 @@ def my_feedback(*, user: User, stream: str) -> QuerySet[Feedback]:
             ),
         )
     )
+
+
+def theme_patterns(received: QuerySet[Feedback], *, since: datetime) -> list[dict]:
+    """Theme counts over time over everything `received` holds (not one page of it):
+    from `since` on, before it, and in all, most used first. One query."""
+    rows = (
+        received.prefetch_related(None)
+        .order_by()
+        .filter(themes__isnull=False)
+        .values(theme=F("themes__name"))
+        .annotate(
+            recent=Count("pk", filter=Q(created_at__gte=since)),
+            earlier=Count("pk", filter=Q(created_at__lt=since)),
+        )
+    )
+    patterns = [{**row, "total": row["recent"] + row["earlier"]} for row in rows]
+    return sorted(patterns, key=lambda r: (-r["total"], r["theme"]))
+
+
+def goal_counts(received: QuerySet[Feedback]) -> list[dict]:
+    """How many of `received` the recipient linked to each of their goals, most first.
+    One query."""
+    rows = (
+        received.prefetch_related(None)
+        .order_by()
+        .filter(goal__isnull=False)
+        .values("goal_id", "goal__title")
+        .annotate(count=Count("pk"))
+    )
+    counts = [
+        {"goal": {"pk": row["goal_id"], "title": row["goal__title"]}, "count": row["count"]}
+        for row in rows
+    ]
+    return sorted(counts, key=lambda r: (-r["count"], r["goal"]["title"]))
 
 
 def own_goal(*, user: User, raw: str) -> Goal | None:

@@ -65,9 +65,10 @@ def queries(client, path):
     [
         # session, user, roles (nav), waiting requests with requester
         ("/feedback/inbox/", 4),
-        # session, user, roles (nav), items with authors and goals, their themes, their
-        # live shares, my goals (the filter)
-        ("/feedback/", 7),
+        # session, user, roles (nav), how many (the pager), the page's items with
+        # authors and goals, their themes, their live shares, the theme patterns and the
+        # goal counts over everything received, my goals (the filter)
+        ("/feedback/", 10),
         # session, user, roles, items I gave with recipients
         ("/feedback/given/", 4),
         # session, user, roles (nav), my requests, their responders with people

@@ -144,3 +144,34 @@ def test_the_rep_home_shows_waiting_requests_and_the_latest_three_items(client, 
     assert "EVAL-HOME" not in page
     assert 'href="/feedback/"' in page and 'href="/feedback/requests/new/"' in page
     assert "Ask for feedback" in page
+
+
+@pytest.mark.django_db
+def test_what_i_received_comes_a_page_at_a_time_with_patterns_over_everything(client, org):
+    """Hundreds of items after two years: 50 a page, newest first; the patterns and
+    goal counts still count everything received; a bad page number is a 400 saying
+    so, with the first page shown."""
+    items = [
+        feedback_give(
+            author=org.peer,
+            recipient=org.rep,
+            stream=Stream.DEVELOPMENTAL,
+            observation=f"Item {n:02} you paused after the price",
+        )
+        for n in range(55)
+    ]
+    for item in items:
+        feedback_acknowledge(feedback=item, actor=org.rep, themes=["pricing"])
+    client.force_login(org.rep)
+    first = client.get("/feedback/")
+    page = first.content.decode()
+    assert "Item 54" in page and "Item 05" in page and "Item 04" not in page
+    assert '<span class="count">55</span>' in page and "Page 1 of 2" in page
+    assert first.context["patterns"] == [
+        {"theme": "pricing", "recent": 55, "earlier": 0, "total": 55}
+    ]
+    second = client.get("/feedback/", {"page": 2}).content.decode()
+    assert "Item 04" in second and "Item 00" in second and "Item 05" not in second
+    bad = client.get("/feedback/", {"page": "x"})
+    assert bad.status_code == 400
+    assert "Give a page number" in bad.content.decode() and "Item 54" in bad.content.decode()
