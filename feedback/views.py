@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -92,6 +93,7 @@ def _render_banner(request):
 
 # Someone two years in has received hundreds of items (580 at 10,000 people: 385 KB).
 RECEIVED_PER_PAGE = 50
+GIVEN_PER_PAGE = 50
 
 
 @require_GET
@@ -136,11 +138,18 @@ def feedback_mine(request):
 
 @require_GET
 def feedback_given(request):
-    items = list(selectors.given_by(user=request.user))
+    """What I gave in one stream, newest first, a page at a time (the most prolific
+    author at 10,000 people has given 1,438 items). A bad `page` is a 400 saying so."""
+    stream = _stream_param(request)
+    number, page_error = page_asked(request.GET.get("page"))
+    page = Paginator(
+        selectors.given_by(user=request.user).filter(stream=stream), GIVEN_PER_PAGE
+    ).get_page(number)
     return render(
         request,
         "feedback/given.html",
-        {"sections": _by_stream(items, lambda item: item.stream)},
+        {"stream": stream, "page": page, "items": list(page.object_list), "error": page_error},
+        status=400 if page_error else 200,
     )
 
 
@@ -183,7 +192,7 @@ def feedback_give(request):
                 f"Sent to {item.recipient.display_name}, in the {item.get_stream_display()} "
                 "stream.",
             )
-            return redirect("feedback_given")
+            return redirect(f"{reverse('feedback_given')}?stream={item.stream}")
     return _render_give(request, form, status=400)
 
 

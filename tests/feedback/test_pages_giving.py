@@ -4,6 +4,7 @@ literacy check advises while typing, and the item lands in both people's lists."
 import pytest
 
 from feedback.models import Feedback, Stream
+from feedback.services import feedback_give
 from tests.factories import InterpretiveTermFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -23,7 +24,7 @@ def test_it_sends_feedback_and_shows_it_under_given(client, org):
         },
     )
     assert response.status_code == 302
-    assert response["Location"] == "/feedback/given/"
+    assert response["Location"] == "/feedback/given/?stream=developmental"
     item = Feedback.objects.get()
     assert (item.author, item.recipient, item.stream, item.direction) == (
         org.peer,
@@ -31,7 +32,7 @@ def test_it_sends_feedback_and_shows_it_under_given(client, org):
         Stream.DEVELOPMENTAL,
         "peer",
     )
-    page = client.get("/feedback/given/").content.decode()
+    page = client.get(response["Location"]).content.decode()
     assert "You paused five seconds" in page and "Rita Rep" in page
     client.force_login(org.rep)
     page = client.get("/feedback/").content.decode()
@@ -128,3 +129,28 @@ def test_evaluative_feedback_is_listed_under_its_own_stream(client, org):
     page = client.get("/feedback/?stream=evaluative").content.decode()
     assert "Met the Q3 targets" in page
     assert "Evaluative feedback — part of performance review." in page
+
+
+@pytest.mark.django_db
+def test_what_i_gave_comes_one_stream_and_a_page_at_a_time(client, org):
+    for n in range(52):
+        feedback_give(
+            author=org.peer,
+            recipient=org.rep,
+            stream=Stream.DEVELOPMENTAL,
+            observation=f"Given {n:02}: you let the buyer finish",
+        )
+    feedback_give(
+        author=org.peer, recipient=org.manager, stream=Stream.EVALUATIVE, observation="EVAL-ONE"
+    )
+    client.force_login(org.peer)
+    page = client.get("/feedback/given/").content.decode()
+    assert "Given 51" in page and "Given 02" in page and "Given 01" not in page
+    assert "EVAL-ONE" not in page and "Page 1 of 2" in page
+    assert '<span class="count">52</span>' in page
+    second = client.get("/feedback/given/", {"page": 2}).content.decode()
+    assert "Given 01" in second and "Given 00" in second and "Given 02" not in second
+    evaluative = client.get("/feedback/given/", {"stream": "evaluative"}).content.decode()
+    assert "EVAL-ONE" in evaluative and "Given 51" not in evaluative
+    bad = client.get("/feedback/given/", {"page": "0"})
+    assert bad.status_code == 400 and "Give a page number" in bad.content.decode()

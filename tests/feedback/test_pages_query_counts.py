@@ -69,8 +69,9 @@ def queries(client, path):
         # authors and goals, their themes, their live shares, the theme patterns and the
         # goal counts over everything received, my goals (the filter)
         ("/feedback/", 10),
-        # session, user, roles, items I gave with recipients
-        ("/feedback/given/", 4),
+        # session, user, roles, how many (the pager), the page of items I gave with
+        # recipients (in the stream they gave in)
+        ("/feedback/given/?stream=evaluative", 5),
         # session, user, roles (nav), my requests, their responders with people
         ("/feedback/requests/", 5),
         # session, user, roles (nav), items shared with me with people
