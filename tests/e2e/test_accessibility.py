@@ -146,6 +146,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("session-coach", f"/sessions/{session.pk}/"),
             ("commitments", "/commitments/"),
             ("peoples-calls", "/scorecards/calls/?whose=people"),
+            ("feedback-given", "/feedback/given/?stream=evaluative"),
         ],
         DANIEL: [("my-team-head", "/team/"), ("manager-team", f"/team/managers/{marcus.pk}/")],
         HELEN: [
