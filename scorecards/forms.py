@@ -11,7 +11,7 @@ from people.models import User
 from people.pickers import offer_people, source
 from people.selectors import is_in_management_chain, people_below
 
-from . import selectors
+from . import selectors, services
 from .models import MAX_SCALE, TEXT_LIMIT, RecordedCall, Template, TemplateVersion, WorkKind
 from .services import DEFAULT_SCALE, MAX_CRITERIA, CriterionSpec, ScoreInput
 
@@ -275,9 +275,28 @@ class CalibrationForm(forms.Form):
             selectors.calls_for_lists(user).select_related("person").order_by("-call_date", "-pk")
         )
         self.fields["template"].queryset = selectors.offered_templates()
-        managers = User.objects.filter(is_active=True, direct_reports__isnull=False).distinct()
-        self.fields["raters"].queryset = managers.order_by("display_name")
-        self.fields["raters"].initial = [m.pk for m in managers]
+        raters = self.fields["raters"]
+        offer_people(raters, source="raters", user=user)
+        raters.initial = lambda: _raters_ticked(raters.widget, user)
+
+
+@source("raters", allowed=services.may_calibrate)
+def _managers(user: User, params=None) -> QuerySet[User]:
+    """Whom a calibration invites: the active managers (anyone with a direct report)."""
+    return (
+        User.objects.filter(is_active=True, direct_reports__isnull=False)
+        .distinct()
+        .order_by("display_name")
+    )
+
+
+def _raters_ticked(widget, user: User) -> list[int]:
+    """Usually every manager rates: ticked for the few a list shows. Behind a search
+    (a large organisation's thousand), the managers who report to whoever runs it —
+    the group a manager of managers coaches — are ticked, and the rest are found."""
+    if widget.searching:
+        return list(_managers(user).filter(reports_to=user).values_list("pk", flat=True))
+    return [value.value for value, _ in widget.choices]
 
 
 # --- Template editor --------------------------------------------------------------------------

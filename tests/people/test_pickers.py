@@ -219,6 +219,8 @@ def test_each_source_gives_its_own_people(client, org):
     }
     found = _listed(_search(client, "managers-below", "@", name="coachee").content.decode())
     assert {n for _, n in found} == {"Mia Manager", "Omar Other"}
+    found = _listed(_search(client, "raters", "@", name="raters", multiple="1").content.decode())
+    assert {n for _, n in found} == {"Hana Head", "Mia Manager", "Omar Other"}
     client.force_login(org.manager)
     found = _listed(_search(client, "me-and-below", "@", name="person").content.decode())
     assert {n for _, n in found} == {"Mia Manager", "Rita Rep", "Pavel Peer"}
@@ -257,6 +259,8 @@ def test_sharing_never_offers_whoever_could_have_written_it(client, org):
         ("rep", "nobody-knows", {}),
         ("rep", "below", {}),  # not a manager
         ("manager", "managers-below", {}),  # no managers below
+        ("manager", "raters", {}),  # runs no calibrations
+        ("hr", "raters", {}),
         ("rep", "reviewable", {}),
         ("rep", "share", {"item": "999999"}),
         ("rep", "share", {"item": "x"}),

@@ -4,6 +4,7 @@ then the page shows each criterion's spread, the share within one point of the
 median, the outliers and Krippendorff's alpha. Anyone else's close is a 400 with
 the reason; the page to start one is 404 to everyone who may not run one."""
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from scorecards.agreement import krippendorff_alpha_interval
 from scorecards.forms import CallChoiceField
 from scorecards.models import RaterRole, RoundContext, ScoringRound
-from tests.factories import RecordedCallFactory
+from tests.factories import RecordedCallFactory, UserFactory
 
 from .conftest import submit
 from .page_helpers import round_url, scorecard_body, text_of
@@ -211,3 +212,59 @@ def test_the_call_list_offers_the_latest_and_still_accepts_an_older_one(
     )
     assert response.status_code == 302
     assert ScoringRound.objects.get().work == calls[0]
+
+
+def test_every_manager_is_ticked_when_few_and_searched_for_when_many(
+    client, org, call, template, settings
+):
+    """Usually every manager rates: the form ticks them all while it lists them. Above
+    a thousand managers it is a search box, with those reporting to whoever runs the
+    calibration ticked — not a thousand boxes."""
+    client.force_login(org.head)
+    page = client.get("/scorecards/calibrations/new/").content.decode()
+    ticked = re.findall(r'name="raters" value="(\d+)"[^>]*checked', page)
+    assert sorted(map(int, ticked)) == sorted([org.head.pk, org.manager.pk, org.other_manager.pk])
+    settings.PEOPLE_PICKER_LIST_UP_TO = 2
+    page = client.get("/scorecards/calibrations/new/").content.decode()
+    assert 'hx-get="/people/pick/raters/?name=raters&amp;id=id_raters&amp;multiple=1"' in page
+    ticked = re.findall(r'name="raters" value="(\d+)"[^>]*checked', page)
+    assert sorted(map(int, ticked)) == sorted([org.manager.pk, org.other_manager.pk])
+    assert page.count('name="raters" value=') == 2  # nobody else drawn
+    response = client.post(
+        "/scorecards/calibrations/new/",
+        {
+            "title": "Searched",
+            "work": call.pk,
+            "template": template.pk,
+            "raters": [org.head.pk, org.manager.pk],
+        },
+    )
+    assert response.status_code == 302
+    response = client.post(
+        "/scorecards/calibrations/new/",
+        {
+            "title": "A rep",
+            "work": call.pk,
+            "template": template.pk,
+            "raters": [org.rep.pk, org.manager.pk],
+        },
+    )
+    assert (
+        response.status_code == 400
+        and "not one of the available choices" in response.content.decode()
+    )
+
+
+@pytest.mark.parametrize("extra", [0, 30])
+def test_the_form_costs_the_same_whatever_the_number_of_managers(
+    client, org, call, template, settings, extra, django_assert_num_queries
+):
+    settings.PEOPLE_PICKER_LIST_UP_TO = 2
+    for n in range(extra):
+        UserFactory(manager=UserFactory(display_name=f"Manager {n}"))
+    client.force_login(org.head)
+    # session, user, roles, the head's below, calls and templates (each twice: Django's
+    # Select reads its first choice to decide on `required`), up to 3 raters, the
+    # ticked, then the ticked drawn
+    with django_assert_num_queries(11):
+        assert client.get("/scorecards/calibrations/new/").status_code == 200
