@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q, Window
+from django.db.models import F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -165,8 +165,11 @@ def _save_generated_until(plans: list[CadencePlan]) -> None:
         cursor.execute(
             f"UPDATE {table} SET {column} = v.column2"
             f" FROM (VALUES {', '.join(['(%s, %s)'] * len(plans))}) AS v"
-            f" WHERE {table}.{q('id')} = v.column1",
-            [value for p in plans for value in (p.pk, adapt(p.generated_until))],
+            f" WHERE {table}.{q('id')} = v.column1"
+            # The batch's id range: without it the join read every plan in the table.
+            f" AND {table}.{q('id')} BETWEEN %s AND %s",
+            [value for p in plans for value in (p.pk, adapt(p.generated_until))]
+            + [min(p.pk for p in plans), max(p.pk for p in plans)],
         )
 
 
@@ -228,8 +231,8 @@ def _insert_copy(drafts: list[_Draft]) -> None:
         if unchecked:
             cursor.execute("SET LOCAL session_replication_role = replica")
         cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-            [connection.ops.quote_name(CoachingSession._meta.db_table), len(drafts)],
+            "SELECT nextval(%s::regclass) FROM generate_series(1, %s)",
+            [_session_id_sequence(cursor), len(drafts)],
         )
         ids = sorted(row[0] for row in cursor.fetchall())
         rows = list(zip(ids, drafts, strict=True))
@@ -263,6 +266,16 @@ def _insert_copy(drafts: list[_Draft]) -> None:
         )
         if unchecked:
             cursor.execute("SET LOCAL session_replication_role = DEFAULT")
+
+
+def _session_id_sequence(cursor) -> str:
+    """The sessions' id sequence by name, looked up once per batch: named inside
+    nextval() it was looked up for every id, eight times the cost of the ids."""
+    cursor.execute(
+        "SELECT pg_get_serial_sequence(%s, 'id')",
+        [connection.ops.quote_name(CoachingSession._meta.db_table)],
+    )
+    return cursor.fetchone()[0]
 
 
 # Whether a batch's COPYs may skip the foreign-key triggers when the database role
@@ -359,31 +372,34 @@ def _copy(cursor, model, columns: tuple[str, ...], lines) -> None:
 
 
 class _BatchContext:
-    """What drafting sessions needs beyond the plan, loaded once per batch."""
+    """What drafting sessions needs beyond the plan, loaded once per batch — as ids,
+    not model instances: a first run drafts 250,000 sessions from 40,000 memberships
+    (bench/generate.py)."""
 
     def __init__(self, plans: list[CadencePlan], *, now: datetime, horizon: datetime):
         # Only team sessions are for the team's members (most plans are 1:1s).
         team_ids = {p.team_id for p in plans if p.team_id and p.kind in TEAM_KINDS}
-        self.members: dict[int, list[User]] = defaultdict(list)
-        for m in (
+        self.members: dict[int, list[int]] = defaultdict(list)
+        for team_id, person_id in (
             TeamMembership.objects.current()
             .filter(team_id__in=team_ids, person__is_active=True)
-            .select_related("person")
             .order_by("person__display_name", "person_id")
+            .values_list("team_id", "person_id")
         ):
-            self.members[m.team_id].append(m.person)
+            self.members[team_id].append(person_id)
         # A pair's sessions are for its current members (two or three).
-        self.pair_members: dict[int, list[User]] = defaultdict(list)
-        for member in (
+        self.pair_members: dict[int, list[int]] = defaultdict(list)
+        for pair_id, person_id in (
             PairMember.objects.filter(
                 pair_id__in={p.pair_id for p in plans if p.pair_id},
                 left_at__isnull=True,
                 person__is_active=True,
             )
-            .select_related("person")
             .order_by("pk")
+            .values_list("pair_id", "person_id")
         ):
-            self.pair_members[member.pair_id].append(member.person)
+            self.pair_members[pair_id].append(person_id)
+        self.others: dict[int, list[int]] = {}  # per team plan, its members but the coach
         self.hosts = self._host_rotations(plans)
         self.fixed_people: dict[int, list[tuple[int, str]] | None] = {}
         self.focus_areas = list(
@@ -393,29 +409,21 @@ class _BatchContext:
             .order_by("-starts_on", "pk")
         )
 
+    def members_but_coach(self, plan: CadencePlan) -> list[int]:
+        if plan.pk not in self.others:
+            self.others[plan.pk] = [pk for pk in self.members[plan.team_id] if pk != plan.coach_id]
+        return self.others[plan.pk]
+
     def _host_rotations(self, plans):
         """Per team, an endless rotation of hosts starting after the last one."""
-        team_ids = [p.team_id for p in plans if p.kind == SessionKind.TEAM_CALL_REVIEW]
-        last = {}
-        for team_id, person_id in (
-            SessionParticipant.objects.filter(
-                session__team_id__in=team_ids,
-                session__kind=SessionKind.TEAM_CALL_REVIEW,
-                role=ParticipantRole.HOST,
-            )
-            .order_by("session__team_id", "session__scheduled_start")
-            .values_list("session__team_id", "person_id")
-        ):
-            last[team_id] = person_id
+        reviews = [p for p in plans if p.kind == SessionKind.TEAM_CALL_REVIEW]
+        last = _last_hosts([p.team_id for p in reviews])
         rotations = {}
-        for plan in plans:
-            if plan.kind != SessionKind.TEAM_CALL_REVIEW:
-                continue
-            hosts = [m for m in self.members[plan.team_id] if m.pk != plan.coach_id]
+        for plan in reviews:
+            hosts = self.members_but_coach(plan)
             if not hosts:
                 continue
-            ids = [h.pk for h in hosts]
-            start = ids.index(last[plan.team_id]) + 1 if last.get(plan.team_id) in ids else 0
+            start = hosts.index(last[plan.team_id]) + 1 if last.get(plan.team_id) in hosts else 0
             rotations[plan.team_id] = cycle(hosts[start:] + hosts[:start])
         return rotations
 
@@ -438,25 +446,21 @@ class _BatchContext:
             if people is None:
                 return None
         else:
-            members = [m for m in self.members[plan.team_id] if m.pk != plan.coach_id]
+            members = self.members_but_coach(plan)
             if not members:
                 return None
             if plan.kind == SessionKind.TEAM_CALL_REVIEW:
                 host = next(self.hosts[plan.team_id])
-                roles = [
-                    (m.pk, ParticipantRole.HOST if m.pk == host.pk else ParticipantRole.PARTICIPANT)
-                    for m in members
-                ] + [(plan.coach_id, ParticipantRole.MANAGER)]  # the manager speaks last
+                people = [(pk, HOST if pk == host else PARTICIPANT) for pk in members] + [
+                    (plan.coach_id, MANAGER)  # the manager speaks last
+                ]
             else:
                 coach_zone = ZoneInfo(plan.coach_time_zone)
                 area = self.focus_area_for(plan, slot.astimezone(coach_zone).date())
                 if area is None:
                     return None  # a role-play practises a focus area; none is active
                 focus_area_id = area.pk
-                roles = [(plan.coach_id, ParticipantRole.COACH)] + [
-                    (m.pk, ParticipantRole.PARTICIPANT) for m in members
-                ]
-            people = [(pk, str(role)) for pk, role in roles]
+                people = [(plan.coach_id, COACH)] + [(pk, PARTICIPANT) for pk in members]
         return _Draft(
             plan_id=plan.pk,
             slot=slot,
@@ -472,18 +476,44 @@ class _BatchContext:
         """Who meets at every slot of a 1:1, a manager review or a peer session, or
         None when they cannot meet."""
         if plan.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW):
-            roles = [
-                (plan.coach_id, ParticipantRole.COACH),
-                (plan.coachee_id, ParticipantRole.COACHEE),
-            ]
-        elif plan.pair_id:
+            return [(plan.coach_id, COACH), (plan.coachee_id, COACHEE)]
+        if plan.pair_id:
             members = self.pair_members[plan.pair_id]
             if len(members) < 2:
                 return None  # a pair of one does not meet
-            roles = [(member.pk, ParticipantRole.PEER) for member in members]
-        else:
-            roles = [(plan.coach_id, ParticipantRole.PEER), (plan.coachee_id, ParticipantRole.PEER)]
-        return [(pk, str(role)) for pk, role in roles]
+            return [(pk, PEER) for pk in members]
+        return [(plan.coach_id, PEER), (plan.coachee_id, PEER)]
+
+
+# Roles as the plain strings a draft carries.
+HOST, PARTICIPANT, MANAGER, COACH, COACHEE, PEER = (
+    str(role)
+    for role in (
+        ParticipantRole.HOST,
+        ParticipantRole.PARTICIPANT,
+        ParticipantRole.MANAGER,
+        ParticipantRole.COACH,
+        ParticipantRole.COACHEE,
+        ParticipantRole.PEER,
+    )
+)
+
+
+def _last_hosts(team_ids: list[int]) -> dict[int, int]:
+    """{team id: who hosted its latest call review}, one index walk per team: a
+    join over every host read all of a first run's growing tables each batch
+    (bench/generate.py)."""
+    latest_host = (
+        SessionParticipant.objects.filter(
+            session__team_id=OuterRef("pk"),
+            session__kind=SessionKind.TEAM_CALL_REVIEW,
+            role=ParticipantRole.HOST,
+        )
+        .order_by("-session__scheduled_start", "-session_id")
+        .values("person_id")[:1]
+    )
+    rows = Team.objects.filter(pk__in=team_ids).order_by().values_list("pk", Subquery(latest_host))
+    return {team_id: person_id for team_id, person_id in rows if person_id is not None}
 
 
 def occurrences_discard_untouched(

@@ -11,6 +11,8 @@ from cadence.models import Occurrence
 from cadence.services import plan_end, plan_update
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import notes_save, session_cancel, session_mark_held, session_reschedule
+from people.models import Team, TeamMembership
+from tests.factories import UserFactory
 
 MONDAY = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
@@ -189,3 +191,35 @@ def test_two_generators_at_once_create_each_slot_once(org, weekly_plan):
         t.join()
     assert sum(results) == Occurrence.objects.count() == 12
     assert CoachingSession.objects.count() == 12
+
+
+@pytest.mark.django_db
+def test_the_call_review_host_rotates_and_carries_on_after_the_last_one(org, weekly_plan):
+    """Everyone on the team but its manager hosts in turn, by name; a later run starts
+    after whoever hosted the latest review, as does a second team's plan beside it."""
+    zoe = UserFactory(display_name="Zoe Zimmer", manager=org.manager)
+    team = Team.objects.create(name="Closers", lead=org.manager)
+    other = Team.objects.create(name="Openers", lead=org.other_manager)
+    for person in (org.manager, org.rep, org.peer, zoe):
+        TeamMembership.objects.create(team=team, person=person)
+    for person in (org.other_manager, org.other_rep):
+        TeamMembership.objects.create(team=other, person=person)
+
+    def hosts(of):
+        return list(
+            CoachingSession.objects.filter(team=of, participants__role="host")
+            .order_by("scheduled_start")
+            .values_list("participants__person__display_name", flat=True)
+        )
+
+    with time_machine.travel(MONDAY, tick=False):
+        weekly_plan(kind="team_call_review", coachee=None, team=team, weekday=3)
+        weekly_plan(
+            kind="team_call_review", coach=org.other_manager, coachee=None, team=other, weekday=3
+        )
+        assert occurrences_generate() == 12
+    assert hosts(team) == ["Pavel Peer", "Rita Rep", "Zoe Zimmer"] * 2
+    assert hosts(other) == ["Olga Outsider"] * 6
+    with time_machine.travel(MONDAY + timedelta(days=14), tick=False):
+        assert occurrences_generate() == 4
+    assert hosts(team) == ["Pavel Peer", "Rita Rep", "Zoe Zimmer"] * 2 + ["Pavel Peer", "Rita Rep"]
