@@ -127,7 +127,7 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
     if not plans:
         return 0
     existing = set(  # unordered: Occurrence's default ordering would join the plans
-        Occurrence.objects.filter(plan__in=plans, slot_start__gte=now)
+        Occurrence.objects.filter(plan_id__in=[plan.id for plan in plans], slot_start__gte=now)
         .order_by()
         .values_list("plan_id", "slot_start")
     )
@@ -137,7 +137,7 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
         rule = Rule.of(plan)
         start = max(now, plan.generated_until or now)
         for slot in slots(rule, start, horizon):
-            if (plan.pk, slot) in existing:
+            if (plan.id, slot) in existing:
                 continue
             draft = context.draft(plan, slot)
             if draft is not None:
@@ -410,9 +410,9 @@ class _BatchContext:
         )
 
     def members_but_coach(self, plan: CadencePlan) -> list[int]:
-        if plan.pk not in self.others:
-            self.others[plan.pk] = [pk for pk in self.members[plan.team_id] if pk != plan.coach_id]
-        return self.others[plan.pk]
+        if plan.id not in self.others:
+            self.others[plan.id] = [pk for pk in self.members[plan.team_id] if pk != plan.coach_id]
+        return self.others[plan.id]
 
     def _host_rotations(self, plans):
         """Per team, an endless rotation of hosts starting after the last one."""
@@ -440,9 +440,9 @@ class _BatchContext:
         held (a role-play with no focus area, a team with nobody on it)."""
         focus_area_id = None
         if plan.kind not in TEAM_KINDS:
-            if plan.pk not in self.fixed_people:
-                self.fixed_people[plan.pk] = self._people_of(plan)
-            people = self.fixed_people[plan.pk]
+            if plan.id not in self.fixed_people:
+                self.fixed_people[plan.id] = self._people_of(plan)
+            people = self.fixed_people[plan.id]
             if people is None:
                 return None
         else:
@@ -462,7 +462,7 @@ class _BatchContext:
                 focus_area_id = area.pk
                 people = [(plan.coach_id, COACH)] + [(pk, PARTICIPANT) for pk in members]
         return _Draft(
-            plan_id=plan.pk,
+            plan_id=plan.id,
             slot=slot,
             kind=plan.kind,
             end=slot + timedelta(minutes=plan.duration_minutes),

@@ -11,6 +11,7 @@ import calendar
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 WEEKLY, MONTHLY_NTH, MONTHLY_LAST = "weekly", "monthly_nth", "monthly_last"
@@ -42,6 +43,9 @@ class Rule:
         )
 
 
+# Remembered: a first run over 50,000 plans asks for 340,000 slots, most of them the
+# same few thousand (day, time, zone) (bench/generate.py). Pure, so safe to share.
+@lru_cache(maxsize=2**16)
 def to_utc(day: date, at: time, zone: ZoneInfo) -> datetime:
     """Local wall time → UTC, by the rule in the module docstring (fold=0)."""
     return (
@@ -82,19 +86,22 @@ def _weekly(rule: Rule, first: date, last: date) -> Iterator[date]:
 def _monthly(rule: Rule, first: date, last: date) -> Iterator[date]:
     year, month = first.year, first.month
     while date(year, month, 1) <= last:
-        day = _nth_weekday(year, month, rule)
+        day = _nth_weekday(
+            year, month, rule.weekday, rule.recurrence == MONTHLY_LAST, rule.week_of_month
+        )
         if first <= day <= last:
             yield day
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
 
 
-def _nth_weekday(year: int, month: int, rule: Rule) -> date:
+@lru_cache(maxsize=2**12)
+def _nth_weekday(year: int, month: int, weekday: int, last: bool, nth: int) -> date:
     days = [
         date(year, month, d)
         for d in range(1, calendar.monthrange(year, month)[1] + 1)
-        if date(year, month, d).weekday() == rule.weekday
+        if date(year, month, d).weekday() == weekday
     ]
-    return days[-1] if rule.recurrence == MONTHLY_LAST else days[rule.week_of_month - 1]
+    return days[-1] if last else days[nth - 1]
 
 
 def slots(rule: Rule, start: datetime, end: datetime) -> list[datetime]:
