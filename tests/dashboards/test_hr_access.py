@@ -5,6 +5,7 @@ unknown team or table is a 404. Every export is audited, with counts and never w
 
 import pytest
 import time_machine
+from rest_framework.pagination import PageNumberPagination
 
 from people.models import AuditEvent
 
@@ -138,3 +139,18 @@ def test_the_window_defaults_to_eight_weeks(client, world):
     assert "The last 8 weeks, against the 8 before" in body
     assert '<option value="8" selected>' in body
     assert data["window"]["weeks"] == 8 and len(data["weeks"]) == 8
+
+
+def test_the_teams_endpoint_is_paged_in_the_heatmaps_order(client, world, monkeypatch):
+    monkeypatch.setattr(PageNumberPagination, "page_size", 1)
+    client.force_login(world.org.hr)
+    with time_machine.travel(NOW, tick=False):
+        first = client.get("/api/v1/health/teams/").json()
+        second = client.get(first["next"]).json()
+        beyond = client.get("/api/v1/health/teams/", {"page": 3})
+        not_a_page = client.get("/api/v1/health/teams/", {"page": "x"})
+    assert first["count"] == second["count"] == 2 and second["next"] is None
+    names = [row["team"]["name"] for page in (first, second) for row in page["results"]]
+    assert sorted(names) == ["Team A", "Team B"]
+    assert beyond.status_code == not_a_page.status_code == 404
+    assert "Invalid page." in str(not_a_page.json())

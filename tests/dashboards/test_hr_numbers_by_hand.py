@@ -129,7 +129,9 @@ def test_the_api_gives_the_same_numbers(world, hr):
     }
     assert [(w["due"], w["held"]) for w in org["weeks"]] == [(1, 1), (2, 1), (7, 5), (0, 0)]
 
-    teams = {row["team"]["name"]: row for row in hr.get(f"/api/v1/health/teams/{WEEKS}").json()}
+    listed = hr.get(f"/api/v1/health/teams/{WEEKS}").json()
+    assert listed["count"] == 2 and listed["next"] is None
+    teams = {row["team"]["name"]: row for row in listed["results"]}
     assert teams["Team A"]["adherence"] == pytest.approx(5 / 8)
     assert [w["adherence"] for w in teams["Team A"]["weeks"]] == [1.0, 0.5, 0.6, None]
     assert teams["Team B"] == {
