@@ -31,7 +31,7 @@ from . import org
 from .privacy import MIN_GROUP
 from .windows import DEFAULT_WEEKS, window_ending
 
-VERSION = 2  # change when what a snapshot holds changes
+VERSION = 3  # change when what a snapshot holds changes
 PAGE_BODY = "dashboards/_organisation.html"
 
 
