@@ -230,29 +230,16 @@ def test_every_manager_is_ticked_when_few_and_searched_for_when_many(
     ticked = re.findall(r'name="raters" value="(\d+)"[^>]*checked', page)
     assert sorted(map(int, ticked)) == sorted([org.manager.pk, org.other_manager.pk])
     assert page.count('name="raters" value=') == 2  # nobody else drawn
-    response = client.post(
-        "/scorecards/calibrations/new/",
-        {
-            "title": "Searched",
-            "work": call.pk,
-            "template": template.pk,
-            "raters": [org.head.pk, org.manager.pk],
-        },
-    )
-    assert response.status_code == 302
-    response = client.post(
-        "/scorecards/calibrations/new/",
-        {
-            "title": "A rep",
-            "work": call.pk,
-            "template": template.pk,
-            "raters": [org.rep.pk, org.manager.pk],
-        },
-    )
-    assert (
-        response.status_code == 400
-        and "not one of the available choices" in response.content.decode()
-    )
+
+    def open_with(*raters):
+        body = {"title": "Searched", "work": call.pk, "template": template.pk}
+        return client.post("/scorecards/calibrations/new/", {**body, "raters": raters})
+
+    assert open_with(org.head.pk, org.manager.pk).status_code == 302
+    refused = open_with(org.rep.pk, org.manager.pk)
+    assert refused.status_code == 400
+    assert "not one of the available choices" in refused.content.decode()
+    assert ScoringRound.objects.count() == 1
 
 
 @pytest.mark.parametrize("extra", [0, 30])
