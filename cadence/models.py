@@ -310,11 +310,25 @@ class Notification(models.Model):
     is rendered when it is sent, from what the recipient may see then."""
 
     kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    # Every index is written again each time a row changes status (claimed, sent), so
+    # the foreign keys have none of their own where another index leads with them
+    # (recipient: the inbox; feedback request, pair: their once-only constraints), and
+    # the mostly empty ones are indexed where set only (Meta.indexes).
     recipient = models.ForeignKey(
-        USER, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+        USER,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
     )
     team = models.ForeignKey(
-        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+        Team,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
     )
     session = models.ForeignKey(
         CoachingSession,
@@ -324,7 +338,12 @@ class Notification(models.Model):
         related_name="notifications",
     )
     plan = models.ForeignKey(
-        CadencePlan, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+        CadencePlan,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
     )
     feedback_request = models.ForeignKey(
         FeedbackRequest,
@@ -332,6 +351,7 @@ class Notification(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="notifications",
+        db_index=False,
     )
     pair = models.ForeignKey(
         "coaching.PeerPair",
@@ -339,6 +359,7 @@ class Notification(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="notifications",
+        db_index=False,
     )
     period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
     status = models.CharField(
@@ -360,6 +381,14 @@ class Notification(models.Model):
             models.CheckConstraint(
                 condition=Q(recipient__isnull=False) | Q(team__isnull=False),
                 name="notification_has_an_audience",
+            ),
+            # A claim stamps the row; every way out of "sending" clears the stamp. So
+            # the outcome UPDATE can find a row still in its claim by key and stamp
+            # alone (outbox._finish_sql).
+            models.CheckConstraint(
+                condition=Q(status="sending", claimed_at__isnull=False)
+                | (~Q(status="sending") & Q(claimed_at__isnull=True)),
+                name="notification_claimed_while_sending",
             ),
             models.UniqueConstraint(
                 fields=["session", "kind", "recipient"],
@@ -393,9 +422,12 @@ class Notification(models.Model):
             ),
         ]
         indexes = [
-            # The sender's claim: pending rows whose time has come.
+            # The sender's claim: pending rows whose time has come, in the claim's
+            # order (id breaks ties), so a claim reads its 50 rows off the index even
+            # while the statistics, taken before a burst was queued, think nothing is
+            # pending (else: every pending row read and sorted, each claim).
             models.Index(
-                fields=["next_attempt_at"],
+                fields=["next_attempt_at", "id"],
                 condition=Q(status="pending"),
                 name="notification_send_due",
             ),
@@ -407,6 +439,14 @@ class Notification(models.Model):
             ),
             # A person's in-app list, newest first.
             models.Index(fields=["recipient", "-created_at"], name="notification_inbox"),
+            # Escalations and team-channel messages: the deletes that cascade from a
+            # plan or a team.
+            models.Index(
+                fields=["plan"], condition=Q(plan__isnull=False), name="notification_plan"
+            ),
+            models.Index(
+                fields=["team"], condition=Q(team__isnull=False), name="notification_team"
+            ),
         ]
 
     def __str__(self):

@@ -43,14 +43,19 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=min(2 ** (attempts - 1), 360))
 
 
+def due_first(now: datetime):
+    """Pending rows whose time has come, the longest waiting first: the order of the
+    `notification_send_due` index, so a claim reads only the rows it takes."""
+    return Notification.objects.filter(
+        status=NotificationStatus.PENDING, next_attempt_at__lte=now
+    ).order_by("next_attempt_at", "pk")
+
+
 def claim(*, limit: int = CLAIM_SIZE, now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
     with transaction.atomic():
         ids = list(
-            Notification.objects.select_for_update(skip_locked=True)
-            .filter(status=NotificationStatus.PENDING, next_attempt_at__lte=now)
-            .order_by("next_attempt_at", "pk")
-            .values_list("pk", flat=True)[:limit]
+            due_first(now).select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit]
         )
         if ids:
             Notification.objects.filter(pk__in=ids).update(
@@ -131,7 +136,13 @@ _KEPT_UNLESS_GIVEN = ("sent_at", "last_error", "next_attempt_at")
 def _finish_sql(vendor: str) -> str:
     """The outcome UPDATE: one fixed statement for every outcome (a field given as
     NULL keeps its value), so no query is built and compiled for every row sent. The
-    only text interpolated is our own quoted table and column names."""
+    only text interpolated is our own quoted table and column names.
+
+    A row is still ours while it carries our claim's stamp (a check constraint ties
+    the stamp to "sending"). The status is left out of the WHERE on purpose: with it,
+    PostgreSQL may read the row through the reaper's index — which its statistics
+    think empty — walking every row of the claim for each one (about a millisecond a
+    row at 50), instead of the primary key."""
     meta, q = Notification._meta, connection.ops.quote_name
     column = {field.name: q(field.column) for field in meta.concrete_fields}
     keep = ", ".join(f"{column[f]} = COALESCE(%s, {column[f]})" for f in _KEPT_UNLESS_GIVEN)
@@ -139,7 +150,7 @@ def _finish_sql(vendor: str) -> str:
         f"UPDATE {q(meta.db_table)}"  # noqa: S608 - our own names, values are parameters
         f" SET {column['status']} = %s, {column['claimed_at']} = NULL, {keep},"
         f" {column['attempts']} = {column['attempts']} - %s"
-        f" WHERE {column['id']} = %s AND {column['status']} = %s AND {column['claimed_at']} = %s"
+        f" WHERE {column['id']} = %s AND {column['claimed_at']} = %s"
     )
 
 
@@ -163,7 +174,6 @@ def _finish(
         ops.adapt_datetimefield_value(next_attempt_at),
         1 if refund_attempt else 0,
         row.pk,
-        NotificationStatus.SENDING,
         ops.adapt_datetimefield_value(row.claimed_at),
     ]
     with connection.cursor() as cursor:

@@ -1,0 +1,81 @@
+"""The outbox's two per-claim and per-row statements keep their cheap plans when PostgreSQL's
+statistics are stale — as they are just after a burst was queued (taken while
+nothing was pending) and while a claim is out (taken while nothing was sending)."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from cadence import outbox
+from cadence.models import Notification, NotificationKind, NotificationStatus
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+ROWS = 3_000
+
+
+def explain(sql: str, params) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {sql}", params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+@pytest.fixture
+def sent_then_queued_again():
+    """An outbox whose statistics say every row is sent; then all of it is due."""
+    person = UserFactory()
+    now = timezone.now()
+    Notification.objects.bulk_create(
+        Notification(
+            kind=NotificationKind.DIGEST,
+            recipient=person,
+            status=NotificationStatus.SENT,
+            sent_at=now,
+            next_attempt_at=now - timedelta(seconds=i % 600),
+        )
+        for i in range(ROWS)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE cadence_notification")
+    Notification.objects.update(status=NotificationStatus.PENDING, sent_at=None)
+    return now
+
+
+@pytest.mark.postgres
+def test_a_claim_reads_its_rows_off_the_due_index_without_sorting_the_backlog(
+    sent_then_queued_again,
+):
+    query = outbox.due_first(sent_then_queued_again).values_list("pk", flat=True)[:50]
+    plan = explain(*query.query.sql_with_params())
+    assert "notification_send_due" in plan, plan
+    assert "Sort" not in plan, plan  # the index's order is the claim's
+
+
+@pytest.mark.postgres
+def test_an_outcome_is_saved_through_the_primary_key_while_a_claim_is_out(
+    sent_then_queued_again,
+):
+    ids = outbox.claim(limit=50, now=sent_then_queued_again)
+    row = Notification.objects.get(pk=ids[7])
+    params = [NotificationStatus.SENT, timezone.now(), "", None, 0, row.pk, row.claimed_at]
+    plan = explain(outbox._finish_sql(connection.vendor), params)
+    assert "cadence_notification_pkey" in plan, plan
+    assert "notification_stale_claims" not in plan, plan
+
+
+@pytest.mark.parametrize(
+    "status, claimed",
+    [(NotificationStatus.SENDING, False), (NotificationStatus.SENT, True)],
+)
+def test_a_claim_stamp_goes_with_sending_and_only_with_it(status, claimed):
+    """What lets the outcome UPDATE leave the status out of its WHERE."""
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Notification.objects.create(
+            kind=NotificationKind.DIGEST,
+            recipient=UserFactory(),
+            status=status,
+            claimed_at=timezone.now() if claimed else None,
+        )
