@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -95,19 +95,16 @@ CARRIED_COMMITMENTS = 10  # listed in a "session tomorrow" reminder, soonest due
 
 def prefetch(rows: list[Notification]) -> None:
     """Load what the messages of a claim read for all its rows at once, in a fixed
-    number of queries however many rows: the sessions' participants with their people,
+    number of queries however many rows: the sessions' participants and their people,
     and for each "session tomorrow" reminder the coachee's open commitments that its
     recipient may see (`open_commitments_seen_by`, kept on the row as
     `carried_commitments`). Read when the claim starts, like the rows themselves; a
     row's message is still rendered from what its recipient may see (a claim takes
     well under a minute)."""
     emails = [row for row in rows if row.recipient_id is not None and row.session_id is not None]
-    prefetch_related_objects(
-        emails,
-        Prefetch(
-            "session__participants", queryset=SessionParticipant.objects.select_related("person")
-        ),
-    )
+    # People by id apart from their participations: joined, PostgreSQL hashes every
+    # person in the organisation for a claim's hundred (12 ms at 10,000).
+    prefetch_related_objects(emails, "session__participants__person")
     reminders = {}
     for row in emails:
         if row.kind == NotificationKind.UPCOMING:

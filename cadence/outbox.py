@@ -19,6 +19,7 @@ next minute."""
 
 import functools
 import logging
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -51,9 +52,23 @@ def due_first(now: datetime):
     ).order_by("next_attempt_at", "pk")
 
 
+@contextmanager
+def claiming():
+    """The claim's transaction. On PostgreSQL sorting is priced out inside it: while
+    the outbox has no statistics about its pending rows (a new one, or one analysed
+    before a burst was queued), PostgreSQL prices reading every pending row and
+    sorting them (18–22 ms a claim at 20,000) a shade under walking `due_first`'s
+    index for the 50 it takes (0.5 ms)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL enable_sort = off")
+        yield
+
+
 def claim(*, limit: int = CLAIM_SIZE, now: datetime | None = None) -> list[int]:
     now = now or timezone.now()
-    with transaction.atomic():
+    with claiming():
         ids = list(
             due_first(now).select_for_update(skip_locked=True).values_list("pk", flat=True)[:limit]
         )
