@@ -5,7 +5,7 @@ nothing was pending) and while a claim is out (taken while nothing was sending).
 from datetime import timedelta
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from cadence import outbox
@@ -45,9 +45,13 @@ def burst_queued(request):
     with connection.cursor() as cursor:
         if request.param == "never analysed":
             # As on a new deployment, or one whose autovacuum is off.
-            cursor.execute(
-                "DELETE FROM pg_statistic WHERE starelid = 'cadence_notification'::regclass"
-            )
+            try:
+                with transaction.atomic():
+                    cursor.execute(
+                        "DELETE FROM pg_statistic WHERE starelid = 'cadence_notification'::regclass"
+                    )
+            except DatabaseError:
+                pytest.skip("removing a table's statistics needs a superuser")
         else:
             cursor.execute("ANALYZE cadence_notification")
     Notification.objects.update(status=NotificationStatus.PENDING, sent_at=None)
