@@ -7,10 +7,9 @@
 It builds a fresh database with managers and reps in several time zones (two open
 commitments each, so a reminder lists them), 1:1s starting within the next day and
 1:1s that ended two days ago unlogged, analyses them (as autovacuum would have), and
-lets the engine queue the outbox exactly as beat does: `engine.reminders_queue()`
-(an "upcoming" reminder to both people) and
-`engine.sweep_missed()` (a "missed" notice to each coach) — three in five
-notifications are reminders. Then it starts `--workers` real `celery worker`
+lets the engine queue the outbox exactly as beat does: `engine.reminders_queue()` (an
+"upcoming" reminder to both people) and `engine.sweep_missed()` (a "missed" notice to
+each coach) — three in five notifications are reminders. Then it starts `--workers` real `celery worker`
 processes (prefork pool, `--concurrency` children each) on a broker nothing else
 consumes (Redis db 9 by default, flushed before and after), with Django's locmem
 email backend (`EMAIL_URL=memorymail://`: nothing leaves the machine), and enqueues

@@ -1,6 +1,7 @@
-"""The outbox's two per-claim and per-row statements keep their cheap plans when PostgreSQL's
-statistics are stale — as they are just after a burst was queued (taken while
-nothing was pending) and while a claim is out (taken while nothing was sending)."""
+"""The claim and the outcome UPDATE keep their cheap plans when PostgreSQL's statistics
+are stale or missing — as they are just after a burst was queued (taken while nothing
+was pending), while a claim is out (taken while nothing was sending), and on a new
+outbox or with autovacuum off (none at all)."""
 
 from datetime import timedelta
 
