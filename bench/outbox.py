@@ -9,11 +9,12 @@ commitments each, so a reminder lists them), 1:1s starting within the next day a
 1:1s that ended two days ago unlogged, analyses them (as autovacuum would have), and
 lets the engine queue the outbox exactly as beat does: `engine.reminders_queue()` (an
 "upcoming" reminder to both people) and `engine.sweep_missed()` (a "missed" notice to
-each coach) — three in five notifications are reminders. Then it starts `--workers` real `celery worker`
-processes (prefork pool, `--concurrency` children each) on a broker nothing else
-consumes (Redis db 9 by default, flushed before and after), with Django's locmem
-email backend (`EMAIL_URL=memorymail://`: nothing leaves the machine), and enqueues
-`cadence.send_notifications` — the task beat sends every minute. One message drains
+each coach) — three in five notifications are reminders. Then it starts `--workers`
+real `celery worker` processes (prefork pool, `--concurrency` children each) on a
+broker nothing else consumes (Redis db 9 by default, flushed before and after), with
+Django's locmem email backend (`EMAIL_URL=memorymail://`: nothing leaves the
+machine), and enqueues `cadence.send_notifications` — the task beat sends every
+minute. One message drains
 at most CLAIM_SIZE x rounds rows (`outbox.drain`, 2,500) and then returns, so it
 sends enough that every pool process could drain the whole backlog alone (those left
 over find the outbox empty); `--messages 1` shows what one beat tick does instead.
