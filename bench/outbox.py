@@ -12,16 +12,15 @@ lets the engine queue the outbox exactly as beat does: `engine.reminders_queue()
 each coach) — three in five notifications are reminders. Then it starts `--workers`
 real `celery worker` processes (prefork pool, `--concurrency` children each) on a
 broker nothing else consumes (Redis db 9 by default, flushed before and after), with
-Django's locmem email backend (`EMAIL_URL=memorymail://`: nothing leaves the
-machine), and enqueues `cadence.send_notifications` — the task beat sends every
-minute. One message drains
-at most CLAIM_SIZE x rounds rows (`outbox.drain`, 2,500) and then returns, so it
-sends enough that every pool process could drain the whole backlog alone (those left
-over find the outbox empty); `--messages 1` shows what one beat tick does instead.
-It times from the first message enqueued to the moment the database holds no row
-pending or being sent (polled every 50 ms), then checks that exactly N rows are
-`sent`, each claimed once, and that the workers' pool processes sent exactly N emails
-between them (each counts its own `mail.outbox` after every drain).
+Django's locmem email backend (`EMAIL_URL=memorymail://`: nothing leaves the machine),
+and enqueues `cadence.send_notifications` — the task beat sends every minute. One
+message drains at most CLAIM_SIZE x rounds rows (`outbox.drain`, 2,500) and then
+returns, so it sends enough that every pool process could drain the whole backlog
+alone (those left over find the outbox empty); `--messages 1` shows what one beat tick
+does instead. It times from the first message enqueued to the moment the database
+holds no row pending or being sent (polled every 50 ms), then checks that exactly N
+rows are `sent`, each claimed once, and that the workers' pool processes sent exactly
+N emails between them (each counts its own `mail.outbox` after every drain).
 
 Workers run `config.settings.local` with DEBUG off, as a deployment would; their
 logs are kept in a temporary folder that is printed when something goes wrong. Every
