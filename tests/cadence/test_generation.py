@@ -223,3 +223,37 @@ def test_the_call_review_host_rotates_and_carries_on_after_the_last_one(org, wee
     with time_machine.travel(MONDAY + timedelta(days=14), tick=False):
         assert occurrences_generate() == 4
     assert hosts(team) == ["Pavel Peer", "Rita Rep", "Zoe Zimmer"] * 2 + ["Pavel Peer", "Rita Rep"]
+
+
+@pytest.mark.django_db
+def test_a_call_review_is_for_the_teams_active_current_members_in_name_order(org, weekly_plan):
+    """Members who left the team or whose account is switched off are not invited; the
+    others speak, and host in turn, in the order of their names."""
+    team = Team.objects.create(name="Closers", lead=org.manager)
+    switched_off = UserFactory(display_name="Adam Away", manager=org.manager, is_active=False)
+    left = UserFactory(display_name="Bea Before", manager=org.manager)
+    zoe = UserFactory(display_name="Zoe Zimmer", manager=org.manager)
+    able = UserFactory(display_name="Abe Able", manager=org.manager)
+    for person in (org.manager, zoe, org.rep, switched_off, left, able):
+        TeamMembership.objects.create(team=team, person=person)
+    TeamMembership.objects.filter(person=left).update(
+        joined_at=MONDAY - timedelta(days=30), left_at=MONDAY - timedelta(days=1)
+    )
+
+    with time_machine.travel(MONDAY, tick=False):
+        weekly_plan(kind="team_call_review", coachee=None, team=team, weekday=3)
+        occurrences_generate()
+    sessions = CoachingSession.objects.filter(team=team).order_by("scheduled_start")
+    invited = list(
+        sessions[0]
+        .participants.order_by("speaking_order")
+        .values_list("person__display_name", "role")
+    )
+    assert invited == [
+        ("Abe Able", "host"),
+        ("Rita Rep", "participant"),
+        ("Zoe Zimmer", "participant"),
+        ("Mia Manager", "manager"),
+    ]
+    hosts = [s.participants.get(role="host").person.display_name for s in sessions]
+    assert hosts == ["Abe Able", "Rita Rep", "Zoe Zimmer"] * 2
