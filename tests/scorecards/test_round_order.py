@@ -206,9 +206,10 @@ def test_the_api_list_holds_exactly_the_scorecards_the_reveal_rule_shows(
 @pytest.mark.django_db
 def test_trends_count_exactly_the_submitted_scorecards_the_reveal_rule_shows(org, template):
     """Scorecard.counted_in_trends — which skips the rule when every subject is below
-    the reader — equals the rule narrowed to submitted scorecards about the subjects,
-    calibrations aside, for every reader and every one, two or all of the subjects;
-    and gives nothing to someone who has left."""
+    the reader, and its walk down when the reader is the one subject — equals the
+    rule narrowed to submitted scorecards about the subjects, calibrations aside, for
+    every reader and every one, two or all of the subjects; and gives nothing to
+    someone who has left."""
     from scorecards.models import RoundContext, Scorecard
 
     people_ = score_everyone_every_way(org, template)
@@ -226,6 +227,8 @@ def test_trends_count_exactly_the_submitted_scorecards_the_reveal_rule_shows(org
                 rule.values_list("pk", flat=True)
             ), (reader, subjects)
             shortcuts += "roundrater" not in str(counted.query)
+            if subjects == [reader]:  # one's own trend: no walk down the reporting line
+                assert "RECURSIVE" not in str(counted.query).upper(), reader
     # The shortcut was taken (the head and the managers over their people) and the
     # world is not empty for it.
     assert shortcuts >= 8
