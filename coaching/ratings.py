@@ -158,14 +158,16 @@ def rating_summaries(
     ids = _ids(coaches)
     if not ids:
         return {}
-    window = SessionRating.objects.filter(
-        coach_id__in=ids, session_start__gte=since, session_start__lt=until
-    ).order_by()
-    rows = window.values("coach_id").annotate(
-        n=Count("pk"),
-        people=Count("rater_id", distinct=True),
-        total=Sum("score"),
-        **{f"s{score}": Count("pk", filter=Q(score=score)) for score in SCORES},
+    rows = (
+        _rated_in(since, until)
+        .filter(coach_id__in=ids)
+        .values("coach_id")
+        .annotate(
+            n=Count("pk"),
+            people=Count("rater_id", distinct=True),
+            total=Sum("score"),
+            **{f"s{score}": Count("pk", filter=Q(score=score)) for score in SCORES},
+        )
     )
     summaries = {pk: EMPTY_SUMMARY for pk in ids}
     for row in rows:
@@ -180,21 +182,44 @@ def rating_summaries(
             distribution={score: row[f"s{score}"] for score in SCORES},
             comments=[],
         )
-    shown = [pk for pk, summary in summaries.items() if summary.shown]
-    if with_comments and shown:
-        words: dict[int, list[str]] = {pk: [] for pk in shown}
-        for coach_id, comment in (
-            window.filter(coach_id__in=shown).exclude(comment="").values_list("coach_id", "comment")
-        ):
-            words[coach_id].append(comment)
-        for pk in shown:
-            # Alphabetical, so the order says nothing about who wrote which, or when.
-            comments = sorted(words[pk], key=lambda text: (text.casefold(), text))
-            summary = summaries[pk]
-            summaries[pk] = RatingSummary(
-                summary.ratings, summary.raters, summary.average, summary.distribution, comments
-            )
+    if with_comments:
+        return with_comments_of(summaries, coaches=ids, since=since, until=until)
     return summaries
+
+
+def with_comments_of(
+    summaries: dict[int, RatingSummary], *, coaches: Iterable, since: datetime, until: datetime
+) -> dict[int, RatingSummary]:
+    """`summaries` (of `rating_summaries`, same window) with the comments of those of
+    `coaches` whose summary is shown: one query, none when none is. Only for the coach
+    themself (see `rating_summaries`): "My team" summarises the manager with the
+    managers below in one query, then reads the manager's own words alone."""
+    shown = [pk for pk in _ids(coaches) if summaries[pk].shown]
+    if not shown:
+        return summaries
+    words: dict[int, list[str]] = {pk: [] for pk in shown}
+    for coach_id, comment in (
+        _rated_in(since, until)
+        .filter(coach_id__in=shown)
+        .exclude(comment="")
+        .values_list("coach_id", "comment")
+    ):
+        words[coach_id].append(comment)
+    added = dict(summaries)
+    for pk in shown:
+        # Alphabetical, so the order says nothing about who wrote which, or when.
+        comments = sorted(words[pk], key=lambda text: (text.casefold(), text))
+        summary = summaries[pk]
+        added[pk] = RatingSummary(
+            summary.ratings, summary.raters, summary.average, summary.distribution, comments
+        )
+    return added
+
+
+def _rated_in(since: datetime, until: datetime):
+    return SessionRating.objects.filter(
+        session_start__gte=since, session_start__lt=until
+    ).order_by()
 
 
 # --- Waiting for a rating ----------------------------------------------------------------

@@ -48,6 +48,7 @@ from coaching.ratings import (
     SCORES,
     RatingSummary,
     rating_summaries,
+    with_comments_of,
 )
 from feedback import selectors as feedback
 from people.models import Team, User
@@ -204,16 +205,11 @@ def usefulness_of(
 ) -> dict[int, Usefulness]:
     """Session usefulness per coach: numbers for everyone; the words only for
     `comments_for` (the coach reading their own dashboard) — never read for the
-    others at all. One query, plus one or two for the coach's own comments."""
+    others at all. One query, plus one for the coach's own comments when shown."""
     summaries = rating_summaries(coaches=coaches, since=window.since, until=window.until)
     if comments_for is not None:
-        summaries.update(
-            rating_summaries(
-                coaches=[comments_for],
-                since=window.since,
-                until=window.until,
-                with_comments=True,
-            )
+        summaries = with_comments_of(
+            summaries, coaches=[comments_for], since=window.since, until=window.until
         )
     return {pk: Usefulness(summary, _rating_chart(summary)) for pk, summary in summaries.items()}
 
