@@ -224,14 +224,19 @@ class SessionQuerySet(models.QuerySet):
         """With focus area, team, call, and participants with their people —
         `names_only`: people as the API names them (id and display name), which
         builds a list's 150 people from two columns instead of every one."""
-        participants = SessionParticipant.objects.select_related("person")
-        if names_only:
-            participants = participants.only(
-                "session_id", "person_id", "role", "speaking_order", "person__display_name"
-            )
         return self.select_related("focus_area", "team", "presented_call").prefetch_related(
-            models.Prefetch("participants", queryset=participants)
+            participants_with_people(names_only=names_only)
         )
+
+
+def participants_with_people(*, names_only: bool = False) -> models.Prefetch:
+    """Sessions' participants with their people, as `with_people` prefetches them."""
+    participants = SessionParticipant.objects.select_related("person")
+    if names_only:
+        participants = participants.only(
+            "session_id", "person_id", "role", "speaking_order", "person__display_name"
+        )
+    return models.Prefetch("participants", queryset=participants)
 
 
 SESSION_SET_FKS = ("team", "focus_area", "presented_call", "held_by", "cancelled_by", "created_by")

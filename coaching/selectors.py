@@ -16,6 +16,7 @@ from django.db.models import (
     QuerySet,
     Subquery,
     TextField,
+    prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
@@ -40,6 +41,7 @@ from .models import (
     SessionParticipant,
     SessionStatus,
     SharedNotes,
+    participants_with_people,
 )
 
 
@@ -191,20 +193,34 @@ def sessions_of(*, person: User) -> QuerySet[CoachingSession]:
     return CoachingSession.objects.filter(any_of("pk", mine)).with_people()
 
 
-def upcoming_sessions(*, person: User, limit: int = 10) -> list[CoachingSession]:
-    now = timezone.now()
-    return list(
+def upcoming_and_recent(
+    *, person: User, upcoming: int, recent: int
+) -> tuple[list[CoachingSession], list[CoachingSession]]:
+    """The next `upcoming` sessions of `person` still to log (from two hours ago),
+    soonest first, and the latest `recent` that have begun or been resolved, newest
+    first — their people read in one prefetch for both lists (three queries)."""
+    soon = list(_upcoming(person).prefetch_related(None)[:upcoming])
+    past = list(_recent(person).prefetch_related(None)[:recent])
+    prefetch_related_objects([*soon, *past], participants_with_people())
+    return soon, past
+
+
+def _upcoming(person: User) -> QuerySet[CoachingSession]:
+    return (
         sessions_of(person=person)
-        .filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=now - timedelta(hours=2))
-        .order_by("scheduled_start")[:limit]
+        .filter(
+            status=SessionStatus.SCHEDULED,
+            scheduled_start__gte=timezone.now() - timedelta(hours=2),
+        )
+        .order_by("scheduled_start")
     )
 
 
-def recent_sessions(*, person: User, limit: int = 20) -> list[CoachingSession]:
-    return list(
+def _recent(person: User) -> QuerySet[CoachingSession]:
+    return (
         sessions_of(person=person)
         .exclude(status=SessionStatus.SCHEDULED, scheduled_start__gte=timezone.now())
-        .order_by("-scheduled_start")[:limit]
+        .order_by("-scheduled_start")
     )
 
 

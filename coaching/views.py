@@ -44,14 +44,8 @@ def _back_to_session(request, session_id, anchor=""):
 
 @require_GET
 def session_list(request):
-    return render(
-        request,
-        "coaching/session_list.html",
-        {
-            "upcoming": selectors.upcoming_sessions(person=request.user, limit=20),
-            "recent": selectors.recent_sessions(person=request.user, limit=30),
-        },
-    )
+    upcoming, recent = selectors.upcoming_and_recent(person=request.user, upcoming=20, recent=30)
+    return render(request, "coaching/session_list.html", {"upcoming": upcoming, "recent": recent})
 
 
 # Below a head of sales there can be thousands of open commitments: a page at a time.

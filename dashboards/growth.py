@@ -116,6 +116,7 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
     )
     for item in latest:
         item.shown_author = feedback.author_shown(item, person)
+    upcoming, recent = coaching.upcoming_and_recent(person=person, upcoming=5, recent=5)
     return GrowthDashboard(
         person=person,
         manager=chain[0] if chain else None,
@@ -128,8 +129,8 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
         ),
         focus_areas=applying(team_ids, areas),
         trend=trend,
-        upcoming=coaching.upcoming_sessions(person=person, limit=5),
-        recent=coaching.recent_sessions(person=person, limit=5),
+        upcoming=upcoming,
+        recent=recent,
         themes=themes_of(person=person, now=now),
         inbox=waiting,
         inbox_count=waiting[0].total if waiting else 0,
