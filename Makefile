@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench-sweep bench-generate bench-outbox bench-pages
+.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages
 
 install: $(STAMP)
 
@@ -42,6 +42,10 @@ lock:
 	.lock-venv/bin/pip install --quiet ".[dev]"
 	.lock-venv/bin/pip freeze --exclude tandem > requirements.lock
 	rm -rf .lock-venv
+
+## bench: every benchmark below, one after another (about 12 minutes; the page latency
+## needs tandem_scale: make seed-scale first).
+bench: bench-sweep bench-generate bench-outbox bench-pages
 
 ## bench-sweep: time the missed-session sweep over 100,000 due sessions (PostgreSQL).
 bench-sweep: install
