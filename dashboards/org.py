@@ -123,19 +123,46 @@ class Health:
         return [] if self.suppressed else _cancellations(self.numbers, self.previous)
 
 
-def _health(scope: Scope, *, window: Window, now: datetime, tz: tzinfo) -> Health:
-    """Seven queries: the window and the one before (three each), and the weeks."""
+@dataclass(frozen=True)
+class WindowNumbers:
+    """A scope's numbers over a window and over the one before (None when the group is
+    too small to show): the same in every time zone, as a window is a span of instants
+    — only its calendar weeks depend on the zone."""
+
+    numbers: HealthNumbers
+    previous: HealthNumbers | None
+
+
+def window_numbers(scope: Scope, *, window: Window, now: datetime) -> WindowNumbers:
+    """Six queries: the window and the one before (three each); three when too few."""
     numbers = health.health(scope, since=window.since, until=window.until, now=now)
     if too_few(numbers.reps):
-        return Health(window, numbers.reps, None, None, None)
+        return WindowNumbers(numbers, None)
     before = window.previous
-    previous = health.health(scope, since=before.since, until=before.until, now=now)
+    return WindowNumbers(
+        numbers, health.health(scope, since=before.since, until=before.until, now=now)
+    )
+
+
+def _health(
+    scope: Scope, *, window: Window, now: datetime, tz: tzinfo, known: WindowNumbers | None
+) -> Health:
+    """Seven queries: the window and the one before (three each, none when `known`),
+    and the weeks."""
+    known = known or window_numbers(scope, window=window, now=now)
+    reps = known.numbers.reps
+    if known.previous is None:
+        return Health(window, reps, None, None, None)
     weeks = health.weekly_adherence(scope, weeks=window.weeks, until=window.until, now=now, tz=tz)
-    return Health(window, numbers.reps, numbers, previous, weeks)
+    return Health(window, reps, known.numbers, known.previous, weeks)
 
 
-def organisation_health(*, window: Window, now: datetime, tz: tzinfo) -> Health:
-    return _health(Scope.organisation(), window=window, now=now, tz=tz)
+def organisation_health(
+    *, window: Window, now: datetime, tz: tzinfo, known: WindowNumbers | None = None
+) -> Health:
+    """`known`: the organisation's `window_numbers`, when another zone's snapshot of
+    the same slot worked them out already."""
+    return _health(Scope.organisation(), window=window, now=now, tz=tz, known=known)
 
 
 def access_team(*, pk: int) -> Team:
@@ -148,7 +175,7 @@ def access_team(*, pk: int) -> Team:
 
 
 def team_health(*, team: Team, window: Window, now: datetime, tz: tzinfo) -> Health:
-    return _health(Scope.team(team), window=window, now=now, tz=tz)
+    return _health(Scope.team(team), window=window, now=now, tz=tz, known=None)
 
 
 # --- Names as a snapshot keeps them --------------------------------------------------------
@@ -224,14 +251,34 @@ def _head_of(team: Team) -> PersonRef | None:
     return PersonRef.of(team.lead.reports_to) if team.lead is not None else None
 
 
-def heatmap(*, window: Window, now: datetime, tz: tzinfo) -> Heatmap:
+@dataclass(frozen=True)
+class TeamWindows:
+    """Every team (with its lead and their manager) and its numbers over a window: the
+    same in every time zone, as `WindowNumbers`."""
+
+    teams: list[Team]
+    numbers: dict[int, HealthNumbers]
+
+
+def team_windows(*, window: Window, now: datetime) -> TeamWindows:
+    """Four queries: the teams with their leads and heads, the window of every team
+    (three)."""
+    teams = list(Team.objects.select_related("lead__reports_to").order_by("name", "pk"))
+    numbers = health.health_by_team(teams, since=window.since, until=window.until, now=now)
+    return TeamWindows(teams, numbers)
+
+
+def heatmap(
+    *, window: Window, now: datetime, tz: tzinfo, known: TeamWindows | None = None
+) -> Heatmap:
     """Every team's adherence per calendar week of the window, and over the whole
     window, grouped under the manager above each team's lead. Five queries: the teams
     with their leads and heads, the weeks of every team, the window of every team
-    (three)."""
-    teams = list(Team.objects.select_related("lead__reports_to").order_by("name", "pk"))
+    (three) — only the weeks when `known` (`team_windows`) comes from another zone's
+    snapshot of the same slot."""
+    known = known or team_windows(window=window, now=now)
+    teams, numbers = known.teams, known.numbers
     weeks = health.weekly_by_team(teams, weeks=window.weeks, until=window.until, now=now, tz=tz)
-    numbers = health.health_by_team(teams, since=window.since, until=window.until, now=now)
     groups: dict[int | None, list[HeatRow]] = {}
     heads: dict[int | None, PersonRef | None] = {}
     for team in teams:

@@ -1,7 +1,8 @@
 """Cadence health is worked out once per five-minute slot and read from then on: a
 second request in the slot sends no aggregate query, the page and its downloads agree,
 a change shows in the next slot, the page says as of when, and beat's warm-up computes
-the default window in every time zone HR and programme admins read in."""
+the default window in every time zone HR and programme admins read in, what the
+zones share worked out once."""
 
 import csv
 import io
@@ -133,3 +134,42 @@ def test_an_answer_reads_only_its_part_and_parts_read_together_agree(world):
         again = read("heatmap")
         assert again["heatmap"] != first["heatmap"]
         assert adherence(read("health")["health"]) == 0.9 != adherence(first["health"])
+
+
+def test_warming_several_zones_works_out_what_they_share_once(world):
+    """The window's numbers, every team's, the attention list and the head counts are
+    the same in every time zone: beat's warming works them out once for all zones,
+    and each zone's snapshot is the one it would have computed alone."""
+    from zoneinfo import ZoneInfo
+
+    from django.core.cache import cache
+
+    org = world.org
+    org.admin.time_zone = "America/Chicago"
+    org.admin.save(update_fields=["time_zone"])
+    zones = [ZoneInfo("America/Chicago"), ZoneInfo("Europe/Berlin")]
+    with time_machine.travel(NOW + timedelta(seconds=20), tick=False):
+        with CaptureQueriesContext(connection) as one_zone:
+            snapshots.organisation(weeks=snapshots.DEFAULT_WEEKS, tz=zones[0])
+        alone = {}
+        for tz in zones:  # each computed on its own, then forgotten
+            cache.clear()
+            alone[tz] = snapshots.organisation(weeks=snapshots.DEFAULT_WEEKS, tz=tz)
+        cache.clear()
+        with CaptureQueriesContext(connection) as warming:
+            assert snapshots.warm() == ["America/Chicago", "Europe/Berlin"]
+        shared = snapshots.zone_free(weeks=snapshots.DEFAULT_WEEKS)
+        for tz in zones:
+            warmed = snapshots.organisation(weeks=snapshots.DEFAULT_WEEKS, tz=tz)
+            assert warmed == alone[tz], tz
+            assert warmed.attention == shared.attention and warmed.people == shared.people
+    # Two zones cost one zone's queries plus the second zone's own: its calendar
+    # weeks (the organisation's and every team's) and its install plans.
+    with (
+        time_machine.travel(NOW + timedelta(seconds=20), tick=False),
+        CaptureQueriesContext(connection) as zone_free,
+    ):
+        snapshots.zone_free(weeks=snapshots.DEFAULT_WEEKS)
+    own = len(one_zone) - len(zone_free)
+    assert len(warming) == 1 + len(zone_free) + 2 * own  # 1: the readers' time zones
+    assert len(zone_free) > own > 0
