@@ -157,11 +157,15 @@ def _health(
     return Health(window, reps, known.numbers, known.previous, weeks)
 
 
+def organisation_numbers(*, window: Window, now: datetime) -> WindowNumbers:
+    return window_numbers(Scope.organisation(), window=window, now=now)
+
+
 def organisation_health(
     *, window: Window, now: datetime, tz: tzinfo, known: WindowNumbers | None = None
 ) -> Health:
-    """`known`: the organisation's `window_numbers`, when another zone's snapshot of
-    the same slot worked them out already."""
+    """`known`: `organisation_numbers`, when another zone's snapshot of the same slot
+    worked them out already."""
     return _health(Scope.organisation(), window=window, now=now, tz=tz, known=known)
 
 

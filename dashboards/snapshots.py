@@ -25,7 +25,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from cadence import selectors_rollout
-from cadence.health import Scope
 from cadence.selectors_rollout import Overview
 from people.models import Team, User
 from people.roles import GROUP_FOR_ROLE, Role
@@ -110,7 +109,7 @@ def zone_free(*, weeks: int, now: datetime | None = None) -> ZoneFree:
     as_of = slot_start(now)
     window = window_ending(weeks=weeks, now=as_of)
     return ZoneFree(
-        health=org.window_numbers(Scope.organisation(), window=window, now=as_of),
+        health=org.organisation_numbers(window=window, now=as_of),
         teams=org.team_windows(window=window, now=as_of),
         attention=org.attention(window=window, now=as_of),
         people=org.people_count(),
