@@ -289,12 +289,21 @@ def _populate(n: int) -> tuple[float, dict[str, int]]:
         )
         SessionParticipant.objects.bulk_create(
             [
-                SessionParticipant(session=s, person=reps[i].reports_to, role=ParticipantRole.COACH)
+                SessionParticipant(
+                    session=s,
+                    person=reps[i].reports_to,
+                    role=ParticipantRole.COACH,
+                    scheduled_start=s.scheduled_start,
+                )
                 for i, s in enumerate(made)
             ]
             + [
                 SessionParticipant(
-                    session=s, person=reps[i], role=ParticipantRole.COACHEE, speaking_order=1
+                    session=s,
+                    person=reps[i],
+                    role=ParticipantRole.COACHEE,
+                    speaking_order=1,
+                    scheduled_start=s.scheduled_start,
                 )
                 for i, s in enumerate(made)
             ]

@@ -111,11 +111,11 @@ def _populate(n: int) -> float:
         )
         SessionParticipant.objects.bulk_create(
             [
-                SessionParticipant(session=s, person=c, role="coach")
+                SessionParticipant(session=s, person=c, role="coach", scheduled_start=start)
                 for s, c in zip(sessions, coaches, strict=False)
             ]
             + [
-                SessionParticipant(session=s, person=r, role="coachee")
+                SessionParticipant(session=s, person=r, role="coachee", scheduled_start=start)
                 for s, r in zip(sessions, coachees, strict=False)
             ]
         )

@@ -214,7 +214,13 @@ def _insert_orm(drafts: list[_Draft]) -> None:
     # Rows by id, not by related object: cheaper for the hundreds of thousands of
     # rows a first run makes (bench/generate.py).
     SessionParticipant.objects.bulk_create(
-        SessionParticipant(session_id=s.pk, person_id=person_id, role=role, speaking_order=order)
+        SessionParticipant(
+            session_id=s.pk,
+            person_id=person_id,
+            role=role,
+            speaking_order=order,
+            scheduled_start=d.slot,
+        )
         for s, d in zip(sessions, drafts, strict=True)
         for order, (person_id, role) in enumerate(d.people)
     )
@@ -256,9 +262,9 @@ def _insert_copy(drafts: list[_Draft]) -> None:
         _copy(
             cursor,
             SessionParticipant,
-            ("session_id", "person_id", "role", "speaking_order"),
+            ("session_id", "person_id", "role", "speaking_order", "scheduled_start"),
             (
-                f"{pk}\t{person_id}\t{text(role)}\t{order}"
+                f"{pk}\t{person_id}\t{text(role)}\t{order}\t{text(d.slot)}"
                 for pk, d in rows
                 for order, (person_id, role) in enumerate(d.people)
             ),

@@ -883,6 +883,7 @@ class _Builder:
             created_at=self.capped(created_at or start - timedelta(days=7)),
             **fields,
         )
+        session.participants.update(scheduled_start=start)
 
     # Planning -------------------------------------------------------------------------
 

@@ -1196,6 +1196,7 @@ class _Builder:
                 session_mark_held(session=session, actor=a, held_at=held_at)
                 moved["held_at"] = held_at
             CoachingSession.objects.filter(pk=session.pk).update(**moved)
+            session.participants.update(scheduled_start=start)
 
     def partner_of(self, spec: PairSpec, owner: str, turn: int) -> User:
         others = [k for k in spec.members if k != owner]

@@ -413,7 +413,7 @@ class CoachingSession(models.Model):
 
 class SessionParticipant(models.Model):
     # No index of their own on either foreign key: `participant_once` starts with the
-    # session and `participant_by_person_role` with the person, and a first
+    # session and `participant_by_person_time` with the person, and a first
     # generation writes hundreds of thousands of these rows (bench/generate.py).
     session = models.ForeignKey(
         CoachingSession, on_delete=models.CASCADE, related_name="participants", db_index=False
@@ -423,6 +423,13 @@ class SessionParticipant(models.Model):
     )
     role = models.CharField(max_length=16, choices=ParticipantRole.choices)
     speaking_order = models.PositiveSmallIntegerField(default=0)
+    # A copy of the session's `scheduled_start`, written with the row and moved with
+    # the session by whatever writes a session's time (the services, the cadence
+    # engine, the seeders; tests/conftest.py checks it after every test): "this
+    # person's sessions in a window", "their next" and "their last" are then a range
+    # of one index, not a probe of every session they ever had — 1,125 for a manager
+    # after two years (docs/performance.md).
+    scheduled_start = models.DateTimeField()
 
     class Meta:
         ordering = ["speaking_order", "id"]
@@ -430,8 +437,12 @@ class SessionParticipant(models.Model):
             models.UniqueConstraint(fields=["session", "person"], name="participant_once"),
         ]
         indexes = [
-            # "Sessions of this person" (my sessions, visibility, carry-forward).
-            models.Index(fields=["person", "role"], name="participant_by_person_role"),
+            # "Sessions of this person", by time: my sessions, visibility, carry-forward
+            # (person and role), and a person's or coach's sessions in a window, the
+            # next or the last (the range on scheduled_start).
+            models.Index(
+                fields=["person", "role", "scheduled_start"], name="participant_by_person_time"
+            ),
         ]
 
     def __str__(self):

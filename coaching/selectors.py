@@ -244,15 +244,15 @@ def coaching_history(*, viewer: User, person: User) -> QuerySet[CoachingSession]
     )
 
 
-def _latest_notes_goal(person_ref) -> QuerySet[SharedNotes]:
-    return (
-        SharedNotes.objects.filter(
-            session__participants__person=person_ref,
-            session__participants__role=ParticipantRole.COACHEE,
-        )
-        .exclude(goal="")
-        .order_by("-session__scheduled_start", "-pk")
-    )
+def _latest_notes_goal(person_ref) -> QuerySet[SessionParticipant]:
+    """Their coachee rows whose session's notes have a Goal, newest first: the first is
+    the latest Goal they were coached on (`participant_by_person_time` read backwards,
+    not every session they ever had)."""
+    return SessionParticipant.objects.filter(
+        person=person_ref,
+        role=ParticipantRole.COACHEE,
+        session__notes__goal__gt="",  # written (and a notes row at all: an inner join)
+    ).order_by("-scheduled_start", "-session__notes__pk")
 
 
 def _newest_active_goal(person_ref) -> QuerySet[Goal]:
@@ -265,20 +265,11 @@ def current_goal(*, person: User) -> str:
     goal = _newest_active_goal(person).values_list("title", flat=True).first()
     if goal:
         return goal
-    # Their sessions first, by the participants' index: joined, PostgreSQL walked every
-    # session newest first looking for one, and for someone never coached yet (a new
-    # rep, the head of the organisation) read a million (1.2 s of /me/).
-    theirs = (
-        SessionParticipant.objects.filter(person=person, role=ParticipantRole.COACHEE)
-        .order_by()
-        .values("session_id")
-    )
-    notes = (
-        SharedNotes.objects.filter(any_of("session_id", theirs))
-        .exclude(goal="")
-        .order_by("-session__scheduled_start", "-pk")
-    )
-    return notes.values_list("goal", flat=True).first() or ""
+    # Their own coachee rows newest first: joined from the sessions, PostgreSQL walked
+    # every session newest first looking for one, and for someone never coached yet (a
+    # new rep, the head of the organisation) read a million (1.2 s of /me/).
+    latest = _latest_notes_goal(person).values_list("session__notes__goal", flat=True)
+    return latest.first() or ""
 
 
 def goals_of(*, viewer: User, owner: User) -> QuerySet[Goal]:
@@ -313,11 +304,12 @@ def commitments_for_manager(*, manager: User) -> QuerySet[Commitment]:
 # --- My people (manager home) ---------------------------------------------------------
 
 
-def _coachee_sessions(person_ref) -> QuerySet[CoachingSession]:
-    return CoachingSession.objects.filter(
-        kind=SessionKind.ONE_ON_ONE,
-        participants__person=person_ref,
-        participants__role=ParticipantRole.COACHEE,
+def _coachee_one_on_ones(person_ref) -> QuerySet[SessionParticipant]:
+    """A person's 1:1s as coachee, as their participant rows: these carry the
+    session's time, so "the next" and "the last" are the first rows of a range of
+    `participant_by_person_time`, not a probe of every 1:1 they ever had."""
+    return SessionParticipant.objects.filter(
+        person=person_ref, role=ParticipantRole.COACHEE, session__kind=SessionKind.ONE_ON_ONE
     )
 
 
@@ -327,22 +319,15 @@ def people_overview(*, manager: User) -> list[User]:
     number of people."""
     now = timezone.now()
     person = OuterRef("pk")
-    next_start = (
-        _coachee_sessions(person)
-        .filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=now)
-        .order_by("scheduled_start")
-        .values("scheduled_start")[:1]
-    )
-    next_id = (
-        _coachee_sessions(person)
-        .filter(status=SessionStatus.SCHEDULED, scheduled_start__gte=now)
-        .order_by("scheduled_start")
-        .values("pk")[:1]
+    upcoming = (
+        _coachee_one_on_ones(person)
+        .filter(session__status=SessionStatus.SCHEDULED, scheduled_start__gte=now)
+        .order_by("scheduled_start", "session_id")
     )
     # When the last held 1:1 took place (not when someone got round to logging it).
     last_held = (
-        _coachee_sessions(person)
-        .filter(status=SessionStatus.HELD)
+        _coachee_one_on_ones(person)
+        .filter(session__status=SessionStatus.HELD)
         .order_by("-scheduled_start")
         .values("scheduled_start")[:1]
     )
@@ -362,14 +347,14 @@ def people_overview(*, manager: User) -> list[User]:
     )
     goal = Coalesce(
         Subquery(_newest_active_goal(person).values("title")[:1]),
-        Subquery(_latest_notes_goal(person).values("goal")[:1]),
+        Subquery(_latest_notes_goal(person).values("session__notes__goal")[:1]),
         output_field=TextField(),
     )
     return list(
         User.objects.filter(reports_to=manager, is_active=True)
         .annotate(
-            next_session_start=Subquery(next_start),
-            next_session_id=Subquery(next_id),
+            next_session_start=Subquery(upcoming.values("scheduled_start")[:1]),
+            next_session_id=Subquery(upcoming.values("session_id")[:1]),
             last_held_at=Subquery(last_held),
             open_commitments=Coalesce(Subquery(open_count, output_field=IntegerField()), 0),
             overdue_commitments=Coalesce(Subquery(overdue_count, output_field=IntegerField()), 0),

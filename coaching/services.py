@@ -144,7 +144,9 @@ def session_create(
         created_by=created_by,
     )
     SessionParticipant.objects.bulk_create(
-        SessionParticipant(session=session, person=person, role=role, speaking_order=order)
+        SessionParticipant(
+            session=session, person=person, role=role, speaking_order=order, scheduled_start=start
+        )
         for order, (person, role) in enumerate(participants)
     )
     coachee = next((p for p, role in participants if role == ParticipantRole.COACHEE), None)
@@ -469,6 +471,7 @@ def session_reschedule(
     )
     session.scheduled_end = start + timedelta(minutes=session.duration_minutes)
     session.save(update_fields=["scheduled_start", "duration_minutes", "scheduled_end"])
+    session.participants.update(scheduled_start=start)
     return session
 
 

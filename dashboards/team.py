@@ -151,10 +151,11 @@ def this_week(*, manager: User, now: datetime) -> WeekPanel:
     sessions = list(
         CoachingSession.objects.filter(
             kind__in=HEALTH_KINDS,
-            scheduled_start__gte=starts,
-            scheduled_start__lt=ends,
             participants__person=manager,
             participants__role__in=LEADING_ROLES,
+            # The participants' copy of the time: a range of their index.
+            participants__scheduled_start__gte=starts,
+            participants__scheduled_start__lt=ends,
         )
         .with_people()
         .order_by("scheduled_start", "pk")

@@ -2,7 +2,8 @@ import os
 
 import pytest
 from django.core.cache import cache
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
+from django.db.models import F
 
 from tests.factories import PASSWORD, UserFactory
 
@@ -89,6 +90,35 @@ def _keep_seeded_rows(item):
     if not marker.kwargs.get("serialized_rollback"):
         kwargs = {**marker.kwargs, "serialized_rollback": True}
         item.add_marker(pytest.mark.django_db(*marker.args, **kwargs), append=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After every test that used the database and passed: each participant still
+    carries its session's time (`SessionParticipant.scheduled_start`, a copy the
+    dashboards read by index). Whatever wrote sessions in the test — services, the
+    engine's COPY, the demo, a test's own update — a write that moved a session
+    without its participants fails here, where it happened."""
+    result = yield
+    if _uses_database(item) and not connection.needs_rollback:
+        from coaching.models import SessionParticipant
+
+        stale = SessionParticipant.objects.exclude(
+            scheduled_start=F("session__scheduled_start")
+        ).values_list("session_id", flat=True)[:5]
+        try:
+            stale = list(stale)
+        except OperationalError:  # the test took the database away: nothing to check
+            return result
+        assert not stale, f"sessions moved without their participants: {stale}"
+    return result
+
+
+def _uses_database(item) -> bool:
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db", "live_server"} & fixtures
+    )
 
 
 @pytest.fixture(scope="session")

@@ -135,6 +135,7 @@ class SessionParticipantFactory(factory.django.DjangoModelFactory):
     session = factory.SubFactory(SessionFactory)
     person = factory.SubFactory(UserFactory)
     role = "participant"
+    scheduled_start = factory.SelfAttribute("session.scheduled_start")
 
 
 class SharedNotesFactory(factory.django.DjangoModelFactory):

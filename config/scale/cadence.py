@@ -285,7 +285,8 @@ class Cadence:
             ),
         )
         self.participants = t(
-            SessionParticipant, ("id", "session_id", "person_id", "role", "speaking_order")
+            SessionParticipant,
+            ("id", "session_id", "person_id", "role", "speaking_order", "scheduled_start"),
         )
         self.notes = t(
             SharedNotes,
@@ -655,8 +656,8 @@ class Cadence:
             )
         )
         pid = self.participant_id
-        self.participants.add((pid(), session, coach.id, ParticipantRole.COACH, 0))
-        self.participants.add((pid(), session, coachee.id, ParticipantRole.COACHEE, 1))
+        self.participants.add((pid(), session, coach.id, ParticipantRole.COACH, 0, start))
+        self.participants.add((pid(), session, coachee.id, ParticipantRole.COACHEE, 1, start))
         self.occurrences.add((self.occurrence_id(), plan.id, slot, session))
         notes_id = self.notes_id()
         written_at = held_at + timedelta(minutes=rng.randint(0, 20)) if held else None
@@ -1025,7 +1026,7 @@ class Cadence:
         )
         pid = self.participant_id
         for order, (person, role) in enumerate(people):
-            self.participants.add((pid(), session, person, role, order))
+            self.participants.add((pid(), session, person, role, order, start))
         self.occurrences.add((self.occurrence_id(), plan.id, slot, session))
         notes_id = self.notes_id()
         if text:

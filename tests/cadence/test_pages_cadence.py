@@ -371,9 +371,11 @@ def test_no_ones_words_reach_the_page(client, org, plan):
     session = _sessions(plan).first()
     notes_save(session=session, actor=org.manager, base_version=0, changes={"reality": SHARED})
     private_note_save(session=session, author=org.manager, text=SECRET, base_version=0)
+    yesterday = timezone.now() - timedelta(days=1)
     CoachingSession.objects.filter(pk=session.pk).update(
-        status=SessionStatus.MISSED, scheduled_start=timezone.now() - timedelta(days=1)
+        status=SessionStatus.MISSED, scheduled_start=yesterday
     )
+    session.participants.update(scheduled_start=yesterday)
     client.force_login(org.manager)
     page = client.get("/cadence/").content
     assert SECRET.encode() not in page and SHARED.encode() not in page

@@ -57,7 +57,9 @@ def test_a_session_led_by_two_counts_for_each_of_them(world):  # noqa: F811
         )
         held(practice, org.manager)
     # Hana sits in as a second lead (a manager role in the session).
-    SessionParticipant.objects.create(session=practice, person=org.head, role="manager")
+    SessionParticipant.objects.create(
+        session=practice, person=org.head, role="manager", scheduled_start=practice.scheduled_start
+    )
     by_coach = health_by_coach(everyone(org), since=SINCE, until=UNTIL, now=NOW)
     for person in everyone(org):
         assert by_coach[person.pk] == health(Scope.coach(person), since=SINCE, until=UNTIL, now=NOW)
