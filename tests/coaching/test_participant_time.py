@@ -15,7 +15,7 @@ from django.utils import timezone
 from cadence.health import _covered, health_by_coach, weekly_by_coach
 from coaching.models import SessionParticipant
 from coaching.selectors import current_goal, people_overview
-from coaching.services import session_reschedule
+from coaching.services import notes_save, session_reschedule
 from dashboards.team import this_week
 from people.models import User
 from tests.factories import one_on_one
@@ -46,6 +46,18 @@ def test_a_refused_move_moves_nothing(org):
     with pytest.raises(ValidationError, match="Only the person running this session"):
         session_reschedule(session=session, actor=org.rep, start=start + timedelta(days=1))
     assert starts_of(session) == {(start,)}
+
+
+def test_the_notes_goal_is_the_latest_written_one_and_a_newer_blank_one_does_not_hide_it(org):
+    now = timezone.now()
+    written = one_on_one(org.manager, org.rep, start=now - timedelta(days=14))
+    notes_save(session=written, actor=org.manager, base_version=0, changes={"goal": "Ask why"})
+    one_on_one(org.manager, org.rep, start=now - timedelta(days=7))  # nothing written
+    older = one_on_one(org.manager, org.rep, start=now - timedelta(days=21))
+    notes_save(session=older, actor=org.manager, base_version=0, changes={"goal": "Older"})
+    assert current_goal(person=org.rep) == "Ask why"
+    [row] = [p for p in people_overview(manager=org.manager) if p.pk == org.rep.pk]
+    assert row.goal == "Ask why"
 
 
 # --- The reads use the range (PostgreSQL) -------------------------------------------
