@@ -9,7 +9,11 @@ from django.db.models import QuerySet
 MANAGERS_PER_PAGE = 25
 
 
-def page_of(queryset: QuerySet, number: int) -> Page:
+def page_of(queryset: QuerySet, number: int, *, count: int | None = None) -> Page:
     """The page asked for, MANAGERS_PER_PAGE long; past the last one, the last (a link
-    or a bookmark can outlive a reorganisation). Two queries: the count and the page."""
-    return Paginator(queryset, MANAGERS_PER_PAGE).get_page(number)
+    or a bookmark can outlive a reorganisation). Two queries: the count and the page —
+    one when the caller counted the rows already (`count`), with something else."""
+    paginator = Paginator(queryset, MANAGERS_PER_PAGE)
+    if count is not None:
+        paginator.count = count  # a cached property: set, it is not computed
+    return paginator.get_page(number)

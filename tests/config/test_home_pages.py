@@ -86,4 +86,4 @@ def test_my_team_uses_the_same_number_of_queries_for_3_or_30_people(client, repo
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/team/")
     assert response.status_code == 200
-    assert len(queries) == 21, [q["sql"] for q in queries]
+    assert len(queries) == 20, [q["sql"] for q in queries]
