@@ -100,22 +100,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from django.db.models import (
-    Case,
     Count,
     Exists,
     F,
-    IntegerField,
     Max,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
-    Sum,
     Value,
-    When,
-    Window,
 )
-from django.db.models.expressions import RowRange
 from django.db.models.functions import Coalesce, TruncWeek
 from django.utils import timezone
 
@@ -725,20 +719,6 @@ def health_by_coach(
 # --- Runs: consecutive misses and streaks ----------------------------------------------
 
 
-def _leading_run(rows: QuerySet, *, partition: str, order: list, breaks: Q) -> Counter:
-    """Per partition, how many rows come (in `order`) before the first `breaks` row —
-    a running count of breaks over a window, keeping the rows where it is still 0.
-    One query."""
-    running = Window(
-        Sum(Case(When(breaks, then=Value(1)), default=Value(0), output_field=IntegerField())),
-        partition_by=[F(partition)],
-        order_by=order,
-        frame=RowRange(start=None, end=0),
-    )
-    kept = rows.annotate(breaks_so_far=running).filter(breaks_so_far=0)
-    return Counter(kept.values_list(partition, flat=True))
-
-
 def consecutive_misses(
     plans: Iterable[CadencePlan | int], *, now: datetime | None = None
 ) -> dict[int, int]:
@@ -786,23 +766,43 @@ def streaks(people: Iterable[User | int], *, now: datetime | None = None) -> dic
     held (0 when the latest was missed or cancelled, or there is none). One query."""
     now = _check_now(now)
     ids = _ids(people)
-    resolved = (
-        SessionParticipant.objects.filter(
-            person__in=ids,
-            role=ParticipantRole.COACHEE,
-            session__kind=SessionKind.ONE_ON_ONE,
-            session__scheduled_start__lt=now,
+    # As `consecutive_misses`: per person the latest resolved 1:1 not held (the break),
+    # then how many resolved ones come after it — all held. Both walk
+    # `participant_by_person_time` (person, role, scheduled_start) back from `now`, so
+    # a person costs their latest few 1:1s, not every one they ever had. Sessions at
+    # the same start are ordered by id, as a running count would order them.
+    resolved = SessionParticipant.objects.filter(
+        person=OuterRef("pk"),
+        role=ParticipantRole.COACHEE,
+        scheduled_start__lt=now,
+        session__kind=SessionKind.ONE_ON_ONE,
+    ).exclude(session__status=SessionStatus.SCHEDULED)
+    last_break = resolved.exclude(session__status=SessionStatus.HELD).order_by(
+        "-scheduled_start", "-session_id"
+    )
+    break_start = Coalesce(OuterRef("break_start"), Value(_DAWN))
+    since_break = (
+        resolved.filter(scheduled_start__gte=break_start)
+        .filter(
+            Q(scheduled_start__gt=break_start)
+            | Q(session_id__gt=Coalesce(OuterRef("break_session"), 0))
         )
-        .exclude(session__status=SessionStatus.SCHEDULED)
         .order_by()
+        .values("person")
+        .annotate(n=Count("pk"))
+        .values("n")
     )
-    run = _leading_run(
-        resolved,
-        partition="person_id",
-        order=[F("session__scheduled_start").desc(), F("session_id").desc()],
-        breaks=~Q(session__status=SessionStatus.HELD),
+    runs = dict(
+        User.objects.filter(pk__in=ids)
+        .order_by()
+        .annotate(
+            break_start=Subquery(last_break.values("scheduled_start")[:1]),
+            break_session=Subquery(last_break.values("session_id")[:1]),
+        )
+        .annotate(run=Coalesce(Subquery(since_break), 0))
+        .values_list("pk", "run")
     )
-    return {pk: run[pk] for pk in ids}
+    return {pk: runs.get(pk, 0) for pk in ids}
 
 
 def plans_ended_by_reason(scope: Scope, *, since: datetime, until: datetime) -> dict[str, int]:
