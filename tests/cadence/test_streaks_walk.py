@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cadence.health import streaks
 from tests.factories import SessionFactory, SessionParticipantFactory, UserFactory
+from tests.plans import bounds_on, explain_sent
 
 pytestmark = pytest.mark.django_db
 
@@ -76,20 +77,11 @@ def test_the_break_and_the_run_after_it_are_walks_of_the_person_s_index(org):
     for days in (30, 23, 16, 9, 2):
         session = session_at(NOW - timedelta(days=days), status="held")
         SessionParticipantFactory(session=session, person=org.rep, role="coachee")
-    with CaptureQueriesContext(connection) as sent:
-        assert streaks([org.rep], now=NOW) == {org.rep.pk: 5}
-    [query] = sent.captured_queries
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("EXPLAIN " + query["sql"])
-        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert streaks([org.rep], now=NOW) == {org.rep.pk: 5}
+    [plan] = explain_sent(
+        lambda: streaks([org.rep], now=NOW), touching="coaching_sessionparticipant"
+    )
     assert "Index Scan Backward using participant_by_person_time" in plan, plan
     # The run after the break is bounded by it on the index, not filtered out of
     # every 1:1 the person had.
-    lines = plan.splitlines()
-    assert any(
-        "participant_by_person_time" in line
-        and "Index Cond" in following
-        and "scheduled_start >=" in following
-        for line, following in zip(lines, lines[1:], strict=False)
-    ), plan
+    assert bounds_on(plan, "participant_by_person_time", "scheduled_start >="), plan

@@ -8,8 +8,6 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cadence.health import _covered, health_by_coach, weekly_by_coach
@@ -19,6 +17,7 @@ from coaching.services import notes_save, session_reschedule
 from dashboards.team import this_week
 from people.models import User
 from tests.factories import one_on_one
+from tests.plans import bounds_on, explain_sent
 
 pytestmark = pytest.mark.django_db
 
@@ -64,30 +63,11 @@ def test_the_notes_goal_is_the_latest_written_one_and_a_newer_blank_one_does_not
 
 
 def _plans(call) -> list[str]:
-    """EXPLAIN of every query `call` sends that reads participants by person, with
-    sequential scans off: what the query's shape lets the index do, not what the
-    planner prefers for a table of a few rows."""
-    with CaptureQueriesContext(connection) as sent:
-        call()
-    plans = []
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        for query in sent.captured_queries:
-            if "coaching_sessionparticipant" not in query["sql"]:
-                continue
-            cursor.execute("EXPLAIN " + query["sql"])
-            plans.append("\n".join(row[0] for row in cursor.fetchall()))
-    return plans
+    return explain_sent(call, touching="coaching_sessionparticipant")
 
 
 def _ranges_on_the_index(plan: str) -> bool:
-    lines = plan.splitlines()
-    return any(
-        "participant_by_person_time" in line
-        and "Index Cond" in following
-        and "scheduled_start" in following
-        for line, following in zip(lines, lines[1:], strict=False)
-    )
+    return bounds_on(plan, "participant_by_person_time", "scheduled_start")
 
 
 @pytest.mark.postgres
