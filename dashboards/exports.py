@@ -4,8 +4,9 @@ Each export writes one audit event (what, which window, how many rows — never 
 
 import csv
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import tzinfo
+from dataclasses import dataclass, replace
+from datetime import datetime, tzinfo
+from typing import Any
 
 from cadence import selectors_rollout
 from feedback.evaluations import safe_cell
@@ -23,6 +24,7 @@ EXPORT_VERB = "dashboards.export"
 class Table:
     header: list[str]
     rows: list[list]
+    as_of: datetime | None = None  # the snapshot's slot, for the file's name
 
 
 @dataclass(frozen=True)
@@ -33,10 +35,6 @@ class Ask:
     reader: User
     weeks: int
     tz: tzinfo
-
-    def organisation(self, part: str):
-        """One part of the organisation's snapshot (`snapshots.PARTS`)."""
-        return snapshots.organisation_parts(part, weeks=self.weeks, tz=self.tz)[part]
 
     def team(self, team: Team) -> snapshots.TeamSnapshot:
         return snapshots.team(team=team, weeks=self.weeks, tz=self.tz)
@@ -64,8 +62,14 @@ def health_tables(health: org.Health) -> dict[str, Table]:
         "weeks": Table(
             ["week of", "due", "held", "missed", "cancelled", "adherence"],
             [
-                [w.week_start.isoformat(), w.due, w.held, w.missed, w.cancelled,
-                 percent(w.adherence)]
+                [
+                    w.week_start.isoformat(),
+                    w.due,
+                    w.held,
+                    w.missed,
+                    w.cancelled,
+                    percent(w.adherence),
+                ]
                 for w in health.weeks
             ],  # fmt: skip
         ),
@@ -128,23 +132,35 @@ def rollout_table(overview: selectors_rollout.Overview) -> Table:
     return Table(["team", "started on", "done", "of", "overdue", "state"], rows)
 
 
+def _organisation_table(part: str, build: Callable[[Any], Table]) -> Callable[[Ask], Table]:
+    """A table of one part of the organisation's snapshot (`snapshots.PARTS`), dated
+    by the slot the part is of."""
+
+    def table(ask: Ask) -> Table:
+        parts = snapshots.organisation_parts(part, weeks=ask.weeks, tz=ask.tz)
+        return replace(build(parts[part]), as_of=parts["as_of"])
+
+    return table
+
+
 def _health_table(name: str) -> Callable[[Ask], Table]:
-    return lambda ask: health_tables(ask.organisation("health"))[name]
+    return _organisation_table("health", lambda health: health_tables(health)[name])
 
 
 ORGANISATION_TABLES: dict[str, Callable[[Ask], Table]] = {
     "metrics": _health_table("metrics"),
     "cancellations": _health_table("cancellations"),
     "weeks": _health_table("weeks"),
-    "heatmap": lambda ask: heatmap_table(ask.organisation("heatmap")),
-    "attention": lambda ask: attention_table(ask.organisation("attention")),
-    "rollout": lambda ask: rollout_table(ask.organisation("rollout")),
+    "heatmap": _organisation_table("heatmap", heatmap_table),
+    "attention": _organisation_table("attention", attention_table),
+    "rollout": _organisation_table("rollout", rollout_table),
 }
 TEAM_TABLES = ("metrics", "cancellations", "weeks")
 
 
 def team_table(name: str, *, team: Team, ask: Ask) -> Table:
-    return health_tables(ask.team(team).health)[name]
+    snapshot = ask.team(team)
+    return replace(health_tables(snapshot.health)[name], as_of=snapshot.as_of)
 
 
 def write_csv(out, table: Table) -> None:
@@ -166,7 +182,7 @@ def export_record(
     )
 
 
-def filename(table: str, *, ask: Ask, team: Team | None = None) -> str:
+def filename(name: str, *, table: Table, ask: Ask, team: Team | None = None) -> str:
     scope = f"team-{team.pk}" if team is not None else "organisation"
-    as_of = snapshots.slot_start().astimezone(ask.tz)
-    return f"cadence-health-{scope}-{table}-{as_of:%Y-%m-%d-%H%M}.csv"
+    as_of = table.as_of.astimezone(ask.tz)  # set by ORGANISATION_TABLES and team_table
+    return f"cadence-health-{scope}-{name}-{as_of:%Y-%m-%d-%H%M}.csv"

@@ -10,12 +10,15 @@ distributed shape, shared by every web process and the worker that warms it); be
 warms the default window in every time zone an HR person or programme admin reads in,
 at the start of each slot — its numbers and its page body, rendered once (the body
 names no reader). Other windows, and one team's page, are computed on the first
-request of a slot and kept for it."""
+request of a slot and kept for it.
+
+One process computes a slot's snapshot; while it does, readers get the slot before's,
+stated "as of" its own time, instead of each computing it again (`_this_slot_or_the_last`)."""
 
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -85,6 +88,34 @@ def _kept(key: str, compute):
     return found
 
 
+# How long a computation may hold its slot: past this another reader starts one (the
+# first died). Above the longest compute measured, 47 s on a busy machine at 10,000
+# people (bench/README.md).
+COMPUTING_SECONDS = 120
+
+
+def _this_slot_or_the_last(as_of: datetime, *, read, compute, computing: str):
+    """This slot's value, `read(as_of)`, if kept; else `compute()` it here — unless
+    another process is computing it already (the key `computing` says so): then the
+    slot before's value while the cache still holds it, rather than a second
+    computation. Beat warms the default window as each slot starts, a few seconds of a
+    worker at 10,000 people; without this every reader of those seconds computed it
+    again in their web worker. With nothing earlier kept, the reader computes."""
+    found = read(as_of)
+    if found is not None:
+        return found
+    mine = cache.add(computing, True, timeout=COMPUTING_SECONDS)
+    if not mine:
+        earlier = read(as_of - timedelta(minutes=settings.DASHBOARD_REFRESH_MINUTES))
+        if earlier is not None:
+            return earlier
+    try:
+        return compute()
+    finally:
+        if mine:
+            cache.delete(computing)
+
+
 # The organisation's snapshot is kept as its parts, written together: an API call or
 # a download reads the part it shows, not the whole (at 10,000 people the heatmap and
 # the install plans are about 1 MB each, and reading all of it back cost 230 ms).
@@ -123,27 +154,42 @@ def organisation_parts(
     now: datetime | None = None,
     shared: Callable[[], ZoneFree] | None = None,
 ) -> dict[str, Any]:
-    """The parts `names` of the organisation's snapshot for this slot, read together:
-    all of them from the cache or, if any is missing, every part computed afresh and
-    kept — so parts read together always come from one computation. `shared` gives
-    the slot's `ZoneFree` (beat's warming of several zones); without it they are
-    worked out here."""
+    """The parts `names` of the organisation's snapshot, read together, and under
+    "as_of" the slot they are of: this slot's, or the slot before's while another
+    process computes this one (`_this_slot_or_the_last`). All of them from the cache
+    or, if any is missing, every part computed afresh and kept — so parts read
+    together always come from one computation. `shared` gives the slot's `ZoneFree`
+    (beat's warming of several zones); without it they are worked out here."""
     as_of = slot_start(now)
-    keys = {name: _key("organisation", name, weeks, str(tz), as_of.isoformat()) for name in PARTS}
-    found = cache.get_many([keys[name] for name in names])
-    if len(found) == len(names):
-        return {name: found[keys[name]] for name in names}
-    window = window_ending(weeks=weeks, now=as_of)
-    common = shared() if shared else zone_free(weeks=weeks, now=as_of)
-    computed = {
-        "health": org.organisation_health(window=window, now=as_of, tz=tz, known=common.health),
-        "heatmap": org.heatmap(window=window, now=as_of, tz=tz, known=common.teams),
-        "attention": common.attention,
-        "rollout": selectors_rollout.organisation_overview(today=as_of.astimezone(tz).date()),
-        "people": common.people,
-    }
-    cache.set_many({keys[name]: part for name, part in computed.items()}, timeout=_timeout())
-    return {name: computed[name] for name in names}
+
+    def keys(slot: datetime) -> dict[str, str]:
+        return {
+            name: _key("organisation", name, weeks, str(tz), slot.isoformat()) for name in PARTS
+        }
+
+    def read(slot: datetime) -> dict[str, Any] | None:
+        kept = keys(slot)
+        found = cache.get_many([kept[name] for name in names])
+        if len(found) < len(names):
+            return None
+        return {"as_of": slot, **{name: found[kept[name]] for name in names}}
+
+    def compute() -> dict[str, Any]:
+        window = window_ending(weeks=weeks, now=as_of)
+        common = shared() if shared else zone_free(weeks=weeks, now=as_of)
+        computed = {
+            "health": org.organisation_health(window=window, now=as_of, tz=tz, known=common.health),
+            "heatmap": org.heatmap(window=window, now=as_of, tz=tz, known=common.teams),
+            "attention": common.attention,
+            "rollout": selectors_rollout.organisation_overview(today=as_of.astimezone(tz).date()),
+            "people": common.people,
+        }
+        kept = keys(as_of)
+        cache.set_many({kept[name]: part for name, part in computed.items()}, timeout=_timeout())
+        return {"as_of": as_of, **{name: computed[name] for name in names}}
+
+    computing = _key("organisation-computing", weeks, str(tz), as_of.isoformat())
+    return _this_slot_or_the_last(as_of, read=read, compute=compute, computing=computing)
 
 
 def organisation(
@@ -154,8 +200,9 @@ def organisation(
     shared: Callable[[], ZoneFree] | None = None,
 ) -> OrganisationSnapshot:
     """The whole snapshot (the page body's; a single table needs only its part)."""
-    parts = organisation_parts(*PARTS, weeks=weeks, tz=tz, now=now, shared=shared)
-    return OrganisationSnapshot(as_of=slot_start(now), **parts)
+    return OrganisationSnapshot(
+        **organisation_parts(*PARTS, weeks=weeks, tz=tz, now=now, shared=shared)
+    )
 
 
 def organisation_context(snapshot: OrganisationSnapshot) -> dict:
@@ -185,25 +232,41 @@ def organisation_page(
 ) -> str:
     """The organisation's page body as HTML, rendered once per slot: the same for every
     reader in `tz` (it names no reader and holds no form), and a page of 900 teams
-    takes longer to render than to read."""
-    as_of = slot_start(now)
+    takes longer to render than to read. Kept under the slot its snapshot is of."""
+
+    def key(slot: datetime) -> str:
+        return _key("organisation-page", weeks, str(tz), slot.isoformat())
+
+    found = cache.get(key(slot_start(now)))
+    if found is not None:
+        return found
+    snapshot = organisation(weeks=weeks, tz=tz, now=now, shared=shared)
 
     def render() -> str:
-        snapshot = organisation(weeks=weeks, tz=tz, now=now, shared=shared)
         with timezone.override(tz):
             return render_to_string(PAGE_BODY, organisation_context(snapshot))
 
-    return _kept(_key("organisation-page", weeks, str(tz), as_of.isoformat()), render)
+    return _kept(key(snapshot.as_of), render)
 
 
 def team(*, team: Team, weeks: int, tz: tzinfo, now: datetime | None = None) -> TeamSnapshot:
+    """One team's snapshot: this slot's, or the slot before's while another process
+    computes this one."""
     as_of = slot_start(now)
+
+    def key(slot: datetime) -> str:
+        return _key("team", team.pk, weeks, str(tz), slot.isoformat())
 
     def compute() -> TeamSnapshot:
         window = window_ending(weeks=weeks, now=as_of)
-        return TeamSnapshot(as_of, org.team_health(team=team, window=window, now=as_of, tz=tz))
+        snapshot = TeamSnapshot(as_of, org.team_health(team=team, window=window, now=as_of, tz=tz))
+        cache.set(key(as_of), snapshot, timeout=_timeout())
+        return snapshot
 
-    return _kept(_key("team", team.pk, weeks, str(tz), as_of.isoformat()), compute)
+    computing = _key("team-computing", team.pk, weeks, str(tz), as_of.isoformat())
+    return _this_slot_or_the_last(
+        as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
+    )
 
 
 def readers_time_zones() -> list[str]:

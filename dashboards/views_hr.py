@@ -76,7 +76,7 @@ def team_health(request, pk: int):
 def _csv(ask: exports.Ask, table: exports.Table, name: str, *, team=None) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
-        f'attachment; filename="{exports.filename(name, ask=ask, team=team)}"'
+        f'attachment; filename="{exports.filename(name, table=table, ask=ask, team=team)}"'
     )
     exports.write_csv(response, table)
     return response

@@ -173,3 +173,91 @@ def test_warming_several_zones_works_out_what_they_share_once(world):
     own = len(one_zone) - len(zone_free)
     assert len(warming) == 1 + len(zone_free) + 2 * own  # 1: the readers' time zones
     assert len(zone_free) > own > 0
+
+
+# --- One computation a slot: readers meanwhile get the slot before -----------------
+
+
+def computing_elsewhere(*what) -> None:
+    """As another process does while it computes a slot (beat, at the start of each)."""
+    from django.core.cache import cache
+
+    cache.add(snapshots._key(*what), True, timeout=snapshots.COMPUTING_SECONDS)  # noqa: SLF001
+
+
+def log_raj_held():
+    CoachingSession.objects.filter(status=SessionStatus.MISSED).update(
+        status=SessionStatus.HELD, held_at=days_ago(3), missed_at=None
+    )
+
+
+def test_while_another_process_computes_the_slot_readers_get_the_slot_before(client, world):
+    """Beat is computing 13:05's snapshot: HR's page, its downloads and the API answer
+    from 13:00's at once, and say so, instead of each computing 13:05's again; once
+    13:05's is there (or nobody is computing it), it is what they read."""
+    from zoneinfo import ZoneInfo
+
+    client.force_login(world.org.hr)
+    team = world.team_a.pk
+    with time_machine.travel(NOW + timedelta(minutes=1), tick=False):
+        assert "70%</span>" in client.get("/hr/", {"weeks": 4}).content.decode()
+        client.get(f"/hr/teams/{team}/", {"weeks": 4})
+        log_raj_held()
+    later = NOW + timedelta(minutes=5, seconds=10)
+    slot = (later - timedelta(seconds=10)).isoformat()
+    berlin = str(ZoneInfo("Europe/Berlin"))
+    with time_machine.travel(later, tick=False):
+        computing_elsewhere("organisation-computing", 4, berlin, slot)
+        computing_elsewhere("team-computing", team, 4, berlin, slot)
+        count, page = queries_for(client, "/hr/", weeks=4)
+        assert count == 3  # the session, the user, the roles: nothing computed
+        assert "As of 13:00" in page and "70%</span>" in page
+        download = client.get("/hr/export/metrics.csv", {"weeks": 4})
+        assert "organisation-metrics-2026-03-18-1300.csv" in download["Content-Disposition"]
+        assert list(csv.reader(io.StringIO(download.content.decode())))[1][2] == "70%"
+        answer = client.get("/api/v1/health/organisation/", {"weeks": 4}).json()
+        assert answer["window"]["until"].startswith("2026-03-18T13:00")  # in Berlin
+        _, team_page = queries_for(client, f"/hr/teams/{team}/", weeks=4)
+        assert "As of 13:00" in team_page
+        team_download = client.get(f"/hr/teams/{team}/export/metrics.csv", {"weeks": 4})
+        assert "-1300.csv" in team_download["Content-Disposition"]
+
+        from django.core.cache import cache
+
+        cache.clear()  # 13:05's computation done elsewhere and… gone: nobody computing
+        page = client.get("/hr/", {"weeks": 4}).content.decode()
+    assert "As of 13:05" in page and "90%</span>" in page
+
+
+def test_with_nothing_earlier_kept_a_reader_computes_the_slot_itself(client, world):
+    from zoneinfo import ZoneInfo
+
+    client.force_login(world.org.hr)
+    with time_machine.travel(NOW + timedelta(minutes=1), tick=False):
+        computing_elsewhere(
+            "organisation-computing", 4, str(ZoneInfo("Europe/Berlin")), NOW.isoformat()
+        )
+        page = client.get("/hr/", {"weeks": 4}).content.decode()
+    assert "As of 13:00" in page and "70%</span>" in page
+
+
+def test_a_computation_that_fails_leaves_the_slot_to_the_next_reader(world, monkeypatch):
+    from zoneinfo import ZoneInfo
+
+    from django.core.cache import cache
+
+    from dashboards import org
+
+    berlin = ZoneInfo("Europe/Berlin")
+
+    def broken(**_):
+        raise RuntimeError("database went away")
+
+    with time_machine.travel(NOW, tick=False):
+        with monkeypatch.context() as patch:
+            patch.setattr(org, "organisation_health", broken)
+            with pytest.raises(RuntimeError):
+                snapshots.organisation_parts("health", weeks=4, tz=berlin)
+        computing = snapshots._key("organisation-computing", 4, str(berlin), NOW.isoformat())  # noqa: SLF001
+        assert cache.get(computing) is None
+        assert snapshots.organisation_parts("health", weeks=4, tz=berlin)["as_of"] == NOW
