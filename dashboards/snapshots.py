@@ -12,8 +12,9 @@ at the start of each slot — its numbers and its page body, rendered once (the 
 names no reader). Other windows, and one team's page, are computed on the first
 request of a slot and kept for it.
 
-One process computes a slot's snapshot; while it does, readers get the slot before's,
-stated "as of" its own time, instead of each computing it again (`_this_slot_or_the_last`)."""
+One process computes a slot's snapshot; while it does — and in the default window's
+first minute, which is left to beat — readers get the slot before's, stated "as of" its
+own time, instead of each computing it again (`_this_slot_or_the_last`)."""
 
 import functools
 from collections.abc import Callable
@@ -80,31 +81,28 @@ def _timeout() -> int:
     return 2 * settings.DASHBOARD_REFRESH_MINUTES * 60
 
 
-def _kept(key: str, compute):
-    found = cache.get(key)
-    if found is None:
-        found = compute()
-        cache.set(key, found, timeout=_timeout())
-    return found
-
-
 # How long a computation may hold its slot: past this another reader starts one (the
 # first died). Above the longest compute measured, 47 s on a busy machine at 10,000
 # people (bench/README.md).
 COMPUTING_SECONDS = 120
+# Beat warms the default window as each slot starts; for this long readers leave the
+# slot to it rather than start a computation of their own beside beat's.
+LEFT_TO_BEAT = timedelta(minutes=1)
 
 
-def _this_slot_or_the_last(as_of: datetime, *, read, compute, computing: str):
+def _this_slot_or_the_last(
+    as_of: datetime, *, read, compute, computing: str, left_to_beat: bool = False
+):
     """This slot's value, `read(as_of)`, if kept; else `compute()` it here — unless
-    another process is computing it already (the key `computing` says so): then the
-    slot before's value while the cache still holds it, rather than a second
-    computation. Beat warms the default window as each slot starts, a few seconds of a
-    worker at 10,000 people; without this every reader of those seconds computed it
+    another process is computing it already (the key `computing` says so) or it is
+    `left_to_beat`: then the slot before's value while the cache still holds it,
+    rather than a second computation. Beat's warming of a slot takes a few seconds of
+    a worker at 10,000 people; without this every reader of those seconds computed it
     again in their web worker. With nothing earlier kept, the reader computes."""
     found = read(as_of)
     if found is not None:
         return found
-    mine = cache.add(computing, True, timeout=COMPUTING_SECONDS)
+    mine = not left_to_beat and cache.add(computing, True, timeout=COMPUTING_SECONDS)
     if not mine:
         earlier = read(as_of - timedelta(minutes=settings.DASHBOARD_REFRESH_MINUTES))
         if earlier is not None:
@@ -114,6 +112,14 @@ def _this_slot_or_the_last(as_of: datetime, *, read, compute, computing: str):
     finally:
         if mine:
             cache.delete(computing)
+
+
+def _left_to_beat(weeks: int, as_of: datetime, now: datetime | None, shared) -> bool:
+    """Whether a reader leaves this slot to beat: the default window, in the slot's
+    first minute, and not beat's own warming (which passes `shared`)."""
+    return (
+        shared is None and weeks == DEFAULT_WEEKS and (now or timezone.now()) - as_of < LEFT_TO_BEAT
+    )
 
 
 # The organisation's snapshot is kept as its parts, written together: an API call or
@@ -189,7 +195,13 @@ def organisation_parts(
         return {"as_of": as_of, **{name: computed[name] for name in names}}
 
     computing = _key("organisation-computing", weeks, str(tz), as_of.isoformat())
-    return _this_slot_or_the_last(as_of, read=read, compute=compute, computing=computing)
+    return _this_slot_or_the_last(
+        as_of,
+        read=read,
+        compute=compute,
+        computing=computing,
+        left_to_beat=_left_to_beat(weeks, as_of, now, shared),
+    )
 
 
 def organisation(
@@ -232,21 +244,28 @@ def organisation_page(
 ) -> str:
     """The organisation's page body as HTML, rendered once per slot: the same for every
     reader in `tz` (it names no reader and holds no form), and a page of 900 teams
-    takes longer to render than to read. Kept under the slot its snapshot is of."""
+    takes longer to render than to read — so it is the slot before's while another
+    process computes or renders this one. Kept under the slot its snapshot is of."""
+    as_of = slot_start(now)
 
     def key(slot: datetime) -> str:
         return _key("organisation-page", weeks, str(tz), slot.isoformat())
 
-    found = cache.get(key(slot_start(now)))
-    if found is not None:
-        return found
-    snapshot = organisation(weeks=weeks, tz=tz, now=now, shared=shared)
-
-    def render() -> str:
+    def compute() -> str:
+        snapshot = organisation(weeks=weeks, tz=tz, now=now, shared=shared)
         with timezone.override(tz):
-            return render_to_string(PAGE_BODY, organisation_context(snapshot))
+            body = render_to_string(PAGE_BODY, organisation_context(snapshot))
+        cache.set(key(snapshot.as_of), body, timeout=_timeout())
+        return body
 
-    return _kept(key(snapshot.as_of), render)
+    computing = _key("organisation-page-computing", weeks, str(tz), as_of.isoformat())
+    return _this_slot_or_the_last(
+        as_of,
+        read=lambda slot: cache.get(key(slot)),
+        compute=compute,
+        computing=computing,
+        left_to_beat=_left_to_beat(weeks, as_of, now, shared),
+    )
 
 
 def team(*, team: Team, weeks: int, tz: tzinfo, now: datetime | None = None) -> TeamSnapshot:

@@ -261,3 +261,20 @@ def test_a_computation_that_fails_leaves_the_slot_to_the_next_reader(world, monk
         computing = snapshots._key("organisation-computing", 4, str(berlin), NOW.isoformat())  # noqa: SLF001
         assert cache.get(computing) is None
         assert snapshots.organisation_parts("health", weeks=4, tz=berlin)["as_of"] == NOW
+
+
+def test_the_default_window_s_first_minute_is_left_to_beat(client, world):
+    """Beat warms the default window as each slot starts: a reader in the slot's first
+    minute reads the slot before rather than compute beside it; beat's own warming
+    computes; past the first minute a reader computes the slot if beat has not."""
+    client.force_login(world.org.hr)
+    with time_machine.travel(NOW + timedelta(minutes=1), tick=False):
+        assert "As of 13:00" in client.get("/hr/").content.decode()
+        log_raj_held()
+    with time_machine.travel(NOW + timedelta(minutes=5, seconds=30), tick=False):
+        count, page = queries_for(client, "/hr/")
+        assert count == 3 and "As of 13:00" in page  # nothing computed beside beat
+        warm_snapshots.delay().get()
+        assert "As of 13:05" in client.get("/hr/").content.decode()
+    with time_machine.travel(NOW + timedelta(minutes=11), tick=False):  # beat missed 13:10
+        assert "As of 13:10" in client.get("/hr/").content.decode()
