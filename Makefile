@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages
+.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start
 
 install: $(STAMP)
 
@@ -65,6 +65,11 @@ bench-outbox: install
 bench-pages: install
 	@command -v wrk >/dev/null || { echo "bench-pages needs wrk: apt-get install -y wrk"; exit 1; }
 	$(BIN)/python bench/pages.py --connections 8 --duration 20 --warmup 3
+
+## bench-slot-start: HR's overview read by 8 readers across the start of a slot while beat
+## warms it (tandem_scale, Redis db 11); waits up to DASHBOARD_REFRESH_MINUTES for the slot.
+bench-slot-start: install
+	$(BIN)/python bench/slot_start.py --readers 8 --seconds 15
 
 ## seed-scale: recreate the PostgreSQL database tandem_scale on localhost, migrate it and seed
 ## 10,000 people with two years of history (about 2.5 minutes; password tandem-demo-2026).

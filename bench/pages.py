@@ -196,31 +196,8 @@ def main() -> int:
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install -y wrk (Debian's package).")
 
-    database = os.environ.get(
-        "BENCH_PAGES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_scale"
-    )
-    redis_url = os.environ.get("BENCH_PAGES_REDIS_URL", "redis://127.0.0.1:6379/11")
-    if urlparse(redis_url).path.strip("/") in ("", "0", "1"):
-        sys.exit("Use a Redis database of the benchmark's own (e.g. /11): it is flushed.")
-    args.redis_url = redis_url
+    redis_url = args.redis_url = _environment()
     static_root = ROOT / "var" / "bench" / "pages-static"
-    separator = "&" if "?" in database else "?"
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="bench.pages_settings",
-        TANDEM_BENCH_STATIC_ROOT=str(static_root),
-        SECRET_KEY=secrets.token_urlsafe(48),
-        ALLOWED_HOSTS="127.0.0.1",
-        DEBUG="false",
-        SECURE_SSL_REDIRECT="false",
-        DATABASE_URL=f"{database}{separator}application_name={APP_NAME}",
-        CONN_MAX_AGE="600",
-        CACHE_URL=redis_url,
-        CELERY_BROKER_URL=redis_url,
-        ACCOUNT_EMAIL_VERIFICATION="none",
-        API_USER_RATE="1000000/hour",
-        EMAIL_URL="memorymail://",
-        LOG_LEVEL="WARNING",
-    )
 
     signal.signal(signal.SIGTERM, _on_term)
     atexit.register(_stop_all)
@@ -247,6 +224,36 @@ def main() -> int:
         else:
             print(f"Logs kept in {logs}", file=sys.stderr)
     return 0 if ok else 1
+
+
+def _environment() -> str:
+    """The production settings as the benchmark runs them (plain HTTP on localhost,
+    `tandem_scale`, a Redis database of its own), for this process and the gunicorn
+    it starts; returns that Redis URL (it is flushed)."""
+    database = os.environ.get(
+        "BENCH_PAGES_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_scale"
+    )
+    redis_url = os.environ.get("BENCH_PAGES_REDIS_URL", "redis://127.0.0.1:6379/11")
+    if urlparse(redis_url).path.strip("/") in ("", "0", "1"):
+        sys.exit("Use a Redis database of the benchmark's own (e.g. /11): it is flushed.")
+    separator = "&" if "?" in database else "?"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="bench.pages_settings",
+        TANDEM_BENCH_STATIC_ROOT=str(ROOT / "var" / "bench" / "pages-static"),
+        SECRET_KEY=secrets.token_urlsafe(48),
+        ALLOWED_HOSTS="127.0.0.1",
+        DEBUG="false",
+        SECURE_SSL_REDIRECT="false",
+        DATABASE_URL=f"{database}{separator}application_name={APP_NAME}",
+        CONN_MAX_AGE="600",
+        CACHE_URL=redis_url,
+        CELERY_BROKER_URL=redis_url,
+        ACCOUNT_EMAIL_VERIFICATION="none",
+        API_USER_RATE="1000000/hour",
+        EMAIL_URL="memorymail://",
+        LOG_LEVEL="WARNING",
+    )
+    return redis_url
 
 
 def _run(args, worker_class, keys, ids, machine, logs) -> bool:
