@@ -77,7 +77,8 @@ def _key(*parts) -> str:
 
 
 def _timeout() -> int:
-    # Two slots: a request at the very end of one still finds its snapshot.
+    # Two slots: a request at the very end of one still finds its snapshot, and the
+    # next slot's readers find it while that slot's is computed.
     return 2 * settings.DASHBOARD_REFRESH_MINUTES * 60
 
 
