@@ -43,9 +43,9 @@ snapshot of each DASHBOARD_REFRESH_MINUTES slot that beat warms at the slot's st
 (`dashboards.warm_snapshots`, the default 8-week window in every HR reader's time
 zone). A thread of the benchmark runs that task, with its own database connection, at
 the start of every slot for as long as pages are loaded (a slot that starts during a
-run is warmed while the requests go on, as beat would; its first requests may still
-compute it themselves, which shows in p99), and the report says how long each warming
-took.
+run is warmed while the requests go on, as beat would; meanwhile HR's requests read
+the slot before, as in a deployment — bench/slot_start.py measures that moment), and
+the report says how long each warming took.
 
 Before each URL's warm-up it empties the cache (Redis db 11) and times requests one
 at a time on the idle server: the first ("empty cache": what a request pays when
