@@ -84,7 +84,7 @@ def _timeout() -> int:
 
 # How long a computation may hold its slot: past this another reader starts one (the
 # first died). Above the longest compute measured, 47 s on a busy machine at 10,000
-# people (bench/README.md).
+# people (bench/HISTORY.md).
 COMPUTING_SECONDS = 120
 # Beat warms the default window as each slot starts; for this long readers leave the
 # slot to it rather than start a computation of their own beside beat's.
