@@ -29,6 +29,16 @@ def signed(value: float | None) -> str:
 
 
 @register.filter
+def own_against_others(gap: float) -> str:
+    """A self-vs-others gap in words, for the middle of a sentence: "0.5 higher
+    than theirs", "0.25 lower than theirs", "the same as theirs"."""
+    shown = round(gap, 2)  # as `mean` prints the averages themselves
+    if shown == 0:
+        return "the same as theirs"
+    return f"{abs(shown):g} {'higher' if shown > 0 else 'lower'} than theirs"
+
+
+@register.filter
 def mean(value: float | None) -> str:
     """A mean, to two decimals at most: 3, 2.5, 2.67."""
     return DASH if value is None else f"{round(value, 2):g}"

@@ -47,8 +47,8 @@ def test_her_skill_trend_counts_only_the_scores_she_may_see(html, data):
     assert (skill["latest"], skill["gap"]) == (3.0, 0.5)
     text = squash(html)
     assert (
-        "latest from coaches and peers 3 of 4; you rated yourself +0.5 against them in March"
-        in (text)
+        "latest from coaches and peers 3 of 4; in March your own average was 0.5 higher "
+        "than theirs." in text
     )
     assert "Jan 2026 1.5 3 +1.5" in text and "Mar 2026 3 3.5 +0.5" in text
     assert "1 call waiting for your scores" in text  # the February call
