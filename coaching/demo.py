@@ -1098,10 +1098,13 @@ class _Builder:
             self.backdate_notes(notes, written_at)
             if goal_changes:
                 rep.goal_written = goal
+            # Nobody writes down again what they already carry forward open.
+            carried = {item.commitment.text for item in rep.pending}
             for text, evidence in rng.sample(
                 theme.commitments, rng.choices([0, 1, 2], weights=[2, 5, 3])[0]
             ):
-                self.make_commitment(rep, session, start, text, evidence, account, written_at)
+                if text.format(account=account) not in carried:
+                    self.make_commitment(rep, session, start, text, evidence, account, written_at)
             if rng.random() < 0.12:
                 self.private_note(session, coach, coachee, account, written_at)
         session_mark_held(session=session, actor=coach, held_at=held_at + self.offset)

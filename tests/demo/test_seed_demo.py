@@ -234,6 +234,11 @@ class TestCoachingHistory:
             assert commitment.due_on > commitment.created_in.scheduled_start.date()
 
     @pytest.mark.django_db
+    def test_nobody_carries_the_same_commitment_open_twice(self):
+        open_texts = Counter(Commitment.objects.open().values_list("owner_id", "text"))
+        assert open_texts and max(open_texts.values()) == 1, open_texts.most_common(3)
+
+    @pytest.mark.django_db
     def test_marcus_is_slipping_sofia_is_healthy_and_lena_is_recovering(self):
         sofia = _adherence("sofia.alvarez", days_ago_from=28, days_ago_to=0)
         marcus = _adherence("marcus.chen", days_ago_from=28, days_ago_to=0)
