@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.core.paginator import Page, Paginator
 from django.db.models import (
     Count,
     Exists,
@@ -202,6 +203,19 @@ def upcoming_and_recent(
     soon = list(_upcoming(person).prefetch_related(None)[:upcoming])
     past = list(_recent(person).prefetch_related(None)[:recent])
     prefetch_related_objects([*soon, *past], participants_with_people())
+    return soon, past
+
+
+def upcoming_and_past_page(
+    *, person: User, upcoming: int, page: int, per_page: int
+) -> tuple[list[CoachingSession], Page]:
+    """For "My sessions": one page of the sessions begun or resolved, newest first
+    (past the last page, the last), and on the first page the next `upcoming` still to
+    log. Their people in one prefetch for both (four queries; three on later pages)."""
+    past = Paginator(_recent(person).prefetch_related(None), per_page).get_page(page)
+    past.object_list = list(past.object_list)
+    soon = list(_upcoming(person).prefetch_related(None)[:upcoming]) if past.number == 1 else []
+    prefetch_related_objects([*soon, *past.object_list], participants_with_people())
     return soon, past
 
 

@@ -41,11 +41,25 @@ def _back_to_session(request, session_id, anchor=""):
 
 # --- Lists -------------------------------------------------------------------------
 
+# "My sessions": the weeks ahead, then two years of weekly 1:1s and reviews behind.
+UPCOMING_SHOWN = 20
+PAST_PER_PAGE = 30
+
 
 @require_GET
 def session_list(request):
-    upcoming, recent = selectors.upcoming_and_recent(person=request.user, upcoming=20, recent=30)
-    return render(request, "coaching/session_list.html", {"upcoming": upcoming, "recent": recent})
+    """What is coming up, then what was, newest first, a page at a time (`?page=`: a
+    bad number is a 400 saying so, the first page shown)."""
+    number, page_error = page_asked(request.GET.get("page"))
+    upcoming, recent = selectors.upcoming_and_past_page(
+        person=request.user, upcoming=UPCOMING_SHOWN, page=number, per_page=PAST_PER_PAGE
+    )
+    return render(
+        request,
+        "coaching/session_list.html",
+        {"upcoming": upcoming, "recent": recent, "page_error": page_error},
+        status=400 if page_error else 200,
+    )
 
 
 # Below a head of sales there can be thousands of open commitments: a page at a time.
