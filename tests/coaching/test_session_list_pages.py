@@ -1,5 +1,5 @@
-""" "My sessions": what is coming up, then every past session a page at a time, so a
-1:1 from last year is reachable from the browser, not only the latest thirty."""
+"""My sessions (`/sessions/`): what is coming up, then every past session a page at a
+time, so a 1:1 from last year is reachable from the browser, not only the latest 30."""
 
 import re
 from datetime import timedelta
