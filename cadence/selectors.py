@@ -178,6 +178,14 @@ def _when(moment: datetime) -> str:
     return dateformat.format(timezone.localtime(moment), "D j M, H:i")
 
 
+def _upcoming_label(sent: datetime, starts: datetime) -> str:
+    """A reminder says when the session is as of the moment it was sent, in the
+    reader's time zone: the reminder window (CADENCE_REMINDER_HOURS) also holds
+    sessions later the same day, planned at short notice or sent just before."""
+    days = (timezone.localtime(starts).date() - timezone.localtime(sent).date()).days
+    return {0: "Session today", 1: "Session tomorrow"}.get(days, "Session coming up")
+
+
 def _with_whom(session: CoachingSession, viewer: User) -> str:
     if session.team_id and session.kind != SessionKind.ONE_ON_ONE:
         return session.team.name
@@ -211,6 +219,8 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
         return NotificationLine(
             row, f"{label}: {session.get_kind_display()} on {_when(session.scheduled_start)}", None
         )
+    if row.kind == NotificationKind.UPCOMING:
+        label = _upcoming_label(row.created_at, session.scheduled_start)
     about = session.get_kind_display()
     if row.kind == NotificationKind.ESCALATION and row.plan_id and row.plan.coachee_id:
         about += f" of {row.plan.coach.display_name} with {row.plan.coachee.display_name}"

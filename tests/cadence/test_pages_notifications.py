@@ -2,9 +2,11 @@
 people, time — never anyone's words), newest first, fifty a page; "Mark all read";
 email preferences with quiet hours. Same queries for three notifications or sixty."""
 
-from datetime import time, timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -92,6 +94,31 @@ def test_an_escalation_names_the_plans_people(client, org, session, weekly_plan)
     client.force_login(org.head)
     page = client.get("/me/notifications/").content.decode()
     assert "Sessions keep being missed: Weekly 1:1 of Mia Manager with Rita Rep" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("sent", "starts", "said"),
+    [
+        # Rita is in Berlin: her calendar day decides, not UTC's.
+        ("2026-03-04 12:59", "2026-03-04 13:00", "Session today"),
+        ("2026-03-04 22:30", "2026-03-05 09:00", "Session tomorrow"),  # 23:30 → 10:00
+        ("2026-03-04 10:00", "2026-03-04 23:30", "Session tomorrow"),  # 00:30 next day
+        ("2026-03-04 09:00", "2026-03-06 08:00", "Session coming up"),  # a 48-hour window
+    ],
+)
+def test_a_reminder_says_when_the_session_was_as_of_its_sending(client, org, sent, starts, said):
+    utc = ZoneInfo("UTC")
+    at = datetime.fromisoformat(sent).replace(tzinfo=utc)
+    with time_machine.travel(at, tick=False):
+        session = one_on_one(
+            org.manager, org.rep, start=datetime.fromisoformat(starts).replace(tzinfo=utc)
+        )
+        _notify(NotificationKind.UPCOMING, org.rep, session)
+    client.force_login(org.rep)
+    with time_machine.travel(at + timedelta(days=3), tick=False):  # read days later
+        page = client.get("/me/notifications/").content.decode()
+    assert f"{said}: Weekly 1:1 with Mia Manager" in page
 
 
 @pytest.mark.django_db
