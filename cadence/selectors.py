@@ -215,12 +215,12 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
         )
     if session is None:
         return NotificationLine(row, label, None)
+    if row.kind == NotificationKind.UPCOMING:
+        label = _upcoming_label(row.created_at, session.scheduled_start)
     if session.pk not in visible:  # no longer theirs to see (e.g. a new manager)
         return NotificationLine(
             row, f"{label}: {session.get_kind_display()} on {_when(session.scheduled_start)}", None
         )
-    if row.kind == NotificationKind.UPCOMING:
-        label = _upcoming_label(row.created_at, session.scheduled_start)
     about = session.get_kind_display()
     if row.kind == NotificationKind.ESCALATION and row.plan_id and row.plan.coachee_id:
         about += f" of {row.plan.coach.display_name} with {row.plan.coachee.display_name}"

@@ -122,6 +122,18 @@ def test_a_reminder_says_when_the_session_was_as_of_its_sending(client, org, sen
 
 
 @pytest.mark.django_db
+def test_a_reminder_about_a_session_no_longer_theirs_says_when_too(client, org):
+    at = datetime(2026, 3, 4, 12, 0, tzinfo=ZoneInfo("UTC"))
+    with time_machine.travel(at, tick=False):
+        session = one_on_one(org.manager, org.rep, start=at + timedelta(hours=2))
+        _notify(NotificationKind.UPCOMING, org.other_rep, session)  # not in it (any more)
+    client.force_login(org.other_rep)
+    page = client.get("/me/notifications/").content.decode()
+    assert "Session today: Weekly 1:1 on Wed 4 Mar, 15:00" in page  # Berlin time
+    assert f'href="/sessions/{session.pk}/"' not in page and "Rita Rep" not in page
+
+
+@pytest.mark.django_db
 def test_nav_has_notifications_for_everyone(client, org):
     client.force_login(org.hr)
     assert b'href="/me/notifications/"' in client.get("/me/").content
