@@ -275,7 +275,7 @@ class Occurrence(models.Model):
 
 
 class NotificationKind(models.TextChoices):
-    UPCOMING = "upcoming", "Session tomorrow"
+    UPCOMING = "upcoming", "Session reminder"
     MISSED = "missed", "Session missed"
     ESCALATION = "escalation", "Sessions keep being missed"
     DIGEST = "digest", "Weekly digest"
