@@ -26,6 +26,13 @@ PERIODIC_TASKS = [
         description="Deletes expired rows from the session table every night.",
     ),
     PeriodicTaskSpec(
+        name="Resume people imports",
+        task="people.resume_imports",
+        crontab={"minute": "*/5"},
+        description="Hands an import whose worker stopped back to the queue, and discards "
+        "checked imports nobody applied within a week.",
+    ),
+    PeriodicTaskSpec(
         name="Materialise planned sessions",
         task="cadence.generate_occurrences",
         crontab={"minute": "5"},

@@ -23,6 +23,7 @@ admin.site.site_title = "Tandem admin"
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
     path("me/data/", MyDataView.as_view(), name="me-data"),
+    path("", include("people.api_urls")),
     path("", include("scorecards.api_urls")),
     path("", include("coaching.api_urls")),
     path("", include("feedback.api_urls")),

@@ -1,6 +1,7 @@
 from django import forms
 
 from .models import User, available_time_zones
+from .services_imports import MAX_UPLOAD_BYTES, TOO_LARGE
 
 
 class ProfileForm(forms.ModelForm):
@@ -27,3 +28,22 @@ def add_service_errors(form: forms.Form, exc) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, exc.messages)
+
+
+class PeopleImportForm(forms.Form):
+    file = forms.FileField(
+        label="CSV file",
+        widget=forms.FileInput(attrs={"accept": ".csv,text/csv"}),
+        help_text="UTF-8 CSV with a header row: email, name, manager_email, team, "
+        "time_zone, role. At most 10 MB (10,000 people are about 1 MB).",
+        error_messages={
+            "required": "Choose a CSV file to upload.",
+            "empty": "The file is empty.",
+        },
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(TOO_LARGE)
+        return upload

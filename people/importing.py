@@ -108,6 +108,19 @@ class ImportResult:
 
 # --- Parsing: text to rows, checking each row on its own ---------------------------
 
+
+def decode_csv(raw: bytes) -> str:
+    """The text of an uploaded file, or PeopleImportError naming the line that is not
+    UTF-8. Spreadsheet exports often start with a byte order mark, which is dropped."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise PeopleImportError(
+            [f"line {line}: not UTF-8 text; save the file as CSV UTF-8."]
+        ) from None
+
+
 Problem = tuple[int, str]  # (line, message); sorted and formatted at the end
 
 
@@ -125,14 +138,18 @@ def parse_people_csv(lines: Iterable[str]) -> tuple[list[PersonRow], list[Proble
     rows: list[PersonRow] = []
     problems: list[Problem] = []
     last_line = reader.line_num
-    for cells in reader:
-        # A quoted field may span lines: a record starts right after the last one.
-        line, last_line = last_line + 1, reader.line_num
-        if not any(cell.strip() for cell in cells):
-            continue
-        row, row_problems = _read_row(line, cells, columns, width=len(header))
-        rows.append(row)
-        problems += row_problems
+    try:
+        for cells in reader:
+            # A quoted field may span lines: a record starts right after the last one.
+            line, last_line = last_line + 1, reader.line_num
+            if not any(cell.strip() for cell in cells):
+                continue
+            row, row_problems = _read_row(line, cells, columns, width=len(header))
+            rows.append(row)
+            problems += row_problems
+    except csv.Error as exc:
+        # A field longer than the csv module allows: almost always a quote never closed.
+        problems.append((last_line + 1, f"cannot be read as CSV ({exc}); is a quote unclosed?"))
     return rows, problems + _duplicate_emails(rows) + _duplicate_leads(rows)
 
 

@@ -262,3 +262,69 @@ class SignInSession(AbstractBaseSession):
         from .sessions import SessionStore
 
         return SessionStore
+
+
+class ImportStatus(models.TextChoices):
+    CHECKING = "checking", "Checking"
+    READY = "ready", "Ready to import"
+    INVALID = "invalid", "Has problems"
+    APPLYING = "applying", "Importing"
+    APPLIED = "applied", "Imported"
+    FAILED = "failed", "Failed"
+    DISCARDED = "discarded", "Discarded"
+
+
+class PeopleImport(models.Model):
+    """A CSV file of people uploaded in the browser or the API, checked and then applied
+    by a Celery worker (`people.import_jobs`): a whole organisation does not fit in a
+    web request. The file's text is kept only while it may still be applied; the
+    counts stay as the record of what was done."""
+
+    RUNNING = (ImportStatus.CHECKING, ImportStatus.APPLYING)
+
+    file_name = models.CharField(max_length=255)
+    status = models.CharField(
+        max_length=16, choices=ImportStatus.choices, default=ImportStatus.CHECKING
+    )
+    csv_text = models.TextField(blank=True, help_text="Emptied once the import is over.")
+    row_count = models.PositiveIntegerField(default=0)
+    # What the check found would change, then what the import did: ImportResult.counts().
+    checked_counts = models.JSONField(null=True, blank=True)
+    applied_counts = models.JSONField(null=True, blank=True)
+    problems = models.TextField(blank=True, help_text="One problem per line, by file line.")
+    problem_count = models.PositiveIntegerField(default=0)
+    uploaded_by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    uploaded_at = models.DateTimeField(default=timezone.now)
+    applied_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # When the status last changed: the beat task hands back an import whose worker
+    # died mid-way only once it has been running for a while.
+    status_changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-uploaded_at", "-id"]
+        indexes = [
+            # The import list on the programme pages and the API, newest first.
+            models.Index(fields=["-uploaded_at", "-id"], name="import_recent"),
+            # The beat task's "imports still running" (few rows, most imports are over).
+            models.Index(
+                fields=["status_changed_at"],
+                condition=Q(status__in=["checking", "applying"]),
+                name="import_running_by_age",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.file_name} ({self.get_status_display().lower()})"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status in self.RUNNING
+
+    @property
+    def counts(self) -> dict | None:
+        return self.applied_counts or self.checked_counts
+
+    def problem_lines(self) -> list[str]:
+        return self.problems.splitlines()

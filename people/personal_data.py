@@ -2,6 +2,8 @@
 teams, the audit trail about them; on erasure, the sign-in material goes and the
 person row is anonymised."""
 
+import re
+
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from allauth.socialaccount.models import SocialAccount
@@ -11,7 +13,16 @@ from django.db.models import Q
 from rest_framework.authtoken.models import Token
 
 from .erasure import erased_email, former_name
-from .models import AuditEvent, ReportingLine, SignInSession, Team, TeamMembership, User
+from .models import (
+    AuditEvent,
+    ImportStatus,
+    PeopleImport,
+    ReportingLine,
+    SignInSession,
+    Team,
+    TeamMembership,
+    User,
+)
 from .privacy import Erasure, erasure_part, export_section, named, ref, when
 from .selectors import roles_of
 
@@ -151,10 +162,26 @@ def erase(person: User) -> Erasure:
                 AuditEvent.objects.filter(target_type=user_type, target_id=str(person.pk)),
                 {"target_repr": former_name(person.pk)},
             ),
+            *_imports_naming(person),
         ],
         keep=[
             ReportingLine.objects.filter(Q(report=person) | Q(manager=person)),
             TeamMembership.objects.filter(person=person),
             AuditEvent.objects.filter(actor=person),
+            PeopleImport.objects.filter(Q(uploaded_by=person) | Q(applied_by=person)),
         ],
     )
+
+
+def _imports_naming(person: User) -> list:
+    """People imports whose file or problems hold the person's address: the text goes
+    (the counts stay), and one that could still be applied is discarded."""
+    # The whole address, so erasing rep@ leaves a file naming other.rep@ alone.
+    address = rf"(^|[^a-z0-9.!#$%&'*+/=?^_`{{|}}~@-]){re.escape(person.email)}($|[^a-z0-9.-])"
+    naming = PeopleImport.objects.filter(Q(csv_text__iregex=address) | Q(problems__iregex=address))
+    open_ = [ImportStatus.CHECKING, ImportStatus.READY]
+    cleared = {"csv_text": "", "problems": ""}
+    return [
+        (naming.filter(status__in=open_), {**cleared, "status": ImportStatus.DISCARDED}),
+        (naming.exclude(status__in=open_), cleared),
+    ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_pick
+from . import views, views_imports, views_pick
 
 urlpatterns = [
     # Before allauth's own URLs, so this one answers /accounts/login/.
@@ -11,5 +11,20 @@ urlpatterns = [
     path("me/api-token/", views.api_token, name="api_token"),
     path("me/api-token/new/", views.api_token_create, name="api_token_create"),
     path("me/api-token/revoke/", views.api_token_revoke, name="api_token_revoke"),
+    path("programme/imports/", views_imports.import_list, name="people_import_list"),
+    path(
+        "programme/imports/example.csv",
+        views_imports.import_example,
+        name="people_import_example",
+    ),
+    path("programme/imports/<int:pk>/", views_imports.import_detail, name="people_import_detail"),
+    path(
+        "programme/imports/<int:pk>/apply/", views_imports.import_apply, name="people_import_apply"
+    ),
+    path(
+        "programme/imports/<int:pk>/discard/",
+        views_imports.import_discard,
+        name="people_import_discard",
+    ),
     path("people/pick/<slug:source>/", views_pick.people_pick, name="people_pick"),
 ]

@@ -32,7 +32,7 @@ from coaching.models import AgendaItem, CoachingSession, Commitment
 from coaching.services import agenda_item_add, commitment_create
 from feedback.models import Feedback, Stream
 from feedback.services import feedback_give
-from people.models import User
+from people.models import PeopleImport, User
 from people.services import api_token_rotate, team_member_add
 from scorecards import services as scorecard_services
 from tests.factories import UserFactory, one_on_one
@@ -248,6 +248,7 @@ def _variants(world, other_agenda, other_commitment, other_plan, other_call) -> 
         "template": {"walk": ScorecardTemplate.objects.get(name="Walk discovery call").pk},
         "team": {"mine": mine_team.pk, "other": other_team.pk},
         "rollout": {"mine": mine_team.rollout.pk},
+        "import": {"ready": PeopleImport.objects.get(status="ready").pk},
         "diagnosis": {
             "rep": Diagnosis.objects.get(coachee=p["rep"]).pk,
             "other": Diagnosis.objects.get(coachee=p["other_rep"]).pk,

@@ -121,6 +121,14 @@ OBJECT_KIND = {
         "api:team-playbook-detail",
     ],
     "rollout": ["api:rollout-detail", "api:rollout-tick", "api:rollout-untick"],
+    "import": [
+        "people_import_detail",
+        "people_import_apply",
+        "people_import_discard",
+        "api:people-import-detail",
+        "api:people-import-apply",
+        "api:people-import-discard",
+    ],
     "diagnosis": ["api:diagnosis-detail"],
     "goal": [
         "goal_edit",
@@ -355,6 +363,13 @@ ROUTES: dict[str, dict] = dict(
         ("hr_export", page("hr", "admin")),
         ("hr_team_export", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
         ("home_programme", page("admin")),
+        # Importing people: programme admins alone. Applying or discarding the ready
+        # import redirects to it.
+        ("people_import_list", page("admin")),
+        ("people_import_example", page("admin")),
+        ("people_import_detail", {"ready": page("admin")}),
+        post("people_import_apply", {"ready": page("admin", ok=REDIRECT)}),
+        post("people_import_discard", {"ready": page("admin", ok=REDIRECT)}),
         # The person's own pages.
         ("profile", page(*ALL)),
         ("my_data", page(*ALL)),
@@ -756,6 +771,11 @@ ROUTES: dict[str, dict] = dict(
         ("api:health-teams", api("hr", "admin")),
         ("api:health-team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, api)),
         ("api:health-attention", api("hr", "admin")),
+        ("api:people-import-list", api("admin")),
+        ("api:people-import-list POST", api("admin", ok="400")),  # no file
+        ("api:people-import-detail", {"ready": api("admin")}),
+        ("api:people-import-apply", {"ready": api("admin", ok="202")}),
+        ("api:people-import-discard", {"ready": api("admin")}),
         ("api_schema", api(*ALL)),
         ("api_docs", api(*ALL)),
         # Writes through the API, from the schema: "route METHOD" (an empty body, rolled

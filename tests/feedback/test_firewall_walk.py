@@ -98,9 +98,10 @@ from feedback.services import (
     feedback_share_revoke,
     win_share,
 )
-from people.models import Team, User
+from people.models import PeopleImport, Team, User
 from people.selectors import management_chain
 from people.services import api_token_rotate, team_create, team_member_add
+from people.services_imports import import_run, import_upload
 from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, Scorecard, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
@@ -401,6 +402,13 @@ def world(org, settings):
     # who may see them without an error).
     rollout = rollout_start(team=team, actor=p["manager"], starts_on=timezone.localdate())
     rollout_tick(rollout=rollout, actor=p["manager"], item="recordings_on")
+    # A people import, checked and ready to apply (names and emails only, no one's words).
+    people_file = (
+        "email,name,manager_email,team,time_zone,role\n"
+        f"nina.new@example.com,Nina New,{p['manager'].email},,Europe/Berlin,\n"
+    )
+    job = import_upload(actor=p["admin"], file_name="new-starters.csv", raw=people_file.encode())
+    import_run(job.pk)
     # Diagnoses: the coach's working hypothesis, read by its author and the people
     # above the author — never the coachee, HR or a programme admin.
     diagnosed = [("manager", "rep"), ("head", "manager"), ("other_manager", "other_rep")]
@@ -759,6 +767,14 @@ FILLS_BY_MODEL = {
         "api:team-playbook-detail",
     ],
     Rollout: ["api:rollout-detail", "api:rollout-tick", "api:rollout-untick"],
+    PeopleImport: [
+        "people_import_detail",
+        "people_import_apply",
+        "people_import_discard",
+        "api:people-import-detail",
+        "api:people-import-apply",
+        "api:people-import-discard",
+    ],
     Diagnosis: ["api:diagnosis-detail"],
     Goal: [
         "goal_edit",

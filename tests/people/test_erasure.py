@@ -18,7 +18,7 @@ from cadence import health
 from coaching.models import CoachingSession, PairNote, PrivateNote
 from feedback.models import Feedback
 from people.erasure import VERB, person_erase
-from people.models import AuditEvent, User
+from people.models import AuditEvent, ImportStatus, PeopleImport, User
 from people.services import api_token_rotate
 
 from .privacy_support import NOT_THEIRS, THEIRS, build_world
@@ -257,3 +257,39 @@ def test_people_without_the_admin_site_never_reach_it(client, world, who):
 def test_anonymous_visitors_are_sent_to_sign_in(client, world):
     response = action(client, world.org.rep, confirm=True)
     assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def test_people_imports_naming_them_lose_their_text_and_a_ready_one_is_discarded(world):
+    rep, admin = world.org.rep, world.org.admin
+    row = f"{rep.email},{rep.display_name},,,,\n"
+    header = "email,name,manager_email,team,time_zone,role\n"
+    ready = PeopleImport.objects.create(
+        file_name="ready.csv", status=ImportStatus.READY, csv_text=header + row, row_count=1
+    )
+    failed = PeopleImport.objects.create(
+        file_name="failed.csv",
+        status=ImportStatus.FAILED,
+        problems=f"line 2: manager {rep.email} is deactivated",
+        problem_count=1,
+        applied_counts=None,
+        uploaded_by=rep,
+    )
+    # Another person whose address ends like theirs: not them.
+    other_row = f"other.{rep.email},Other,,,,\n"
+    other = PeopleImport.objects.create(
+        file_name="other.csv", status=ImportStatus.READY, csv_text=header + other_row
+    )
+
+    plan = person_erase(actor=admin, person=rep, dry_run=False)
+
+    assert plan.anonymised["people.PeopleImport"] == 2
+    assert plan.kept["people.PeopleImport"] == 1  # the one they uploaded
+    ready.refresh_from_db()
+    failed.refresh_from_db()
+    other.refresh_from_db()
+    assert (ready.status, ready.csv_text) == (ImportStatus.DISCARDED, "")
+    assert (failed.status, failed.problems, failed.problem_count) == (ImportStatus.FAILED, "", 1)
+    assert (other.status, other.csv_text) == (ImportStatus.READY, header + other_row)
+    text = all_rows_text()
+    assert f"\\n{rep.email}," not in text  # their row (newlines as JSON writes them)
+    assert f"manager {rep.email} " not in text

@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from people.importing import COLUMNS, PeopleImportError, people_import
+from people.importing import COLUMNS, PeopleImportError, decode_csv, people_import
 
 
 class Command(BaseCommand):
@@ -37,11 +37,8 @@ def _read_lines(path: Path) -> io.StringIO:
     except OSError as exc:
         raise CommandError(f"Cannot read {path}: {exc.strerror}.") from None
     try:
-        text = raw.decode("utf-8-sig")  # spreadsheet exports often start with a BOM
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise CommandError(
-            f"{path}: line {line}: not UTF-8 text; save the file as CSV UTF-8."
-        ) from None
+        text = decode_csv(raw)
+    except PeopleImportError as exc:
+        raise CommandError(f"{path}: {exc.errors[0]}") from None
     # newline="" keeps line endings as they are, as the csv module wants.
     return io.StringIO(text, newline="")

@@ -1,0 +1,10 @@
+"""API routes of the people app, mounted under /api/v1/."""
+
+from rest_framework.routers import SimpleRouter
+
+from . import api_imports
+
+router = SimpleRouter(use_regex_path=False)
+api_imports.register(router)
+
+urlpatterns = router.urls
