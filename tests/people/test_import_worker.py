@@ -1,0 +1,125 @@
+"""People imports with real Celery worker processes on the configured broker and
+database (people.services_imports): a worker checks and applies an upload; a worker
+killed with `kill -9` in the middle of an import leaves nothing half-written, and
+beat's resume hands the import to the next worker; a worker never runs an import
+another one holds."""
+
+import re
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import F
+
+from people import services_imports as services
+from people.models import ImportStatus, PeopleImport, User
+from people.tasks import run_import
+from tests.cadence.test_worker_delivery import workers  # noqa: F401 - the fixture
+from tests.factories import UserFactory
+from tests.worker import wait_until
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+HEADER = "email,name,manager_email,team,time_zone,role\n"
+LEFT_ALONE = re.compile(r"Task people\.run_import\[[^\]]+\] succeeded in [\d.]+s: None")
+
+
+@pytest.fixture
+def queued_to_test_workers(workers, monkeypatch):  # noqa: F811 - the fixture
+    """What the services queue goes to this test's own queue, where its workers listen."""
+    monkeypatch.setattr(
+        run_import, "delay", lambda pk: run_import.apply_async(args=[pk], queue=workers.queue)
+    )
+    return workers
+
+
+def status_of(job) -> str:
+    return PeopleImport.objects.values_list("status", flat=True).get(pk=job.pk)
+
+
+def people_file(n: int) -> str:
+    rows = ["lead@example.com,Lee Lead,,Imported,Europe/Berlin,manager\n"]
+    rows += [f"p{i}@example.com,Person {i},lead@example.com,Imported,,\n" for i in range(n)]
+    return HEADER + "".join(rows)
+
+
+def test_a_worker_checks_an_upload_then_applies_it(queued_to_test_workers):
+    admin = UserFactory(roles=["programme_admin"])
+    worker = queued_to_test_workers.start(pool="solo")
+
+    job = services.import_upload(actor=admin, file_name="p.csv", raw=people_file(3).encode())
+    wait_until(lambda: status_of(job) == ImportStatus.READY, timeout=60, what="checked")
+    assert not User.objects.filter(email="lead@example.com").exists()
+
+    services.import_apply(actor=admin, job=PeopleImport.objects.get(pk=job.pk))
+    wait_until(
+        lambda: status_of(job) == ImportStatus.APPLIED, timeout=60, what="applied", worker=worker
+    )
+    job.refresh_from_db()
+    assert job.applied_counts == {"created": 4, "updated": 0, "unchanged": 0, "teams_created": 1}
+    assert User.objects.get(email="p2@example.com").reports_to.email == "lead@example.com"
+
+
+def test_a_worker_killed_mid_import_leaves_nothing_and_the_next_one_finishes_it(
+    queued_to_test_workers,
+):
+    """The import is one transaction: a worker killed inside it writes nobody, and its
+    row lock dies with its connection. Beat's resume, once the import has been running
+    longer than RESUME_AFTER, queues it again and a fresh worker imports everyone."""
+    pool = queued_to_test_workers
+    admin = UserFactory(roles=["programme_admin"])
+    text = people_file(2000)
+    job = PeopleImport.objects.create(
+        file_name="big.csv", csv_text=text, row_count=2001, status=ImportStatus.READY
+    )
+    doomed = pool.start(pool="solo")
+    services.import_apply(actor=admin, job=job)
+    wait_until(
+        lambda: re.search(r"Task people\.run_import\[[^\]]+\] received", doomed.output()),
+        timeout=60,
+        what="the worker takes the import",
+        worker=doomed,
+    )
+    time.sleep(2)  # well inside the import: it takes ten seconds or more
+    doomed.kill()
+
+    assert status_of(job) == ImportStatus.APPLYING
+    assert not User.objects.filter(display_name__startswith="Person ").exists()
+    with transaction.atomic():  # the lock died with the worker's connection
+        PeopleImport.objects.select_for_update(nowait=True).get(pk=job.pk)
+
+    assert services.imports_resume() == 0  # not yet: it may still be running somewhere
+    PeopleImport.objects.filter(pk=job.pk).update(
+        status_changed_at=F("status_changed_at") - services.RESUME_AFTER - timedelta(minutes=1)
+    )
+    fresh = pool.start(pool="solo")
+    assert services.imports_resume() == 1
+    wait_until(
+        lambda: status_of(job) == ImportStatus.APPLIED,
+        timeout=180,
+        what="the next worker imports it",
+        worker=fresh,
+    )
+    assert User.objects.filter(display_name__startswith="Person ").count() == 2000
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
+def test_a_worker_leaves_an_import_another_one_holds(queued_to_test_workers):
+    job = PeopleImport.objects.create(
+        file_name="p.csv", csv_text=people_file(2), row_count=3, status=ImportStatus.CHECKING
+    )
+    worker = queued_to_test_workers.start(pool="solo")
+
+    with transaction.atomic():
+        PeopleImport.objects.select_for_update().get(pk=job.pk)  # as a running worker does
+        run_import.delay(job.pk)
+        wait_until(
+            lambda: LEFT_ALONE.search(worker.output()),
+            timeout=60,
+            what="the worker finds the import taken and leaves it",
+            worker=worker,
+        )
+
+    assert status_of(job) == ImportStatus.CHECKING
+    assert PeopleImport.objects.get(pk=job.pk).checked_counts is None
