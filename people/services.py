@@ -99,8 +99,9 @@ def person_create(
         time_zone=time_zone,
     )
     person.set_password(password) if password else person.set_unusable_password()
-    person.full_clean(exclude=["password", "reports_to"])
-    if User.objects.filter(email__iexact=person.email).exists():
+    # The address's uniqueness is checked below, with a message that says whose.
+    person.full_clean(exclude=["password", "reports_to"], validate_constraints=False)
+    if User.objects.with_email(person.email).exists():
         raise ValidationError({"email": f"{person.email} already belongs to someone."})
     person.save()
     if manager is not None:
@@ -163,7 +164,7 @@ def team_create(*, name: str, lead: User | None = None, actor: User | None = Non
     name = name.strip()
     if not name:
         raise ValidationError({"name": "A team needs a name."})
-    if Team.objects.filter(name__iexact=name).exists():
+    if Team.objects.with_name(name).exists():
         raise ValidationError({"name": f"There is already a team called {name}."})
     team = Team.objects.create(name=name, lead=lead)
     audit_record(actor=actor, verb="team.created", target=team)

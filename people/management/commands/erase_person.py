@@ -21,7 +21,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, email: str, execute: bool, **options):
-        person = User.objects.filter(email__iexact=email.strip()).first()
+        person = User.objects.with_email(email.strip()).first()
         if person is None:
             raise CommandError(f"Nobody has the email address {email}.")
         try:
