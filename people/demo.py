@@ -4,9 +4,11 @@ Idempotent: people are matched by email, reporting lines and memberships are onl
 changed when different, and every demo password is (re)set so the printed logins work."""
 
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
+from django.utils import timezone
 
 from .models import Team, User
 from .roles import Role
@@ -103,7 +105,7 @@ def seed_people() -> list[tuple[DemoPerson, User]]:
     # One hash for everyone: the demo shares one password, and hashing is deliberately slow.
     password_hash = make_password(DEMO_PASSWORD)
     for spec in demo_people():  # managers come before their reports in this list
-        person = User.objects.filter(email__iexact=demo_email(spec.key)).first()
+        person = User.objects.with_email(demo_email(spec.key)).first()
         if person is None:
             person = person_create(
                 email=demo_email(spec.key), display_name=spec.name, time_zone=spec.time_zone
@@ -119,7 +121,7 @@ def seed_people() -> list[tuple[DemoPerson, User]]:
     role_grant(person=rows[HR.key], role=Role.HR)
 
     for team_name, lead_spec in TEAMS.items():
-        team = Team.objects.filter(name__iexact=team_name).first()
+        team = Team.objects.with_name(team_name).first()
         lead = rows[lead_spec.key]
         if team is None:
             team = team_create(name=team_name, lead=lead)
@@ -127,3 +129,43 @@ def seed_people() -> list[tuple[DemoPerson, User]]:
         for name, _tz in REPS[team_name]:
             team_member_add(team=team, person=rows[_key(name)])
     return [(spec, rows[spec.key]) for spec in demo_people()]
+
+
+def _export_row(spec: DemoPerson) -> str:
+    """One person as the HR system's nightly export writes them."""
+    team = next((name for name, lead in TEAMS.items() if lead.key == spec.key), "")
+    role = "manager" if team else ""
+    if not team and spec.manager in {lead.key for lead in TEAMS.values()}:
+        team = next(name for name, lead in TEAMS.items() if lead.key == spec.manager)
+    role = {ADMIN.key: "programme_admin", HR.key: "hr"}.get(spec.key, role)
+    manager = demo_email(spec.manager) if spec.manager else ""
+    return f"{demo_email(spec.key)},{spec.name},{manager},{team},{spec.time_zone},{role}\n"
+
+
+def demo_export_csv() -> str:
+    """The demo organisation as a people file: what HR's export would hold."""
+    return "email,name,manager_email,team,time_zone,role\n" + "".join(
+        _export_row(spec) for spec in demo_people()
+    )
+
+
+def seed_imports(people: dict[str, User]) -> str:
+    """Last Monday's import of HR's export, applied by the programme admin: everyone
+    unchanged, as a nightly sync finds most nights. Once only."""
+    from . import services_imports as imports
+    from .models import PeopleImport
+
+    if PeopleImport.objects.exists():
+        return "People imports already present — left as they are."
+    admin = people[ADMIN.key]
+    raw = demo_export_csv().encode()
+    job = imports.import_upload(actor=admin, file_name="hr-export-monday.csv", raw=raw)
+    imports.import_run(job.pk)  # as the worker would; its queued run then finds it done
+    job.refresh_from_db()
+    imports.import_apply(actor=admin, job=job)
+    imports.import_run(job.pk)
+    today = timezone.localdate(timezone=admin.tzinfo)
+    monday = today - timedelta(days=today.weekday() or 7)  # the last Monday before today
+    at = datetime.combine(monday, time(7, 30), tzinfo=admin.tzinfo)
+    PeopleImport.objects.filter(pk=job.pk).update(uploaded_at=at, status_changed_at=at)
+    return "People import history: HR's export, applied (everyone unchanged)."

@@ -26,7 +26,7 @@ from coaching.models import (
 )
 from coaching.selectors import coaching_quality
 from feedback.models import Feedback, FeedbackRequest
-from people.models import ReportingLine, Team, TeamMembership, User
+from people.models import ImportStatus, PeopleImport, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
 from scorecards.agreement import criterion_agreement
@@ -534,3 +534,15 @@ class TestScorecards:
         assert "Scorecards already present" in out and "scoring rounds: " in out
         assert counts == {model.__name__: model.objects.count() for model in SCORECARD_ROWS}
         assert links == FocusArea.criteria.through.objects.count()
+
+
+@pytest.mark.django_db
+def test_hr_s_export_was_imported_once_and_changed_nobody(demo):
+    job = PeopleImport.objects.get()
+    assert job.status == ImportStatus.APPLIED
+    assert job.uploaded_by.email == "ada.okafor@example.com"
+    assert job.applied_counts == {"created": 0, "updated": 0, "unchanged": 30, "teams_created": 0}
+    assert job.uploaded_at.astimezone(job.uploaded_by.tzinfo).weekday() == 0  # a Monday
+    assert job.uploaded_at < timezone.now()
+    demo.again()
+    assert PeopleImport.objects.count() == 1

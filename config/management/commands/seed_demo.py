@@ -7,7 +7,7 @@ from coaching.demo_peers import seed_peers
 from coaching.demo_ratings import seed_ratings
 from coaching.demo_scorecards import seed_scorecards
 from feedback.demo import seed_feedback
-from people.demo import DEMO_PASSWORD, seed_people
+from people.demo import DEMO_PASSWORD, seed_imports, seed_people
 
 
 class Command(BaseCommand):
@@ -54,6 +54,7 @@ class Command(BaseCommand):
             self.stdout.write(line)
         for line in seed_rollouts({spec.key: user for spec, user in people}):
             self.stdout.write(line)
+        self.stdout.write(seed_imports({spec.key: user for spec, user in people}))
         # The reminders for sessions planned since the cadence's own queueing (a pair's
         # session tomorrow), as beat would have queued them.
         queue_notifications()
