@@ -238,3 +238,18 @@ def test_only_programme_admins_reach_imports(client, org, post, who):
 def test_an_unknown_import_is_a_404(as_admin):
     assert as_admin.get("/programme/imports/999999/").status_code == 404
     assert as_admin.post("/programme/imports/999999/apply/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_real_commits_the_worker_s_task_runs_as_in_a_worker(client, org):
+    """Here the upload's commit queues the task inside the request (tasks are eager in
+    tests), where the N+1 detector watches; a worker runs it on its own, row by row."""
+    client.force_login(org.admin)
+    team_of_four = HEADER + "".join(
+        f"p{n}@example.com,Person {n},{org.manager.email},,,\n" for n in range(4)
+    )
+
+    client.post("/programme/imports/", {"file": csv_file(team_of_four)})
+
+    job = PeopleImport.objects.get()
+    assert (job.status, job.checked_counts["created"]) == (ImportStatus.READY, 4)
