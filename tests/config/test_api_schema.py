@@ -72,6 +72,9 @@ def test_a_page_that_matches_no_route_is_still_the_html_404(org):
     response = signed_in(org.rep).get("/no-such-page/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert "<h1>Not found</h1>" in html and '<a href="/">Back to Tandem</a>' in html
+    assert "/static/css/app.css" in html  # styled like the other error pages
 
 
 @pytest.mark.django_db
