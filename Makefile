@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start
+.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start bench-imports
 
 install: $(STAMP)
 
@@ -59,6 +59,11 @@ bench-generate: install
 ## bench-outbox: time 2 Celery workers draining 20,000 notifications (PostgreSQL, Redis db 9).
 bench-outbox: install
 	$(BIN)/python bench/outbox.py --notifications 20000 --workers 2 --concurrency 2
+
+## bench-imports: time importing 10,000 people from a CSV file, step by step, then the
+## same file again (PostgreSQL; not part of `make bench`: about 10 minutes).
+bench-imports: install
+	$(BIN)/python bench/imports.py --people 10000
 
 ## bench-pages: page latency through gunicorn + PostgreSQL with wrk, against tandem_scale
 ## (make seed-scale first; Debian's wrk; Redis db 11). About 4 minutes.

@@ -4,12 +4,13 @@ change (a dry run), then applies it in one transaction once an admin confirms; t
 beat task hands back an import whose worker died and discards stale ones."""
 
 import logging
+import threading
 from datetime import timedelta
 from unittest import mock
 
 import pytest
 import time_machine
-from django.db import IntegrityError
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from people import services_imports as services
@@ -343,3 +344,27 @@ def test_beat_discards_a_checked_import_nobody_applied_within_a_week(upload):
     job.refresh_from_db()
     assert job.status == ImportStatus.DISCARDED
     assert job.csv_text == ""
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_an_import_a_worker_is_checking_right_now_is_not_waited_for_but_refused(admin):
+    job = PeopleImport.objects.create(file_name="p.csv", csv_text=FILE, row_count=4)
+    held, release = threading.Event(), threading.Event()
+
+    def worker():  # holds the row as import_run does, on a connection of its own
+        with transaction.atomic():
+            PeopleImport.objects.select_for_update().get(pk=job.pk)
+            held.set()
+            release.wait(timeout=30)
+        connection.close()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        assert held.wait(timeout=30)
+        assert refused(services.import_discard, actor=admin, job=job) == [services.BEING_CHECKED]
+    finally:
+        release.set()
+        thread.join()
+    assert services.import_discard(actor=admin, job=job).status == ImportStatus.DISCARDED

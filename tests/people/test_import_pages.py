@@ -163,6 +163,7 @@ def test_while_a_worker_runs_the_status_polls_itself_with_htmx(as_admin, org):
     fragment = as_admin.get(f"/programme/imports/{job.pk}/", headers={"HX-Request": "true"})
 
     assert 'hx-trigger="every 2s"' in page and "A worker is now running" in page
+    assert f'action="/programme/imports/{job.pk}/discard/"' in page  # a mistaken upload
     assert html_of(fragment).strip().startswith('<section id="import-status"')
     assert "<html" not in html_of(fragment)
 
