@@ -39,8 +39,8 @@ class PeopleImportSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     file_name = serializers.CharField()
     status = serializers.SerializerMethodField(
-        help_text="checking → ready (or invalid) → applying → applied (or failed); a "
-        "ready import may be discarded."
+        help_text="checking → ready (or invalid) → applying → applied (or failed); "
+        "discarded from checking or ready."
     )
     row_count = serializers.IntegerField(help_text="People in the file.")
     uploaded_by = PersonRefSerializer(allow_null=True)
@@ -102,9 +102,7 @@ class PeopleImportViewSet(
     lookup_value_converter = "int"
 
     def get_queryset(self):
-        if self.action == "list":
-            return selectors.imports().defer("csv_text", "problems")
-        return selectors.imports()
+        return selectors.imports_listed() if self.action == "list" else selectors.imports()
 
     def get_serializer_class(self):
         if self.action == "create":
