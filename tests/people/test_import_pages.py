@@ -203,6 +203,14 @@ def test_the_list_pages_imports_newest_first_in_a_fixed_number_of_queries(as_adm
     make(IMPORTS_PER_PAGE * 2)
     many = queries("/programme/imports/")
     assert few == many == 5
+    first = [
+        int(pk)
+        for pk in re.findall(
+            r'href="/programme/imports/(\d+)/"', html_of(as_admin.get("/programme/imports/"))
+        )
+    ]
+    newest = PeopleImport.objects.order_by("-uploaded_at", "-pk").values_list("pk", flat=True)
+    assert first == list(newest[:IMPORTS_PER_PAGE])
     html = html_of(as_admin.get("/programme/imports/?page=2"))
     assert "Page 2 of 3" in html
     assert len(re.findall(r'href="/programme/imports/\d+/"', html)) == IMPORTS_PER_PAGE
