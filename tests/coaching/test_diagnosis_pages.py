@@ -6,6 +6,7 @@ reason and nothing saved; people not above the coachee get 404."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from coaching.models import Diagnosis, GapType
 from coaching.services_diagnosis import diagnosis_record
@@ -117,7 +118,8 @@ def test_the_coachees_page_shows_the_latest_with_its_next_step_and_the_history(c
     client.force_login(org.head)
     page = client.get(f"/people/{org.rep.pk}/").content.decode()
     assert "No recordings yet." in page and "Never saw a call review." in page
-    assert latest.created_at.strftime("%-d %b %Y").lstrip("0") in page
+    # Dates show in the viewer's own time zone: near midnight it is another day than UTC's.
+    assert f"{timezone.localtime(latest.created_at, org.head.tzinfo):%-d %b %Y}" in page
 
 
 @pytest.mark.django_db
