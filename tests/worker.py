@@ -75,13 +75,26 @@ def database_url_of_test_db() -> str:
     return f"postgres://{s['USER']}:{s['PASSWORD']}@{host}:{port}/{s['NAME']}"
 
 
-def wait_until(condition: Callable[[], object], *, timeout: float, what: str, worker=None):
-    """Poll `condition` until it is truthy; fail with `what` (and the worker's log)."""
-    deadline = time.monotonic() + timeout
+def wait_until(
+    condition: Callable[[], object],
+    *,
+    timeout: float,
+    what: str,
+    worker=None,
+    every_10_s: Callable[[], object] | None = None,
+):
+    """Poll `condition` until it is truthy; fail with `what` (and the worker's log).
+    `every_10_s`, if given, is called each 10 seconds of waiting, as beat would."""
+    started = time.monotonic()
+    deadline, nudged = started + timeout, started
     while True:
         result = condition()
         if result:
             return result
+        if every_10_s is not None and time.monotonic() - nudged >= 10:
+            print(f"still waiting after {time.monotonic() - started:.0f} s: {what}; again")
+            every_10_s()
+            nudged = time.monotonic()
         if worker is not None and worker.proc.poll() is not None:
             raise AssertionError(f"the worker exited ({worker.proc.returncode}) before {what}")
         if time.monotonic() > deadline:
