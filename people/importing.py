@@ -19,11 +19,11 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models.functions import Lower
 
+from .importing_new_people import NewPeople
 from .models import Team, TeamMembership, User, available_time_zones
 from .roles import APPOINTED_ROLES, GROUP_FOR_ROLE, Role
 from .services import (
     audit_record,
-    person_create,
     profile_update,
     reporting_line_change,
     role_grant,
@@ -403,12 +403,20 @@ class _Importer:
 
     def run(self, rows: list[PersonRow]) -> ImportResult:
         self._load(rows)
-        for row in _managers_first(rows):
+        new_people = NewPeople(people=self.people, teams=self.teams, actor=self.actor)
+        for level in _levels_top_down(rows):
+            new = [row for row in level if row.email not in self.people]
             try:
-                self._import(row)
+                for row, person in zip(new, new_people.create(new), strict=True):
+                    self._ensure_role(person, row)
             except ValidationError as exc:
-                # Validation should have caught it; still say where, and roll back.
-                raise PeopleImportError([f"line {row.line}: {' '.join(exc.messages)}"]) from exc
+                raise PeopleImportError(exc.messages) from exc
+            self.result.created += len(new)
+            created = {row.email for row in new}
+            for row in level:
+                if row.email not in created:
+                    self._import_known(row)
+        self.result.teams_created += new_people.teams_created
         return self.result
 
     def _load(self, rows: list[PersonRow]) -> None:
@@ -425,27 +433,16 @@ class _Importer:
             for team in Team.objects.annotate(name_ci=Lower("name")).filter(name_ci__in=names)
         }
 
-    def _import(self, row: PersonRow) -> None:
-        if row.email not in self.people:
-            self._create(row)
-            self.result.created += 1
-        elif self._update(row):
+    def _import_known(self, row: PersonRow) -> None:
+        try:
+            changed = self._update(row)
+        except ValidationError as exc:
+            # Validation should have caught it; still say where, and roll back.
+            raise PeopleImportError([f"line {row.line}: {' '.join(exc.messages)}"]) from exc
+        if changed:
             self.result.updated += 1
         else:
             self.result.unchanged += 1
-
-    def _create(self, row: PersonRow) -> None:
-        # No password: new people sign in through a password reset or SSO.
-        person = person_create(
-            email=row.email,
-            display_name=row.name,
-            time_zone=row.time_zone,
-            manager=self._manager(row),
-            actor=self.actor,
-        )
-        self.people[row.email] = person
-        self._ensure_teams(person, row)
-        self._ensure_role(person, row)
 
     def _update(self, row: PersonRow) -> bool:
         """Change only what differs, so a re-run writes nothing and adds no history."""
@@ -459,7 +456,7 @@ class _Importer:
         return any(changes)
 
     def _manager(self, row: PersonRow) -> User | None:
-        # Managers in the file were imported first (_managers_first).
+        # Managers in the file were imported first (_levels_top_down).
         return self.people[row.manager_email] if row.manager_email else None
 
     def _update_profile(self, person: User, row: PersonRow) -> bool:
@@ -502,10 +499,12 @@ class _Importer:
         return True
 
 
-def _managers_first(rows: list[PersonRow]) -> list[PersonRow]:
-    """Managers before their reports, otherwise file order. reporting_line_change
-    refuses a loop even for a moment; the final lines are loop-free (validated), so
-    setting them top-down never passes through one."""
+def _levels_top_down(rows: list[PersonRow]) -> list[list[PersonRow]]:
+    """The rows in levels of the reporting lines, managers' levels before their
+    reports', each level in file order. reporting_line_change refuses a loop even for
+    a moment; the final lines are loop-free (validated), so setting them top-down
+    never passes through one. A level's new people are created together: none of
+    them can manage another of the same level."""
     by_email = {row.email: row for row in rows}
 
     @functools.cache
@@ -513,7 +512,10 @@ def _managers_first(rows: list[PersonRow]) -> list[PersonRow]:
         manager = by_email[email].manager_email
         return depth(manager) + 1 if manager in by_email else 0
 
-    return sorted(rows, key=lambda row: (depth(row.email), row.line))
+    levels: dict[int, list[PersonRow]] = {}
+    for row in sorted(rows, key=lambda row: row.line):
+        levels.setdefault(depth(row.email), []).append(row)
+    return [levels[d] for d in sorted(levels)]
 
 
 def _team_member_ensure(*, team: Team, person: User, actor: User | None) -> bool:

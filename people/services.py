@@ -83,6 +83,34 @@ def audit_record_many(
     return len(ids)
 
 
+def audit_record_each(
+    *, actor: User | None, verb: str, events: list[tuple[models.Model, dict]]
+) -> int:
+    """`audit_record` for many targets of one model, each with its own `data`, in
+    batched inserts; returns how many."""
+    if not events:
+        return 0
+    actor_id = actor.pk if actor is not None and actor.pk else None
+    target_type = ContentType.objects.get_for_model(events[0][0])
+    at = timezone.now()
+    AuditEvent.objects.bulk_create(
+        (
+            AuditEvent(
+                actor_id=actor_id,
+                verb=verb,
+                target_type=target_type,
+                target_id=str(target.pk),
+                target_repr=str(target)[:200],
+                data=data,
+                at=at,
+            )
+            for target, data in events
+        ),
+        batch_size=1000,
+    )
+    return len(events)
+
+
 @transaction.atomic
 def person_create(
     *,

@@ -5,19 +5,20 @@ beat's resume hands the import to the next worker; a worker never runs an import
 another one holds."""
 
 import re
-import time
+from contextlib import contextmanager
 from datetime import timedelta
 
+import psycopg2
 import pytest
 from django.db import connection, transaction
 from django.db.models import F
 
 from people import services_imports as services
-from people.models import ImportStatus, PeopleImport, User
+from people.models import ImportStatus, PeopleImport, Team, User
 from people.tasks import run_import
 from tests.cadence.test_worker_delivery import workers  # noqa: F401 - the fixture
 from tests.factories import UserFactory
-from tests.worker import wait_until
+from tests.worker import database_url_of_test_db, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -61,28 +62,34 @@ def test_a_worker_checks_an_upload_then_applies_it(queued_to_test_workers):
     assert User.objects.get(email="p2@example.com").reports_to.email == "lead@example.com"
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
 def test_a_worker_killed_mid_import_leaves_nothing_and_the_next_one_finishes_it(
     queued_to_test_workers,
 ):
     """The import is one transaction: a worker killed inside it writes nobody, and its
     row lock dies with its connection. Beat's resume, once the import has been running
-    longer than RESUME_AFTER, queues it again and a fresh worker imports everyone."""
+    longer than RESUME_AFTER, queues it again and a fresh worker imports everyone.
+
+    The kill lands inside the transaction by design, not by timing: the file's last
+    row leads a team that exists, and the test holds that team's row locked, so the
+    worker waits at that row having written everyone before it."""
     pool = queued_to_test_workers
     admin = UserFactory(roles=["programme_admin"])
-    text = people_file(1200)
+    held = Team.objects.create(name="Held")
+    text = people_file(500) + "last@example.com,Lars Last,lead@example.com,Held,,manager\n"
     job = PeopleImport.objects.create(
-        file_name="big.csv", csv_text=text, row_count=1201, status=ImportStatus.READY
+        file_name="big.csv", csv_text=text, row_count=502, status=ImportStatus.READY
     )
     doomed = pool.start(pool="solo")
-    services.import_apply(actor=admin, job=job)
-    wait_until(
-        lambda: re.search(r"Task people\.run_import\[[^\]]+\] received", doomed.output()),
-        timeout=60,
-        what="the worker takes the import",
-        worker=doomed,
-    )
-    time.sleep(2)  # well inside the import: it takes ten seconds or more
-    doomed.kill()
+    with row_locked_elsewhere("people_team", held.pk):
+        services.import_apply(actor=admin, job=job)
+        wait_until(
+            waiting_for_a_lock,
+            timeout=60,
+            what="the worker, inside the import, waits for the held team",
+            worker=doomed,
+        )
+        doomed.kill()
 
     assert status_of(job) == ImportStatus.APPLYING
     assert not User.objects.filter(display_name__startswith="Person ").exists()
@@ -97,11 +104,34 @@ def test_a_worker_killed_mid_import_leaves_nothing_and_the_next_one_finishes_it(
     assert services.imports_resume() == 1
     wait_until(
         lambda: status_of(job) == ImportStatus.APPLIED,
-        timeout=180,
+        timeout=60,
         what="the next worker imports it",
         worker=fresh,
     )
-    assert User.objects.filter(display_name__startswith="Person ").count() == 1200
+    assert User.objects.filter(display_name__startswith="Person ").count() == 500
+    assert Team.objects.get(pk=held.pk).lead.email == "last@example.com"
+
+
+@contextmanager
+def row_locked_elsewhere(table: str, pk: int):
+    """The row locked by a connection of its own (the test's commits what it queues)."""
+    other = psycopg2.connect(database_url_of_test_db())
+    try:
+        with other.cursor() as cursor:
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR UPDATE", [pk])  # noqa: S608
+        yield
+    finally:
+        other.rollback()
+        other.close()
+
+
+def waiting_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock')"
+        )
+        return cursor.fetchone()[0]
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL")
