@@ -38,7 +38,9 @@ def test_the_person_and_their_chain_read_the_trends(org, scored, who):
     assert body["since"] is None
     first = next(t for t in body["trends"] if t["title"] == "Open questions")
     assert first["template"] == "Discovery call" and first["change_since"] is None
-    month = timezone.now().date().replace(day=1).isoformat()
+    # Months are the reader's own (Berlin): on a month's last evening UTC is a month behind.
+    viewer_today = timezone.localdate(timezone=getattr(org, who).tzinfo)
+    month = viewer_today.replace(day=1).isoformat()
     assert first["points"] == [
         {"month": month, "others": 3.0, "self_assessment": 4.0, "gap": 1.0, "count": 2}
     ]
