@@ -1,6 +1,8 @@
 import os
+from datetime import datetime
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
 from django.db.models import F
@@ -119,6 +121,30 @@ def _uses_database(item) -> bool:
     return item.get_closest_marker("django_db") is not None or bool(
         {"db", "transactional_db", "live_server"} & fixtures
     )
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--clock-at",
+        metavar="ISO-8601",
+        help="run as if the wall clock had been set to this moment, still ticking",
+    )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def clock_at(pytestconfig):
+    """`--clock-at 2026-11-29T23:30Z` runs the tests at a chosen moment, to find those
+    that pass only at some hours: a date in the viewer's time zone (the factories'
+    Berlin) compared with UTC's fails from 23:00 to midnight UTC, a week's start on
+    Sunday night, a month's on its last evening. The database's own now(), and the
+    processes tests start (workers, gunicorn, Chromium), keep the real clock: leave
+    those tests out (`-m "not worker and not e2e and not faults"`)."""
+    moment = pytestconfig.getoption("--clock-at")
+    if not moment:
+        yield None
+        return
+    with time_machine.travel(datetime.fromisoformat(moment), tick=True) as traveller:
+        yield traveller
 
 
 @pytest.fixture(scope="session")
