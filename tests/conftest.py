@@ -131,20 +131,23 @@ def pytest_addoption(parser):
     )
 
 
-@pytest.fixture(scope="session", autouse=True)
-def clock_at(pytestconfig):
+def pytest_configure(config):
     """`--clock-at 2026-11-29T23:30Z` runs the tests at a chosen moment, to find those
     that pass only at some hours: a date in the viewer's time zone (the factories'
     Berlin) compared with UTC's fails from 23:00 to midnight UTC, a week's start on
-    Sunday night, a month's on its last evening. The database's own now(), and the
-    processes tests start (workers, gunicorn, Chromium), keep the real clock: leave
-    those tests out (`-m "not worker and not e2e and not faults"`)."""
-    moment = pytestconfig.getoption("--clock-at")
-    if not moment:
-        yield None
-        return
-    with time_machine.travel(datetime.fromisoformat(moment), tick=True) as traveller:
-        yield traveller
+    Sunday night, a month's on its last evening. It starts before collection, which
+    computes some parameters from today. The database's own now(), and the processes
+    tests start (workers, gunicorn, Chromium), keep the real clock: leave those tests
+    out (`-m "not worker and not e2e and not faults"`)."""
+    moment = config.getoption("--clock-at")
+    if moment:
+        config.clock_at = time_machine.travel(datetime.fromisoformat(moment), tick=True)
+        config.clock_at.start()
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "clock_at", None) is not None:
+        config.clock_at.stop()
 
 
 @pytest.fixture(scope="session")
