@@ -61,7 +61,7 @@ bench-outbox: install
 	$(BIN)/python bench/outbox.py --notifications 20000 --workers 2 --concurrency 2
 
 ## bench-imports: time importing 10,000 people from a CSV file, step by step, then the
-## same file again (PostgreSQL; not part of `make bench`: about 10 minutes).
+## same file again (PostgreSQL; not part of `make bench`: about a minute).
 bench-imports: install
 	$(BIN)/python bench/imports.py --people 10000
 
