@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from .models import ReportingLine, Team, TeamMembership, User
-from .services import _membership_changed, audit_record_each, team_lead_set
+from .services import audit_record_each, membership_changed_announce, team_lead_set
 
 if TYPE_CHECKING:
     from .importing import PersonRow
@@ -38,7 +38,7 @@ class NewPeople:
     people: dict[str, User]
     teams: dict[str, Team]
     actor: User | None
-    teams_before: set[int] = field(default_factory=set)  # pks of teams before the import
+    teams_before: set[int] = field(init=False)  # pks of the teams before the import
     teams_created: int = 0
 
     def __post_init__(self):
@@ -130,4 +130,4 @@ class NewPeople:
         )
         for membership in memberships:
             if membership.team_id in self.teams_before:
-                _membership_changed(membership)
+                membership_changed_announce(membership)

@@ -224,7 +224,7 @@ def team_member_add(*, team: Team, person: User, actor: User | None = None) -> T
         return membership
     membership = TeamMembership.objects.create(team=team, person=person)
     audit_record(actor=actor, verb="team.member_added", target=team, data={"person_id": person.pk})
-    _membership_changed(membership)
+    membership_changed_announce(membership)
     return membership
 
 
@@ -239,10 +239,11 @@ def team_member_remove(*, team: Team, person: User, actor: User | None = None) -
     audit_record(
         actor=actor, verb="team.member_removed", target=team, data={"person_id": person.pk}
     )
-    _membership_changed(membership)
+    membership_changed_announce(membership)
 
 
-def _membership_changed(membership: TeamMembership) -> None:
+def membership_changed_announce(membership: TeamMembership) -> None:
+    """Tell the apps that follow teams (the cadence) that someone joined or left one."""
     from .signals import team_membership_changed
 
     team_membership_changed.send(sender=TeamMembership, membership=membership)
