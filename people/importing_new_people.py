@@ -3,14 +3,16 @@ a time, in batched inserts, instead of one person at a time through the services
 (14 ms a person at 10,000 people, two thirds of it the ORM's own work per row).
 
 It writes what `person_create`, `team_create` and `team_member_add` would have
-written for each row, and the same audit events, with two differences it can afford
-because every row was validated against the people and teams as they are:
+written for each row, and the same audit events, with three differences it can
+afford because every row was validated against the people and teams as they are:
 
 - uniqueness is not asked again, row by row (an address or team name that appeared
   meanwhile still fails, on the database's unique index, and rolls the import back);
 - `team_membership_changed` is sent only for teams that existed before the import.
   Its one listener, the cadence, follows a team's policy, and a team the import
-  creates has none yet.
+  creates has none yet;
+- a new team named first by a member's row and then by its lead's, in one level, is
+  created with its lead: one event, `team.created`, not that and `team.lead_changed`.
 """
 
 from __future__ import annotations
@@ -107,9 +109,7 @@ class NewPeople:
                     self.teams[name.lower()] = team
                     new_teams.append(team)
                 elif row.leads_teams and team.pk is None:
-                    # Created in this level by a member's row, saved below: one event,
-                    # team.created, where row by row team.lead_changed would follow.
-                    team.lead = person
+                    team.lead = person  # created in this level, saved below
                 elif row.leads_teams:
                     team_lead_set(team=team, lead=person, actor=self.actor)
                 if not row.leads_teams:
