@@ -61,30 +61,31 @@ def audit_record_many(
     for the head's export of evaluative feedback took 5.2 s, now 0.9 s."""
     if not targets:
         return 0
+    if connection.vendor != "postgresql":
+        return audit_record_each(
+            actor=actor, verb=verb, events=[(t, data or {}) for t in targets], ip=ip
+        )
     shared = {
         "actor_id": actor.pk if actor is not None and actor.pk else None,
         "verb": verb,
         "target_type_id": ContentType.objects.get_for_model(targets[0]).pk,
-        "data": data or {},
+        "data": json.dumps(data or {}),
         "ip": ip,
         "at": timezone.now(),
     }
     ids = [str(target.pk) for target in targets]
     names = [str(target)[:200] for target in targets]
-    if connection.vendor != "postgresql":
-        AuditEvent.objects.bulk_create(
-            AuditEvent(target_id=pk, target_repr=name, **shared)
-            for pk, name in zip(ids, names, strict=True)
-        )
-        return len(ids)
-    shared["data"] = json.dumps(shared["data"])
     with connection.cursor() as cursor:
         cursor.execute(_AUDIT_MANY_SQL, [*shared.values(), ids, names])
     return len(ids)
 
 
 def audit_record_each(
-    *, actor: User | None, verb: str, events: list[tuple[models.Model, dict]]
+    *,
+    actor: User | None,
+    verb: str,
+    events: list[tuple[models.Model, dict]],
+    ip: str | None = None,
 ) -> int:
     """`audit_record` for many targets of one model, each with its own `data`, in
     batched inserts; returns how many."""
@@ -102,6 +103,7 @@ def audit_record_each(
                 target_id=str(target.pk),
                 target_repr=str(target)[:200],
                 data=data,
+                ip=ip,
                 at=at,
             )
             for target, data in events
