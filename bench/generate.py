@@ -35,6 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scratch_database import scratch_database  # noqa: E402 - bench/ sibling
+
 # Where teams sit: a lead's zone is the team's; the lead's manager keeps their own.
 ZONES = [
     "Europe/Berlin",
@@ -66,22 +68,8 @@ def main():
         help="the first run as this many processes, one id range each (as CADENCE_GENERATORS)",
     )
     args = parser.parse_args()
-    url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_bench_generate"
-    )
-    # A deployment's settings (no test-only instrumentation), debug off.
-    os.environ.update(
-        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings.local", DEBUG="false"
-    )
-    _recreate_database(url)
-    try:
+    with scratch_database("tandem_bench_generate", keep=args.keep):
         _run(args)
-    finally:
-        if not args.keep:
-            from django.db import connections
-
-            connections.close_all()
-            _drop_database(url)
 
 
 def _run(args) -> None:
@@ -234,37 +222,6 @@ def _counts() -> dict[str, int]:
         "participants": SessionParticipant.objects.count(),
         "notes": SharedNotes.objects.count(),
     }
-
-
-def _admin(url: str):
-    import environ
-    import psycopg2
-
-    config = environ.Env.db_url_config(url)
-    admin = psycopg2.connect(
-        dbname="postgres",
-        user=config["USER"],
-        password=config["PASSWORD"],
-        host=config["HOST"],
-        port=config["PORT"] or 5432,
-    )
-    admin.autocommit = True
-    return admin, config["NAME"]
-
-
-def _recreate_database(url: str) -> None:
-    admin, name = _admin(url)
-    with admin.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
-    admin.close()
-
-
-def _drop_database(url: str) -> None:
-    admin, name = _admin(url)
-    with admin.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.close()
 
 
 def _populate(n: int) -> tuple[float, dict[str, int]]:

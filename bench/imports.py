@@ -19,7 +19,6 @@ database at the end (`--keep` keeps it). Reports seconds; a measurement, never a
 that fails on a slow machine."""
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -28,7 +27,8 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generate import ZONES, _drop_database, _recreate_database  # noqa: E402 - bench/ sibling
+from generate import ZONES  # noqa: E402 - bench/ sibling
+from scratch_database import scratch_database  # noqa: E402
 
 HEADER = "email,name,manager_email,team,time_zone,role\n"
 FANOUT = 10
@@ -40,21 +40,8 @@ def main():
     parser.add_argument("--people", type=int, default=10_000)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     args = parser.parse_args()
-    url = os.environ.get(
-        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_bench_imports"
-    )
-    os.environ.update(
-        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings.local", DEBUG="false"
-    )
-    _recreate_database(url)
-    try:
+    with scratch_database("tandem_bench_imports", keep=args.keep):
         _run(args.people)
-    finally:
-        if not args.keep:
-            from django.db import connections
-
-            connections.close_all()
-            _drop_database(url)
 
 
 def organisation_csv(n: int) -> str:

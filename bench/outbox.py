@@ -93,7 +93,10 @@ def main():
         EMAIL_URL="memorymail://",
         CELERY_TASK_ALWAYS_EAGER="false",
     )
-    _recreate_database(url)
+    # Here, not at the top: the workers import this module as `bench.outbox`.
+    from scratch_database import drop_database, recreate_database
+
+    recreate_database(url)
 
     import django
 
@@ -140,7 +143,7 @@ def main():
 
         connections.close_all()
         if not args.keep:
-            _drop_database(url)
+            drop_database(url)
 
     print(
         f"Queued: {kinds}. {args.workers} workers x {args.concurrency} pool process(es), "
@@ -179,37 +182,6 @@ def _load(triple) -> str:
 
 
 # --- Database and broker ---------------------------------------------------------------
-
-
-def _admin(url: str):
-    import environ
-    import psycopg2
-
-    config = environ.Env.db_url_config(url)
-    admin = psycopg2.connect(
-        dbname="postgres",
-        user=config["USER"],
-        password=config["PASSWORD"],
-        host=config["HOST"],
-        port=config["PORT"] or 5432,
-    )
-    admin.autocommit = True
-    return admin, config["NAME"]
-
-
-def _recreate_database(url: str) -> None:
-    admin, name = _admin(url)
-    with admin.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        cursor.execute(f'CREATE DATABASE "{name}"')
-    admin.close()
-
-
-def _drop_database(url: str) -> None:
-    admin, name = _admin(url)
-    with admin.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin.close()
 
 
 def _flush(broker: str) -> None:

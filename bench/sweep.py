@@ -18,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scratch_database import recreate_database  # noqa: E402 - bench/ sibling
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -26,7 +28,7 @@ def main():
     url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tandem_bench")
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    _recreate_database(url)
+    recreate_database(url)
 
     import django
 
@@ -54,25 +56,6 @@ def main():
     ]
     print("| " + " | ".join(row) + " |")
     assert marked == notifications == args.sessions, "every miss must be in the outbox"
-
-
-def _recreate_database(url: str) -> None:
-    import environ
-    import psycopg2
-
-    config = environ.Env.db_url_config(url)
-    admin = psycopg2.connect(
-        dbname="postgres",
-        user=config["USER"],
-        password=config["PASSWORD"],
-        host=config["HOST"],
-        port=config["PORT"] or 5432,
-    )
-    admin.autocommit = True
-    with admin.cursor() as cursor:
-        cursor.execute(f'DROP DATABASE IF EXISTS "{config["NAME"]}"')
-        cursor.execute(f'CREATE DATABASE "{config["NAME"]}"')
-    admin.close()
 
 
 def _populate(n: int) -> float:
