@@ -84,9 +84,9 @@ def test_a_worker_killed_mid_import_leaves_nothing_and_the_next_one_finishes_it(
     with row_locked_elsewhere("people_team", held.pk):
         services.import_apply(actor=admin, job=job)
         wait_until(
-            waiting_for_a_lock,
+            waiting_with_people_written,
             timeout=60,
-            what="the worker, inside the import, waits for the held team",
+            what="the worker, people written, waits for the held team",
             worker=doomed,
         )
         doomed.kill()
@@ -125,11 +125,15 @@ def row_locked_elsewhere(table: str, pk: int):
         other.close()
 
 
-def waiting_for_a_lock() -> bool:
+def waiting_with_people_written() -> bool:
+    """A backend of this database waits for a lock inside a transaction that has
+    written to the people table (holds its RowExclusiveLock): the worker, mid-import."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity"
-            " WHERE datname = current_database() AND wait_event_type = 'Lock')"
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
+            " WHERE a.datname = current_database() AND a.wait_event_type = 'Lock'"
+            " AND l.relation = 'people_user'::regclass AND l.mode = 'RowExclusiveLock'"
+            " AND l.granted)"
         )
         return cursor.fetchone()[0]
 
