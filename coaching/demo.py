@@ -22,9 +22,11 @@ service can express for history:
   rotation come out exactly as they would have), and then moved back to its real
   time with one `.update()`. Timestamps the services stamp with "now" (created,
   cancelled, closed, saved, prepared) are backdated the same way.
-- `status=missed`/`missed_at` are set directly: the sweep that marks missed sessions
-  arrives in a later issue.
-- Focus areas are rows: no service creates them yet.
+- `status=missed`/`missed_at` are set directly on the sessions the story has missed:
+  the sweep (`cadence.engine.sweep_missed`) would mark every unlogged past session,
+  including the ones the story leaves "still to log", and stamp them today.
+- Focus areas are written as rows, backdated: programme admins make them in the
+  admin site or through the API, both of which stamp "now".
 
 Idempotent: if any session created by a demo manager exists, nothing is written.
 Deterministic for a given `rng_seed` and day."""
