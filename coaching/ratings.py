@@ -6,8 +6,10 @@ rating but its rater. A coach — and anyone above the coach — sees a summary 
 window only once it holds at least `RATING_MIN_RATINGS` ratings from at least
 `RATING_MIN_RATERS` people (five ratings from one report would be that report's own);
 comments are for the coach alone, inside a shown summary, without names or dates, in
-alphabetical order so their order cannot tell which is recent. HR and programme
-admins see nothing of ratings. See docs/coaching.md, "Session usefulness".
+alphabetical order so their order cannot tell which is recent. Dashboards count the
+ratings a week at a time (`counted_until`), so re-reading a page after a session
+does not show that session's rating arrive. HR and programme admins see nothing of
+ratings. See docs/coaching.md, "Session usefulness".
 
 Dashboards build on `rating_summaries` and `sessions_to_rate`; the rules
 (`is_rater`, `rating_closes_at`, `is_open_for_rating`) are pure functions over a
@@ -15,7 +17,7 @@ session with its participants prefetched, like `coaching.rules`."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import ClassVar
 
 from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum
@@ -145,11 +147,29 @@ def _ids(coaches: Iterable) -> list[int]:
     return list(dict.fromkeys(c if isinstance(c, int) else c.pk for c in coaches))
 
 
+def counted_until(now: datetime | None = None) -> datetime:
+    """Monday 00:00 UTC on or before `now`. Dashboards summarise the ratings given
+    before it, on sessions that started before it: a summary that took each rating
+    as it came could be read before and after a session and compared — one rating
+    more, the spread moved by one — and tell what that coachee gave. Counted a week
+    at a time, two readings differ by a whole week's ratings. UTC, so the boundary is
+    the same for every reader whatever their time zone."""
+    now = (now or timezone.now()).astimezone(UTC)
+    monday = now.date() - timedelta(days=now.weekday())
+    return datetime.combine(monday, time.min, tzinfo=UTC)
+
+
 def rating_summaries(
-    *, coaches: Iterable, since: datetime, until: datetime, with_comments: bool = False
+    *,
+    coaches: Iterable,
+    since: datetime,
+    until: datetime,
+    with_comments: bool = False,
+    given_before: datetime | None = None,
 ) -> dict[int, RatingSummary]:
     """Per coach (users or ids), the ratings of their sessions that started in
-    [since, until). Every coach asked for is in the result (a zero summary if none).
+    [since, until) — with `given_before`, only those given (first saved) before it.
+    Every coach asked for is in the result (a zero summary if none).
 
     One grouped query for the numbers; with `with_comments`, one more for the
     comments, and only of the coaches whose summary is shown. Pass `with_comments=True`
@@ -159,7 +179,7 @@ def rating_summaries(
     if not ids:
         return {}
     rows = (
-        _rated_in(since, until)
+        _rated_in(since, until, given_before)
         .filter(coach_id__in=ids)
         .values("coach_id")
         .annotate(
@@ -183,12 +203,19 @@ def rating_summaries(
             comments=[],
         )
     if with_comments:
-        return with_comments_of(summaries, coaches=ids, since=since, until=until)
+        return with_comments_of(
+            summaries, coaches=ids, since=since, until=until, given_before=given_before
+        )
     return summaries
 
 
 def with_comments_of(
-    summaries: dict[int, RatingSummary], *, coaches: Iterable, since: datetime, until: datetime
+    summaries: dict[int, RatingSummary],
+    *,
+    coaches: Iterable,
+    since: datetime,
+    until: datetime,
+    given_before: datetime | None = None,
 ) -> dict[int, RatingSummary]:
     """`summaries` (of `rating_summaries`, same window) with the comments of those of
     `coaches` whose summary is shown: one query, none when none is. Only for the coach
@@ -199,7 +226,7 @@ def with_comments_of(
         return summaries
     words: dict[int, list[str]] = {pk: [] for pk in shown}
     for coach_id, comment in (
-        _rated_in(since, until)
+        _rated_in(since, until, given_before)
         .filter(coach_id__in=shown)
         .exclude(comment="")
         .values_list("coach_id", "comment")
@@ -216,10 +243,11 @@ def with_comments_of(
     return added
 
 
-def _rated_in(since: datetime, until: datetime):
-    return SessionRating.objects.filter(
-        session_start__gte=since, session_start__lt=until
-    ).order_by()
+def _rated_in(since: datetime, until: datetime, given_before: datetime | None):
+    ratings = SessionRating.objects.filter(session_start__gte=since, session_start__lt=until)
+    if given_before is not None:
+        ratings = ratings.filter(created_at__lt=given_before)
+    return ratings.order_by()
 
 
 # --- Waiting for a rating ----------------------------------------------------------------

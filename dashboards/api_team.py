@@ -155,6 +155,11 @@ class InboxSerializer(serializers.Serializer):
 
 
 class UsefulnessSerializer(serializers.Serializer):
+    counted_until = serializers.DateTimeField(
+        help_text="Monday 00:00 UTC: the ratings given before it, on sessions that started "
+        "in the window's length before it. Counted a week at a time, so reading it again "
+        "right after a session does not show that session's rating arrive."
+    )
     ratings = serializers.IntegerField(source="summary.ratings")
     raters = serializers.IntegerField(source="summary.raters")
     shown = serializers.BooleanField(

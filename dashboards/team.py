@@ -47,6 +47,7 @@ from coaching.ratings import (
     RATING_MIN_RATINGS,
     SCORES,
     RatingSummary,
+    counted_until,
     rating_summaries,
     with_comments_of,
 )
@@ -192,27 +193,37 @@ class CoachRow:
 
 @dataclass(frozen=True)
 class Usefulness:
-    """A coach's `coaching.ratings.RatingSummary` over the window, with its
-    distribution drawn when shown."""
+    """A coach's `coaching.ratings.RatingSummary` over the window's length up to the
+    last Monday (`counted_until`), with its distribution drawn when shown."""
 
     summary: RatingSummary
+    counted_until: datetime
     chart: str = ""
     min_ratings: int = RATING_MIN_RATINGS
     min_raters: int = RATING_MIN_RATERS
 
+    @property
+    def counted_to(self):
+        """The Monday the count stops at, as a date (00:00 UTC that day)."""
+        return self.counted_until.date()
+
 
 def usefulness_of(
-    coaches: list[int], *, window: Window, comments_for: int | None = None
+    coaches: list[int], *, window: Window, now: datetime, comments_for: int | None = None
 ) -> dict[int, Usefulness]:
     """Session usefulness per coach: numbers for everyone; the words only for
     `comments_for` (the coach reading their own dashboard) — never read for the
-    others at all. One query, plus one for the coach's own comments when shown."""
-    summaries = rating_summaries(coaches=coaches, since=window.since, until=window.until)
+    others at all. Counted a week at a time (`counted_until`): the ratings given
+    before the last Monday, on sessions started in the window's length before it.
+    One query, plus one for the coach's own comments when shown."""
+    until = counted_until(now)
+    span = {"since": until - (window.until - window.since), "until": until, "given_before": until}
+    summaries = rating_summaries(coaches=coaches, **span)
     if comments_for is not None:
-        summaries = with_comments_of(
-            summaries, coaches=[comments_for], since=window.since, until=window.until
-        )
-    return {pk: Usefulness(summary, _rating_chart(summary)) for pk, summary in summaries.items()}
+        summaries = with_comments_of(summaries, coaches=[comments_for], **span)
+    return {
+        pk: Usefulness(summary, until, _rating_chart(summary)) for pk, summary in summaries.items()
+    }
 
 
 def _rating_chart(summary: RatingSummary) -> str:
@@ -251,7 +262,9 @@ def coach_rows(
         row, run = rows[coach_id], runs.get(pk, 0)
         row.longest_run = max(row.longest_run, run)
         row.plans_missing += run >= threshold
-    for pk, usefulness in usefulness_of(ids, window=window, comments_for=comments_for).items():
+    for pk, usefulness in usefulness_of(
+        ids, window=window, now=now, comments_for=comments_for
+    ).items():
         rows[pk].usefulness = usefulness
     for row in rows.values():
         row.weeks = by_week[row.person.pk]

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.django_db
 
 def boss_of(org, n, template):
     """A manager of managers below Hana: n direct reports, each with a held 1:1 this
-    week (rated), a missed one and one to come in a plan, an overdue commitment and a
+    week (rated), a missed one and one to come in a plan, two held 1:1s ten days ago
+    (rated then, so counted by this week's summary), an overdue commitment and a
     scored call; n managers below, each with a rep and a held 1:1; n requests
     waiting on the boss."""
     with time_machine.travel(NOW - timedelta(days=30), tick=False):
@@ -45,6 +46,10 @@ def boss_of(org, n, template):
             earlier[rep] = one_on_one(boss, rep, start=NOW - timedelta(days=10, hours=1))
             promise(earlier[rep], boss, due_on=(NOW - timedelta(days=2)).date())
             held(earlier[rep], boss)
+            before = one_on_one(boss, rep, start=NOW - timedelta(days=10, hours=3))
+            held(before, boss)
+            for session in (earlier[rep], before):
+                session_rating_save(session=session, rater=rep, score=4, comment="Good")
     with time_machine.travel(NOW, tick=False):
         for rep in reps:
             this_week = one_on_one(boss, rep, start=NOW - timedelta(hours=20))
@@ -58,8 +63,7 @@ def boss_of(org, n, template):
                 Occurrence.objects.create(
                     plan=plan, slot_start=session.original_start, session=session
                 )
-            for session in (this_week, earlier[rep]):
-                session_rating_save(session=session, rater=rep, score=4, comment="Good")
+            session_rating_save(session=this_week, rater=rep, score=4, comment="Good")
             RequestedResponderFactory(
                 request=FeedbackRequestFactory(requester=rep, due_on=date(2026, 3, 25)),
                 responder=boss,

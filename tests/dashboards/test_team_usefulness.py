@@ -1,13 +1,18 @@
 """Session usefulness on the team dashboards (coaching/ratings.py decides what may
 show): a manager reads their own average, spread and comments once five ratings
-from three people are in the window; the people above them read the numbers only —
-on the manager's page from above, in the managers-below table, in the API — never a
-comment; below the threshold everyone reads "too few ratings to show"."""
+from three people are counted; the people above them read the numbers only — on the
+manager's page from above, in the managers-below table, in the API — never a
+comment; below the threshold everyone reads "too few ratings to show". Ratings are
+counted a week at a time: what was given this week shows from next Monday, 00:00
+UTC, whoever reads and in whatever time zone."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
+from django.utils import timezone
 
+from coaching.ratings import counted_until
 from tests.coaching.ratings_support import held, rate
 from tests.factories import UserFactory
 
@@ -16,9 +21,15 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 COMMENT = "ZQUSEFULCOMMENT the role-play clicked"
 
 
+def next_monday(hours=9):
+    """`hours` past the coming Monday's 00:00 UTC, when this week's ratings count."""
+    return counted_until() + timedelta(weeks=1, hours=hours)
+
+
 @pytest.fixture
 def rated(org):
-    """Mia's 1:1s rated 5, 4, 4, 3, 2 by Rita, Pavel and Rosa (five from three)."""
+    """Mia's 1:1s rated 5, 4, 4, 3, 2 by Rita, Pavel and Rosa (five from three); the
+    test then reads on the Monday after, when they count."""
     rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
     for days, person, score, comment in [
         (1, org.rep, 5, COMMENT),
@@ -28,7 +39,8 @@ def rated(org):
         (3, rosa, 2, "Felt rushed"),
     ]:
         rate(held(org.manager, person, ago=timedelta(days=days)), person, score, comment)
-    return org
+    with time_machine.travel(next_monday(), tick=False):
+        yield org
 
 
 def test_the_manager_reads_her_average_spread_and_comments(client, rated):
@@ -38,6 +50,7 @@ def test_the_manager_reads_her_average_spread_and_comments(client, rated):
     assert COMMENT in body and "Clear next steps" in body and "Felt rushed" in body
     assert 'role="img" aria-label="How 5 ratings spread' in body
     data = client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
+    assert datetime.fromisoformat(data.pop("counted_until")) == counted_until()
     assert data == {
         "ratings": 5,
         "raters": 3,
@@ -69,6 +82,7 @@ def test_the_people_above_read_the_numbers_never_a_comment(client, rated):
 def test_below_the_threshold_nobody_reads_an_average(client, org):
     for days in (1, 2, 3, 4, 5):  # five ratings, but all from Rita
         rate(held(org.manager, org.rep, ago=timedelta(days=days)), org.rep, 5, COMMENT)
+    time_machine.travel(next_monday(), tick=False).start()
     client.force_login(org.manager)
     body = client.get("/team/").content.decode()
     assert "Too few ratings to show" in body and COMMENT not in body
@@ -80,3 +94,70 @@ def test_below_the_threshold_nobody_reads_an_average(client, org):
     )
     client.force_login(org.head)
     assert "too few ratings to show" in client.get("/team/").content.decode()
+
+
+def test_a_rating_given_this_week_counts_from_next_monday_with_the_weeks_others(client, org):
+    """Four ratings counted last week (too few); Rosa's 1:1 on the Friday before, and
+    her rating of it, the fifth from a third person, given on Tuesday: the summary
+    does not move that week — read again after she rated it is still "too few" — and
+    shows all five on Monday at 00:00 UTC, not before. (A session of this week is not
+    counted this week either: it started after the Monday.)"""
+    rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
+    monday = counted_until(datetime(2026, 11, 9, 12, tzinfo=UTC))
+    with time_machine.travel(monday - timedelta(days=2, hours=6), tick=False):  # Friday
+        for days, person, score in [(1, org.rep, 5), (2, org.rep, 4), (3, org.peer, 4)]:
+            rate(held(org.manager, person, ago=timedelta(days=days)), person, score)
+        rate(held(org.manager, org.peer, ago=timedelta(days=4)), org.peer, 3)
+        rosas = held(org.manager, rosa, ago=timedelta(hours=2))
+    client.force_login(org.manager)
+
+    def usefulness():
+        return client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
+
+    with time_machine.travel(monday + timedelta(days=1, hours=10), tick=False):  # Tuesday
+        assert (usefulness()["ratings"], usefulness()["shown"]) == (4, False)
+        rate(rosas, rosa, 2, "Felt rushed")
+        after = usefulness()
+        assert (after["ratings"], after["raters"], after["shown"]) == (4, 2, False)
+        assert "Felt rushed" not in client.get("/team/").content.decode()
+    with time_machine.travel(monday + timedelta(weeks=1, seconds=-1), tick=False):
+        assert usefulness()["ratings"] == 4  # Sunday 23:59:59 UTC
+    with time_machine.travel(monday + timedelta(weeks=1), tick=False):
+        now = usefulness()
+        assert (now["ratings"], now["raters"], now["shown"], now["average"]) == (5, 3, True, 3.6)
+        assert datetime.fromisoformat(now["counted_until"]) == datetime(2026, 11, 16, tzinfo=UTC)
+        body = client.get("/team/").content.decode()
+        assert "Felt rushed" in body and "in the 8 weeks to Monday 16 Nov" in body
+
+
+def test_the_count_stops_at_the_same_moment_for_every_reader(client, rated):
+    """Monday 00:00 UTC, whatever the reader's time zone: Mia in Auckland (already
+    Monday afternoon) and her manager in Los Angeles (still Sunday evening) read the
+    same five ratings."""
+    rated.manager.time_zone, rated.head.time_zone = "Pacific/Auckland", "America/Los_Angeles"
+    rated.manager.save(update_fields=["time_zone"])
+    rated.head.save(update_fields=["time_zone"])
+    path = f"/api/v1/dashboards/team/{rated.manager.pk}/"
+    seen = {}
+    for reader, url in ((rated.manager, "/api/v1/dashboards/team/"), (rated.head, path)):
+        client.force_login(reader)
+        seen[reader.time_zone] = client.get(url, **JSON).json()["coaching"]["usefulness"]
+    assert {(u["ratings"], datetime.fromisoformat(u["counted_until"])) for u in seen.values()} == {
+        (5, counted_until())
+    }
+
+
+@pytest.mark.parametrize(
+    ("moment", "monday"),
+    [
+        ("2026-11-16T00:00:00+00:00", "2026-11-16T00:00:00+00:00"),  # Monday 00:00 itself
+        ("2026-11-22T23:59:59+00:00", "2026-11-16T00:00:00+00:00"),  # Sunday, last second
+        ("2026-11-23T00:30:00+01:00", "2026-11-16T00:00:00+00:00"),  # Monday in Berlin only
+        ("2026-11-22T20:00:00-05:00", "2026-11-23T00:00:00+00:00"),  # Sunday in New York
+        ("2027-01-01T12:00:00+00:00", "2026-12-28T00:00:00+00:00"),  # across the year
+    ],
+)
+def test_counted_until_is_the_monday_at_midnight_utc_on_or_before(moment, monday):
+    assert counted_until(datetime.fromisoformat(moment)) == datetime.fromisoformat(monday)
+    assert counted_until(datetime.fromisoformat(moment)).tzinfo == UTC
+    assert timezone.is_aware(counted_until())
