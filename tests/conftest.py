@@ -173,6 +173,28 @@ def fresh_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def clock_left_as_found():
+    """A test that starts `time_machine.travel(...)` and never stops it leaves the clock
+    where it put it for every test after it in the same process — the next worker test
+    then writes rows dated days ahead that its worker, on the real clock, never finds
+    due. Fail the culprit instead, by name (`--clock-at`'s own travel is there before
+    and after, so it counts on both sides), and put the clock back for the tests after
+    it."""
+    travelling = len(time_machine.traveller_stack)
+    yield
+    left = len(time_machine.traveller_stack) - travelling
+    for _ in range(left):
+        # `stop()` ends the newest travel, whichever `travel` object it is called on.
+        time_machine.travel(0).stop()
+    if left > 0:
+        pytest.fail(
+            f"this test left {left} time_machine.travel(...) started: use it as a context "
+            "manager, the time_machine fixture, or stop() it",
+            pytrace=False,
+        )
+
+
 @pytest.fixture
 def password():
     return PASSWORD

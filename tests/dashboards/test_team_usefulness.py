@@ -82,18 +82,20 @@ def test_the_people_above_read_the_numbers_never_a_comment(client, rated):
 def test_below_the_threshold_nobody_reads_an_average(client, org):
     for days in (1, 2, 3, 4, 5):  # five ratings, but all from Rita
         rate(held(org.manager, org.rep, ago=timedelta(days=days)), org.rep, 5, COMMENT)
-    time_machine.travel(next_monday(), tick=False).start()
-    client.force_login(org.manager)
-    body = client.get("/team/").content.decode()
+    with time_machine.travel(next_monday(), tick=False):
+        client.force_login(org.manager)
+        body = client.get("/team/").content.decode()
+        data = client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
+        client.force_login(org.head)
+        above = client.get("/team/").content.decode()
     assert "Too few ratings to show" in body and COMMENT not in body
-    usefulness = client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
-    assert (usefulness["shown"], usefulness["average"], usefulness["comments"]) == (
+    assert (data["ratings"], data["shown"], data["average"], data["comments"]) == (
+        5,
         False,
         None,
         [],
     )
-    client.force_login(org.head)
-    assert "too few ratings to show" in client.get("/team/").content.decode()
+    assert "too few ratings to show" in above
 
 
 def test_a_rating_given_this_week_counts_from_next_monday_with_the_weeks_others(client, org):
