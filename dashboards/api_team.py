@@ -157,8 +157,12 @@ class InboxSerializer(serializers.Serializer):
 class UsefulnessSerializer(serializers.Serializer):
     counted_until = serializers.DateTimeField(
         help_text="Monday 00:00 UTC: the ratings given before it, on sessions that started "
-        "in the window's length before it. Counted a week at a time, so reading it again "
-        "right after a session does not show that session's rating arrive."
+        "in the `weeks` before it. Counted a week at a time, so reading it again right "
+        "after a session does not show that session's rating arrive."
+    )
+    weeks = serializers.IntegerField(
+        help_text=f"Always {team.USEFULNESS_WEEKS}, whatever the window asked for: "
+        "summaries over two windows could be subtracted."
     )
     ratings = serializers.IntegerField(source="summary.ratings")
     raters = serializers.IntegerField(source="summary.raters")

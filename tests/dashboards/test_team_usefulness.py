@@ -52,6 +52,7 @@ def test_the_manager_reads_her_average_spread_and_comments(client, rated):
     data = client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
     assert datetime.fromisoformat(data.pop("counted_until")) == counted_until()
     assert data == {
+        "weeks": 8,
         "ratings": 5,
         "raters": 3,
         "shown": True,
@@ -163,3 +164,23 @@ def test_counted_until_is_the_monday_at_midnight_utc_on_or_before(moment, monday
     assert counted_until(datetime.fromisoformat(moment)) == datetime.fromisoformat(monday)
     assert counted_until(datetime.fromisoformat(moment)).tzinfo == UTC
     assert timezone.is_aware(counted_until())
+
+
+def test_every_window_reads_the_same_eight_weeks(client, rated):
+    """The window chosen on the page does not change usefulness: two summaries ending
+    at the same Monday over 4 and 8 weeks could be subtracted, and the weeks between
+    — shown with no threshold of their own — be one person's ratings. Two 1:1s of
+    five weeks ago, rated 1: a four-week summary would leave them out."""
+    with time_machine.travel(timezone.now() - timedelta(weeks=5), tick=False):
+        for person in (rated.rep, rated.peer):
+            rate(held(rated.manager, person, ago=timedelta(days=1)), person, 1)
+    client.force_login(rated.manager)
+    seen = set()
+    for weeks in (4, 8, 13, 26):
+        data = client.get(f"/api/v1/dashboards/team/?weeks={weeks}", **JSON).json()
+        assert data["window"]["weeks"] == weeks
+        u = data["coaching"]["usefulness"]
+        seen.add((u["weeks"], u["ratings"], u["raters"], u["average"]))
+        body = client.get(f"/team/?weeks={weeks}").content.decode()
+        assert "from 7 ratings by 3 people" in body and "in the 8 weeks to Monday" in body
+    assert seen == {(8, 7, 3, 20 / 7)}
