@@ -44,7 +44,13 @@ from .models import (
     SessionRating,
     SessionStatus,
 )
-from .ratings import RATED_KINDS, RATING_DAYS, rating_summaries
+from .ratings import (
+    RATED_KINDS,
+    RATING_DAYS,
+    counted_until,
+    rating_summaries,
+    release_usefulness,
+)
 from .services import session_rating_save
 
 EAST, CENTRAL, EMEA = "Enterprise East", "Mid-Market Central", "EMEA Growth"
@@ -250,6 +256,18 @@ def seed_ratings(people: dict[str, User] | None = None, *, rng_seed: int = 2026)
         return ["Session ratings already present — left as they are.", *ratings_summary(people)]
     if not CoachingSession.objects.filter(created_by__in=people.values()).exists():
         return ["No coaching history to rate — session ratings skipped."]
+    now = timezone.now()
     with transaction.atomic():
-        written = _Builder(people, now=timezone.now(), rng=random.Random(rng_seed)).build()
+        written = _Builder(people, now=now, rng=random.Random(rng_seed)).build()
+        _count_as_beat_would_have(now)
     return [f"Session usefulness: {written} ratings.", *ratings_summary(people)]
+
+
+def _count_as_beat_would_have(now: datetime) -> None:
+    """Move the coaches' usefulness counts Monday by Monday through the history, as
+    beat's hourly run would have, so each stands where it would today."""
+    first = SessionRating.objects.order_by("created_at").values_list("created_at", flat=True)[:1]
+    monday = counted_until(first[0]) + timedelta(weeks=1) if first else now
+    while monday <= now:
+        release_usefulness(now=monday)
+        monday += timedelta(weeks=1)

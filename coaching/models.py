@@ -773,6 +773,23 @@ class SessionRating(models.Model):
         return f"Session rating #{self.pk}"  # never the score or the words: admin, logs
 
 
+class UsefulnessRelease(models.Model):
+    """How far a coach's usefulness summary counts: the ratings given before
+    `counted_until` (a Monday, 00:00 UTC). Moved on only by
+    `coaching.ratings.release_usefulness`, and only once at least RATING_MIN_RATERS
+    people have rated the coach since — so whatever changes between two readings of
+    the summary is the ratings of at least that many people. No row: nothing counted
+    yet."""
+
+    coach = models.OneToOneField(
+        USER, on_delete=models.CASCADE, primary_key=True, related_name="usefulness_release"
+    )
+    counted_until = models.DateTimeField()
+
+    def __str__(self):
+        return f"Usefulness of coach #{self.coach_id} counted until {self.counted_until:%Y-%m-%d}"
+
+
 # Peer coaching, diagnosis and the learning loop live in their own modules; importing
 # them here makes them models of this app (and importable from `coaching.models`).
 from .models_library import (  # noqa: E402, F401

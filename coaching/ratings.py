@@ -6,12 +6,13 @@ rating but its rater. A coach — and anyone above the coach — sees a summary 
 window only once it holds at least `RATING_MIN_RATINGS` ratings from at least
 `RATING_MIN_RATERS` people (five ratings from one report would be that report's own);
 comments are for the coach alone, inside a shown summary, without names or dates, in
-alphabetical order so their order cannot tell which is recent. Dashboards count the
-ratings a week at a time (`counted_until`), so re-reading a page after a session
-does not show that session's rating arrive. HR and programme admins see nothing of
-ratings. See docs/coaching.md, "Session usefulness".
+alphabetical order so their order cannot tell which is recent. Dashboards count
+only released ratings (`release_usefulness`, `released_summaries`): a coach's count
+moves on at a Monday once at least three people have rated them since it last
+moved, so no reading differs from an earlier one by one person's ratings. HR and
+programme admins see nothing of ratings. See docs/coaching.md, "Session usefulness".
 
-Dashboards build on `rating_summaries` and `sessions_to_rate`; the rules
+Dashboards build on `released_summaries` and `sessions_to_rate`; the rules
 (`is_rater`, `rating_closes_at`, `is_open_for_rating`) are pure functions over a
 session with its participants prefetched, like `coaching.rules`."""
 
@@ -20,7 +21,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import ClassVar
 
-from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum
+from django.db.models import (
+    Count,
+    DateTimeField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.utils import timezone
 
 from .models import (
@@ -30,6 +42,7 @@ from .models import (
     SessionParticipant,
     SessionRating,
     SessionStatus,
+    UsefulnessRelease,
 )
 
 RATING_DAYS = 14  # a session can be rated (and the rating changed) this long after it was held
@@ -147,47 +160,35 @@ def _ids(coaches: Iterable) -> list[int]:
     return list(dict.fromkeys(c if isinstance(c, int) else c.pk for c in coaches))
 
 
-def counted_until(now: datetime | None = None) -> datetime:
-    """Monday 00:00 UTC on or before `now`. Dashboards summarise the ratings given
-    before it, on sessions that started before it: a summary that took each rating
-    as it came could be read before and after a session and compared — one rating
-    more, the spread moved by one — and tell what that coachee gave. Counted a week
-    at a time, two readings differ by a whole week's ratings. UTC, so the boundary is
-    the same for every reader whatever their time zone."""
-    now = (now or timezone.now()).astimezone(UTC)
-    monday = now.date() - timedelta(days=now.weekday())
-    return datetime.combine(monday, time.min, tzinfo=UTC)
-
-
 def rating_summaries(
-    *,
-    coaches: Iterable,
-    since: datetime,
-    until: datetime,
-    with_comments: bool = False,
-    given_before: datetime | None = None,
+    *, coaches: Iterable, since: datetime, until: datetime, with_comments: bool = False
 ) -> dict[int, RatingSummary]:
     """Per coach (users or ids), the ratings of their sessions that started in
-    [since, until) — with `given_before`, only those given (first saved) before it.
-    Every coach asked for is in the result (a zero summary if none).
+    [since, until). Every coach asked for is in the result (a zero summary if none).
+    Not for dashboards, which read `released_summaries`.
 
     One grouped query for the numbers; with `with_comments`, one more for the
     comments, and only of the coaches whose summary is shown. Pass `with_comments=True`
     only when the viewer is the coach themself: their manager sees the numbers, never
     the words."""
+    ratings = SessionRating.objects.filter(session_start__gte=since, session_start__lt=until)
+    return _summaries(ratings, coaches, comments_for=_ids(coaches) if with_comments else [])
+
+
+def _summaries(
+    ratings: QuerySet[SessionRating], coaches: Iterable, *, comments_for: Iterable = ()
+) -> dict[int, RatingSummary]:
+    """`ratings` summarised per coach; the comments of `comments_for` among those
+    whose summary is shown (one query more, none when none is)."""
     ids = _ids(coaches)
     if not ids:
         return {}
-    rows = (
-        _rated_in(since, until, given_before)
-        .filter(coach_id__in=ids)
-        .values("coach_id")
-        .annotate(
-            n=Count("pk"),
-            people=Count("rater_id", distinct=True),
-            total=Sum("score"),
-            **{f"s{score}": Count("pk", filter=Q(score=score)) for score in SCORES},
-        )
+    ratings = ratings.filter(coach_id__in=ids).order_by()
+    rows = ratings.values("coach_id").annotate(
+        n=Count("pk"),
+        people=Count("rater_id", distinct=True),
+        total=Sum("score"),
+        **{f"s{score}": Count("pk", filter=Q(score=score)) for score in SCORES},
     )
     summaries = {pk: EMPTY_SUMMARY for pk in ids}
     for row in rows:
@@ -202,52 +203,106 @@ def rating_summaries(
             distribution={score: row[f"s{score}"] for score in SCORES},
             comments=[],
         )
-    if with_comments:
-        return with_comments_of(
-            summaries, coaches=ids, since=since, until=until, given_before=given_before
-        )
-    return summaries
-
-
-def with_comments_of(
-    summaries: dict[int, RatingSummary],
-    *,
-    coaches: Iterable,
-    since: datetime,
-    until: datetime,
-    given_before: datetime | None = None,
-) -> dict[int, RatingSummary]:
-    """`summaries` (of `rating_summaries`, same window) with the comments of those of
-    `coaches` whose summary is shown: one query, none when none is. Only for the coach
-    themself (see `rating_summaries`): "My team" summarises the manager with the
-    managers below in one query, then reads the manager's own words alone."""
-    shown = [pk for pk in _ids(coaches) if summaries[pk].shown]
+    shown = [pk for pk in _ids(comments_for) if pk in summaries and summaries[pk].shown]
     if not shown:
         return summaries
     words: dict[int, list[str]] = {pk: [] for pk in shown}
     for coach_id, comment in (
-        _rated_in(since, until, given_before)
-        .filter(coach_id__in=shown)
-        .exclude(comment="")
-        .values_list("coach_id", "comment")
+        ratings.filter(coach_id__in=shown).exclude(comment="").values_list("coach_id", "comment")
     ):
         words[coach_id].append(comment)
-    added = dict(summaries)
     for pk in shown:
         # Alphabetical, so the order says nothing about who wrote which, or when.
         comments = sorted(words[pk], key=lambda text: (text.casefold(), text))
         summary = summaries[pk]
-        added[pk] = RatingSummary(
+        summaries[pk] = RatingSummary(
             summary.ratings, summary.raters, summary.average, summary.distribution, comments
         )
-    return added
+    return summaries
 
 
-def _rated_in(since: datetime, until: datetime, given_before: datetime | None):
-    ratings = SessionRating.objects.filter(session_start__gte=since, session_start__lt=until)
-    if given_before is not None:
-        ratings = ratings.filter(created_at__lt=given_before)
-    return ratings.order_by()
+# --- What dashboards count: released ratings -------------------------------------------
+
+USEFULNESS_WEEKS = 8  # a dashboard summary spans this many weeks of sessions
+
+
+def counted_until(now: datetime | None = None) -> datetime:
+    """Monday 00:00 UTC on or before `now`: where a release may move the count to. UTC,
+    so the boundary is the same for every reader whatever their time zone."""
+    now = (now or timezone.now()).astimezone(UTC)
+    monday = now.date() - timedelta(days=now.weekday())
+    return datetime.combine(monday, time.min, tzinfo=UTC)
+
+
+def release_usefulness(*, now: datetime | None = None) -> int:
+    """Move each coach's count (`UsefulnessRelease`) on to the last Monday where at
+    least RATING_MIN_RATERS people have rated them since their count last moved;
+    leave the others where they are, their new ratings waiting for more people.
+    Returns how many coaches' counts moved.
+
+    Why: a summary that took each rating as it came could be read before and after a
+    session and compared — one rating more, the spread moved by one — and tell what
+    that coachee gave; so could one read as its window passed a rated session. Moved
+    only like this, two readings differ by the ratings of at least three people
+    coming in (and the window's sessions leaving with them). Idempotent, so beat may
+    run it hourly: all week the same Monday, the same answer. One query to find the
+    coaches, one statement to move them."""
+    monday = counted_until(now)
+    counted = UsefulnessRelease.objects.filter(coach=OuterRef("coach_id")).values("counted_until")[
+        :1
+    ]
+    due = list(
+        SessionRating.objects.filter(created_at__lt=monday)
+        .annotate(since=Subquery(counted))
+        .filter(Q(since__isnull=True) | Q(created_at__gte=F("since")))
+        .values("coach_id")
+        .annotate(people=Count("rater_id", distinct=True))
+        .filter(people__gte=RATING_MIN_RATERS)
+        .values_list("coach_id", flat=True)
+        .order_by()
+    )
+    UsefulnessRelease.objects.bulk_create(
+        [UsefulnessRelease(coach_id=pk, counted_until=monday) for pk in due],
+        update_conflicts=True,
+        unique_fields=["coach"],
+        update_fields=["counted_until"],
+    )
+    return len(due)
+
+
+@dataclass(frozen=True)
+class Released:
+    """A coach's dashboard summary and where it counts to (None: nothing yet)."""
+
+    summary: RatingSummary
+    counted_until: datetime | None
+    weeks: int = USEFULNESS_WEEKS
+
+
+def released_summaries(
+    *, coaches: Iterable, comments_for: int | None = None
+) -> dict[int, Released]:
+    """What dashboards show of each coach's usefulness: the ratings given before the
+    coach's `counted_until`, on sessions that started in the USEFULNESS_WEEKS before
+    it — whatever window the page shows, since summaries over two windows ending at
+    the same moment could be subtracted. The comments only for `comments_for` (the
+    coach reading their own dashboard). Two queries (where each count stands, the
+    numbers), one more for the comments when shown."""
+    ids = _ids(coaches)
+    until = dict(
+        UsefulnessRelease.objects.filter(coach_id__in=ids).values_list("coach_id", "counted_until")
+    )
+    released = F("coach__usefulness_release__counted_until")
+    ratings = SessionRating.objects.filter(
+        created_at__lt=released,
+        session_start__lt=released,
+        session_start__gte=ExpressionWrapper(
+            released - timedelta(weeks=USEFULNESS_WEEKS), output_field=DateTimeField()
+        ),
+    )
+    counted = [pk for pk in ids if pk in until]
+    summaries = _summaries(ratings, counted, comments_for=[comments_for] if comments_for else [])
+    return {pk: Released(summaries.get(pk, EMPTY_SUMMARY), until.get(pk)) for pk in ids}
 
 
 # --- Waiting for a rating ----------------------------------------------------------------

@@ -58,6 +58,13 @@ PERIODIC_TASKS = [
         "tomorrow (hourly; once per request and person).",
     ),
     PeriodicTaskSpec(
+        name="Count session usefulness",
+        task="coaching.release_usefulness",
+        crontab={"minute": "2"},
+        description="Moves each coach's usefulness count on to last Monday once at least "
+        "three people have rated them since it last moved (hourly; the same all week).",
+    ),
+    PeriodicTaskSpec(
         name="Queue weekly digests",
         task="cadence.queue_digests",
         crontab={"minute": "0", "hour": "6", "day_of_week": "1"},

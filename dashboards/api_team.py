@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from coaching.api import FocusAreaRefSerializer
+from coaching.ratings import USEFULNESS_WEEKS
 from config.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
@@ -156,13 +157,15 @@ class InboxSerializer(serializers.Serializer):
 
 class UsefulnessSerializer(serializers.Serializer):
     counted_until = serializers.DateTimeField(
-        help_text="Monday 00:00 UTC: the ratings given before it, on sessions that started "
-        "in the `weeks` before it. Counted a week at a time, so reading it again right "
-        "after a session does not show that session's rating arrive."
+        allow_null=True,
+        help_text="A Monday, 00:00 UTC: the ratings given before it, on sessions that "
+        "started in the `weeks` before it; null until anything is counted. It moves on "
+        "only once at least three people have rated the coach since it last moved, so "
+        "no reading differs from an earlier one by one person's ratings.",
     )
     weeks = serializers.IntegerField(
-        help_text=f"Always {team.USEFULNESS_WEEKS}, whatever the window asked for: "
-        "summaries over two windows could be subtracted."
+        help_text=f"Always {USEFULNESS_WEEKS}, whatever the window asked for: summaries "
+        "over two windows could be subtracted."
     )
     ratings = serializers.IntegerField(source="summary.ratings")
     raters = serializers.IntegerField(source="summary.raters")

@@ -47,9 +47,7 @@ from coaching.ratings import (
     RATING_MIN_RATINGS,
     SCORES,
     RatingSummary,
-    counted_until,
-    rating_summaries,
-    with_comments_of,
+    released_summaries,
 )
 from feedback import selectors as feedback
 from people.models import Team, User
@@ -191,46 +189,31 @@ class CoachRow:
     weekly_chart: str = ""
 
 
-# Session usefulness spans these weeks whatever window the page shows: summaries over
-# two windows ending at the same Monday could be subtracted — 8 weeks less 4 is the 4
-# weeks between, shown with no threshold of its own, perhaps one person's ratings.
-USEFULNESS_WEEKS = 8
-
-
 @dataclass(frozen=True)
 class Usefulness:
-    """A coach's `coaching.ratings.RatingSummary` over the `USEFULNESS_WEEKS` weeks up
-    to the last Monday (`counted_until`), with its distribution drawn when shown."""
+    """A coach's released usefulness (`coaching.ratings.released_summaries`), with its
+    distribution drawn when shown."""
 
     summary: RatingSummary
-    counted_until: datetime
+    counted_until: datetime | None  # None: nothing counted yet
+    weeks: int
     chart: str = ""
-    weeks: int = USEFULNESS_WEEKS
     min_ratings: int = RATING_MIN_RATINGS
     min_raters: int = RATING_MIN_RATERS
 
     @property
     def counted_to(self):
         """The Monday the count stops at, as a date (00:00 UTC that day)."""
-        return self.counted_until.date()
+        return self.counted_until.date() if self.counted_until else None
 
 
-def usefulness_of(
-    coaches: list[int], *, now: datetime, comments_for: int | None = None
-) -> dict[int, Usefulness]:
+def usefulness_of(coaches: list[int], *, comments_for: int | None = None) -> dict[int, Usefulness]:
     """Session usefulness per coach: numbers for everyone; the words only for
     `comments_for` (the coach reading their own dashboard) — never read for the
-    others at all. Counted a week at a time (`counted_until`): the ratings given
-    before the last Monday, on sessions started in the `USEFULNESS_WEEKS` before it.
-    One query, plus one for the coach's own comments when shown."""
-    until = counted_until(now)
-    since = until - timedelta(weeks=USEFULNESS_WEEKS)
-    span = {"since": since, "until": until, "given_before": until}
-    summaries = rating_summaries(coaches=coaches, **span)
-    if comments_for is not None:
-        summaries = with_comments_of(summaries, coaches=[comments_for], **span)
+    others at all. The same whatever the page's window (see `released_summaries`)."""
     return {
-        pk: Usefulness(summary, until, _rating_chart(summary)) for pk, summary in summaries.items()
+        pk: Usefulness(r.summary, r.counted_until, r.weeks, _rating_chart(r.summary))
+        for pk, r in released_summaries(coaches=coaches, comments_for=comments_for).items()
     }
 
 
@@ -270,7 +253,7 @@ def coach_rows(
         row, run = rows[coach_id], runs.get(pk, 0)
         row.longest_run = max(row.longest_run, run)
         row.plans_missing += run >= threshold
-    for pk, usefulness in usefulness_of(ids, now=now, comments_for=comments_for).items():
+    for pk, usefulness in usefulness_of(ids, comments_for=comments_for).items():
         rows[pk].usefulness = usefulness
     for row in rows.values():
         row.weeks = by_week[row.person.pk]

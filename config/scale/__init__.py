@@ -20,11 +20,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
+from datetime import time as dt_time
 
 from django.db import transaction
 
 from coaching.models import CoachingSession
+from coaching.ratings import release_usefulness
 from feedback.models import Feedback
 from people.demo import DEMO_PASSWORD
 from people.models import Team, User
@@ -144,6 +146,8 @@ def seed(
         sink.reset_sequences()
         checked = sink.verify_foreign_keys() if (verify and sink.triggers_off) else 0
         sink.analyze()
+        # Where beat's hourly count of session usefulness would stand today.
+        release_usefulness(now=datetime.combine(today, dt_time(12), tzinfo=UTC))
         phases.append(Phase("finish", time.perf_counter() - began, {}))
     finally:
         sink.close()

@@ -30,6 +30,7 @@ from coaching.models import (
     SessionRating,
     SessionStatus,
     SharedNotes,
+    UsefulnessRelease,
 )
 from config.scale import org
 from feedback.models import Direction, Feedback, FeedbackRequest, Stream
@@ -253,6 +254,8 @@ def _notes_and_commitments():
     assert Goal.objects.filter(status="active").exists()
     assert SessionRating.objects.exists()
     assert not SessionRating.objects.filter(rater=F("coach")).exists()
+    # Usefulness counted where beat's hourly run would have left it today.
+    assert UsefulnessRelease.objects.exists()
 
 
 def _feedback_both_streams_every_direction():
@@ -325,6 +328,7 @@ SEEDED = [
     "feedback.Feedback_themes",
     "feedback.Feedback",
     "feedback.FeedbackRequest",
+    "coaching.UsefulnessRelease",
     "coaching.SessionRating",
     "coaching.PrivateNote",
     "coaching.AgendaItem",

@@ -9,6 +9,7 @@ import time_machine
 
 from cadence.models import Occurrence
 from cadence.services import plan_create
+from coaching.ratings import release_usefulness
 from coaching.services import session_rating_save
 from people.services import team_create, team_member_add
 from scorecards import services as scorecards
@@ -90,6 +91,7 @@ def bosses(org):
     rep, manager = org.rep, org.manager
     small, large = boss_of(org, 3, template), boss_of(org, 12, template)
     org.rep, org.manager = rep, manager
+    release_usefulness(now=NOW)  # the ratings of ten days ago count: summaries shown
     return small, large
 
 
@@ -106,10 +108,10 @@ def test_my_team_costs_the_same_for_3_or_12_people_and_managers(client, org, bos
     # (all below the manager: the reveal rule is not needed), monthly averages; streaks;
     # last manager reviews; everyone and the managers below counted in one walk; this
     # page of managers; health per coach (3); weeks per coach; live plans; runs of
-    # misses; ratings (numbers for all, then the manager's own comments: 2); this
-    # week's sessions and their people (2); teams led; overdue commitments; requests
-    # waiting on me, with their count.
-    assert few == many == 28
+    # misses; ratings (where each coach's count stands, the numbers, then the
+    # manager's own comments: 3); this week's sessions and their people (2); teams
+    # led; overdue commitments; requests waiting on me, with their count.
+    assert few == many == 29
 
 
 def test_a_managers_team_read_from_above_costs_the_same(client, org, bosses):
@@ -118,7 +120,7 @@ def test_a_managers_team_read_from_above_costs_the_same(client, org, bosses):
     many = count_for(client, org.head, f"/team/managers/{large.pk}/")
     # As "My team", less the requests waiting on them and their own rating comments
     # (2), plus the check that the manager is below the viewer.
-    assert few == many == 27
+    assert few == many == 28
 
 
 @pytest.mark.parametrize(
@@ -134,8 +136,9 @@ def test_the_api_costs_are_pinned(client, org, bosses):
     small, _ = bosses
     # The same selectors as the pages: the own dashboard reads the roles for its
     # permission as the page does; read from above, no roles are read (no navigation).
-    assert count_for(client, small, "/api/v1/dashboards/team/") == 28
-    assert count_for(client, org.head, f"/api/v1/dashboards/team/{small.pk}/") == 26
+    assert count_for(client, small, "/api/v1/dashboards/team/") == 29
+    assert count_for(client, org.head, f"/api/v1/dashboards/team/{small.pk}/") == 27
     # session, user, roles; managers below (how many, this page: 2); health per coach
-    # (3); weeks; live plans; runs of misses; ratings (numbers only).
+    # (3); weeks; live plans; runs of misses; where each manager's usefulness count
+    # stands (none here counted yet, so no numbers are read).
     assert count_for(client, small, "/api/v1/dashboards/managers/") == 12

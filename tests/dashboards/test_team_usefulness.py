@@ -2,9 +2,10 @@
 show): a manager reads their own average, spread and comments once five ratings
 from three people are counted; the people above them read the numbers only — on the
 manager's page from above, in the managers-below table, in the API — never a
-comment; below the threshold everyone reads "too few ratings to show". Ratings are
-counted a week at a time: what was given this week shows from next Monday, 00:00
-UTC, whoever reads and in whatever time zone."""
+comment; below the threshold everyone reads "too few ratings to show". What counts
+are released ratings: a coach's count moves on at a Monday (00:00 UTC) once at least
+three people have rated them since it last moved, whoever reads and in whatever time
+zone, and always over eight weeks of sessions."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -12,7 +13,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from coaching.ratings import counted_until
+from coaching.ratings import counted_until, release_usefulness
 from tests.coaching.ratings_support import held, rate
 from tests.factories import UserFactory
 
@@ -29,7 +30,7 @@ def next_monday(hours=9):
 @pytest.fixture
 def rated(org):
     """Mia's 1:1s rated 5, 4, 4, 3, 2 by Rita, Pavel and Rosa (five from three); the
-    test then reads on the Monday after, when they count."""
+    test then reads on the Monday after, once beat has counted them."""
     rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
     for days, person, score, comment in [
         (1, org.rep, 5, COMMENT),
@@ -40,6 +41,7 @@ def rated(org):
     ]:
         rate(held(org.manager, person, ago=timedelta(days=days)), person, score, comment)
     with time_machine.travel(next_monday(), tick=False):
+        release_usefulness()
         yield org
 
 
@@ -81,9 +83,12 @@ def test_the_people_above_read_the_numbers_never_a_comment(client, rated):
 
 
 def test_below_the_threshold_nobody_reads_an_average(client, org):
-    for days in (1, 2, 3, 4, 5):  # five ratings, but all from Rita
-        rate(held(org.manager, org.rep, ago=timedelta(days=days)), org.rep, 5, COMMENT)
+    """Four ratings from three people: counted, but too few to show."""
+    rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
+    for days, person in [(1, org.rep), (2, org.rep), (3, org.peer), (4, rosa)]:
+        rate(held(org.manager, person, ago=timedelta(days=days)), person, 5, COMMENT)
     with time_machine.travel(next_monday(), tick=False):
+        release_usefulness()
         client.force_login(org.manager)
         body = client.get("/team/").content.decode()
         data = client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
@@ -91,7 +96,7 @@ def test_below_the_threshold_nobody_reads_an_average(client, org):
         above = client.get("/team/").content.decode()
     assert "Too few ratings to show" in body and COMMENT not in body
     assert (data["ratings"], data["shown"], data["average"], data["comments"]) == (
-        5,
+        4,
         False,
         None,
         [],
@@ -99,38 +104,70 @@ def test_below_the_threshold_nobody_reads_an_average(client, org):
     assert "too few ratings to show" in above
 
 
-def test_a_rating_given_this_week_counts_from_next_monday_with_the_weeks_others(client, org):
-    """Four ratings counted last week (too few); Rosa's 1:1 on the Friday before, and
-    her rating of it, the fifth from a third person, given on Tuesday: the summary
-    does not move that week — read again after she rated it is still "too few" — and
-    shows all five on Monday at 00:00 UTC, not before. (A session of this week is not
-    counted this week either: it started after the Monday.)"""
+def test_one_persons_ratings_alone_are_never_counted(client, org):
+    """Five ratings, all from Rita: her count never starts, so nothing shows — not
+    even the counts."""
+    for days in (1, 2, 3, 4, 5):
+        rate(held(org.manager, org.rep, ago=timedelta(days=days)), org.rep, 5, COMMENT)
+    with time_machine.travel(next_monday(), tick=False):
+        release_usefulness()
+        client.force_login(org.manager)
+        body = client.get("/team/").content.decode()
+        data = client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
+    assert "Nothing counted yet" in body and COMMENT not in body
+    assert (data["counted_until"], data["ratings"], data["shown"]) == (None, 0, False)
+
+
+def test_the_count_moves_only_once_three_people_have_rated_since(client, org):
+    """Week 1: Rita, Pavel and Rosa rate five 1:1s — counted on Monday 16 Nov, shown.
+    Week 2: Rita alone rates a 1 — on Monday 23 Nov the count stays at the 16th, so
+    the summary does not move (it would have by Rita's rating alone). Week 3: Pavel
+    and Rosa rate too — on Monday 30 Nov three people have rated since the 16th, and
+    the count moves on with all three weeks' ratings. Read right after each rating,
+    mid-week, nothing moves either."""
     rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
-    monday = counted_until(datetime(2026, 11, 9, 12, tzinfo=UTC))
-    with time_machine.travel(monday - timedelta(days=2, hours=6), tick=False):  # Friday
-        for days, person, score in [(1, org.rep, 5), (2, org.rep, 4), (3, org.peer, 4)]:
-            rate(held(org.manager, person, ago=timedelta(days=days)), person, score)
-        rate(held(org.manager, org.peer, ago=timedelta(days=4)), org.peer, 3)
-        rosas = held(org.manager, rosa, ago=timedelta(hours=2))
+    monday = datetime(2026, 11, 16, tzinfo=UTC)
     client.force_login(org.manager)
 
     def usefulness():
         return client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
 
-    with time_machine.travel(monday + timedelta(days=1, hours=10), tick=False):  # Tuesday
-        assert (usefulness()["ratings"], usefulness()["shown"]) == (4, False)
-        rate(rosas, rosa, 2, "Felt rushed")
-        after = usefulness()
-        assert (after["ratings"], after["raters"], after["shown"]) == (4, 2, False)
-        assert "Felt rushed" not in client.get("/team/").content.decode()
-    with time_machine.travel(monday + timedelta(weeks=1, seconds=-1), tick=False):
-        assert usefulness()["ratings"] == 4  # Sunday 23:59:59 UTC
-    with time_machine.travel(monday + timedelta(weeks=1), tick=False):
+    def rate_on(day, person, score, comment=""):
+        with time_machine.travel(day, tick=False):
+            rate(held(org.manager, person, ago=timedelta(hours=2)), person, score, comment)
+
+    week1 = monday - timedelta(days=4)  # Thursday 12 Nov
+    for hours, person, score in [(0, org.rep, 5), (2, org.rep, 4), (4, org.peer, 4)]:
+        rate_on(week1 + timedelta(hours=10 + hours), person, score)
+    rate_on(week1 + timedelta(days=1, hours=10), org.peer, 3)
+    rate_on(week1 + timedelta(days=1, hours=12), rosa, 2, "Felt rushed")
+    with time_machine.travel(monday + timedelta(hours=1), tick=False):
+        release_usefulness()
+        first = usefulness()
+    assert datetime.fromisoformat(first["counted_until"]) == monday
+    assert (first["ratings"], first["raters"], first["average"]) == (5, 3, 3.6)
+
+    rate_on(monday + timedelta(days=2, hours=10), org.rep, 1, "Not useful this time")
+    with time_machine.travel(monday + timedelta(days=2, hours=13), tick=False):
+        assert usefulness() == first  # right after Rita's rating
+    with time_machine.travel(monday + timedelta(weeks=1, hours=1), tick=False):
+        assert release_usefulness() == 0
+        assert usefulness() == first  # Rita alone since the 16th: nothing moves
+        assert "Not useful this time" not in client.get("/team/").content.decode()
+
+    rate_on(monday + timedelta(weeks=1, days=2, hours=10), org.peer, 4)
+    rate_on(monday + timedelta(weeks=1, days=3, hours=10), rosa, 4)
+    with time_machine.travel(monday + timedelta(weeks=2, seconds=-1), tick=False):
+        assert release_usefulness() == 0  # Sunday 23:59:59 UTC: still the 16th
+        assert usefulness() == first
+    with time_machine.travel(monday + timedelta(weeks=2, minutes=2), tick=False):
+        assert release_usefulness() == 1
         now = usefulness()
-        assert (now["ratings"], now["raters"], now["shown"], now["average"]) == (5, 3, True, 3.6)
-        assert datetime.fromisoformat(now["counted_until"]) == datetime(2026, 11, 16, tzinfo=UTC)
         body = client.get("/team/").content.decode()
-        assert "Felt rushed" in body and "in the 8 weeks to Monday 16 Nov" in body
+    assert datetime.fromisoformat(now["counted_until"]) == monday + timedelta(weeks=2)
+    assert (now["ratings"], now["raters"]) == (8, 3)
+    assert now["average"] == pytest.approx((18 + 1 + 4 + 4) / 8)
+    assert "Not useful this time" in body and "in the 8 weeks to Monday 30 Nov" in body
 
 
 def test_the_count_stops_at_the_same_moment_for_every_reader(client, rated):

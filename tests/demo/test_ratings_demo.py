@@ -10,8 +10,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from coaching.models import ParticipantRole, SessionRating, SessionStatus
-from coaching.ratings import RATED_KINDS, RATING_DAYS, rating_summaries, sessions_to_rate
+from coaching.models import ParticipantRole, SessionRating, SessionStatus, UsefulnessRelease
+from coaching.ratings import (
+    RATED_KINDS,
+    RATING_DAYS,
+    counted_until,
+    rating_summaries,
+    sessions_to_rate,
+)
 from people.models import User
 
 
@@ -102,6 +108,24 @@ class TestDemoRatings:
         client.force_login(aisha)
         page = client.get(f"/sessions/{waiting[0].pk}/").content.decode()
         assert "<legend>Was this session useful?</legend>" in page
+
+    @pytest.mark.django_db
+    def test_the_counts_stand_where_beat_would_have_left_them(self, client):
+        """Sofia's, Lena's and Daniel's usefulness counts have moved on to a Monday no
+        later than today's (a month back at most); Marcus's two raters never start
+        one. Sofia's page shows her average; Marcus's says nothing is counted yet."""
+        monday = counted_until()
+        counts = dict(UsefulnessRelease.objects.values_list("coach__email", "counted_until"))
+        assert set(counts) == {
+            f"{key}@example.com" for key in ("sofia.alvarez", "lena.fischer", "daniel.mensah")
+        }
+        # Sofia's team rate weekly; Daniel's managers once a month each.
+        assert monday - timedelta(weeks=1) <= counts["sofia.alvarez@example.com"] <= monday
+        assert all(monday - timedelta(weeks=5) <= c <= monday for c in counts.values())
+        client.force_login(_person("sofia.alvarez"))
+        assert "ratings by 8 people" in client.get("/team/").content.decode()
+        client.force_login(_person("marcus.chen"))
+        assert "Nothing counted yet" in client.get("/team/").content.decode()
 
     @pytest.mark.django_db
     def test_it_prints_each_coachs_summary(self, demo):
