@@ -80,6 +80,8 @@ def test_the_people_above_read_the_numbers_never_a_comment(client, rated):
     row = client.get("/api/v1/dashboards/managers/", **JSON).json()["managers"][0]
     assert (row["manager"]["id"], row["usefulness"]["average"]) == (rated.manager.pk, 3.6)
     assert row["usefulness"]["comments"] == []
+    monday = counted_until()  # the managers-below table says which Monday each row is to
+    assert f"of 5, 5 ratings to {monday.day} {monday:%b}" in client.get("/team/").content.decode()
 
 
 def test_below_the_threshold_nobody_reads_an_average(client, org):
