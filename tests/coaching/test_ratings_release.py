@@ -82,3 +82,14 @@ def test_it_costs_the_same_queries_for_two_coaches_or_twenty():
         runs.append((len(q), moved))
     assert runs == [(2, 2), (2, 18)]  # which coaches, then one statement moving them
     assert UsefulnessRelease.objects.filter(counted_until=MONDAY + timedelta(weeks=1)).count() == 20
+
+
+def test_beat_runs_it_as_a_task(org):
+    """The task beat schedules (config/periodic.py) is the release itself."""
+    from coaching.tasks import release_usefulness as task
+
+    for hours, report in enumerate(team_of(org.manager, 3)):
+        on(MONDAY + timedelta(days=1, hours=hours), org.manager, report)
+    with time_machine.travel(MONDAY + timedelta(weeks=1, minutes=2), tick=False):
+        assert task.apply().get() == 1
+    assert counted(org.manager) == MONDAY + timedelta(weeks=1)

@@ -28,6 +28,9 @@ def test_each_manager_below_gets_a_row_with_their_coaching_numbers(client, world
         row_text(html, "Mia Manager")
     )
     assert "50% 1/2 100% 0% 0 — 0/0 100% 1/1 0 0" in row_text(html, "Omar Other")
+    # Nobody has rated either manager's sessions: no usefulness count has started.
+    for name in ("Mia Manager", "Omar Other"):
+        assert row_text(html, name).endswith("nothing counted yet"), name
     assert f'href="/team/managers/{world.org.manager.pk}/"' in html
     assert f'href="/team/managers/{world.org.other_manager.pk}/"' in html
 
