@@ -224,7 +224,11 @@ class _Builder:
         )
         if shifted:
             CoachingSession.objects.filter(pk=session.pk).update(held_at=held_at)
-        SessionRating.objects.filter(pk=rating.pk).update(created_at=rated.at, updated_at=rated.at)
+        SessionRating.objects.filter(pk=rating.pk).update(
+            created_at=rated.at,
+            updated_at=rated.at,
+            closes_at=held_at + timedelta(days=RATING_DAYS),
+        )
         return rating
 
     def build(self) -> int:
@@ -266,7 +270,7 @@ def seed_ratings(people: dict[str, User] | None = None, *, rng_seed: int = 2026)
 def _count_as_beat_would_have(now: datetime) -> None:
     """Move the coaches' usefulness counts Monday by Monday through the history, as
     beat's hourly run would have, so each stands where it would today."""
-    first = SessionRating.objects.order_by("created_at").values_list("created_at", flat=True)[:1]
+    first = SessionRating.objects.order_by("closes_at").values_list("closes_at", flat=True)[:1]
     monday = counted_until(first[0]) + timedelta(weeks=1) if first else now
     while monday <= now:
         release_usefulness(now=monday)

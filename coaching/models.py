@@ -748,6 +748,10 @@ class SessionRating(models.Model):
     # never change), so a coach's summary is one grouped query on one index.
     coach = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     session_start = models.DateTimeField(help_text="The session's scheduled start, copied.")
+    closes_at = models.DateTimeField(
+        help_text="When the rating can no longer be given, changed or taken back: the "
+        "session's held_at plus RATING_DAYS, copied. Dashboards count it only after."
+    )
     score = models.PositiveSmallIntegerField()
     comment = models.CharField(max_length=RATING_COMMENT_LIMIT, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -767,6 +771,9 @@ class SessionRating(models.Model):
         indexes = [
             # `rating_summaries`: a coach's ratings on sessions that started in a window.
             models.Index(fields=["coach", "session_start"], name="rating_summary_coach_start"),
+            # `released_summaries`: a coach's ratings that closed in the weeks before
+            # their count; `release_usefulness`: who has ratings closed since theirs.
+            models.Index(fields=["coach", "closes_at"], name="rating_counted_coach_closes"),
         ]
 
     def __str__(self):
@@ -774,12 +781,12 @@ class SessionRating(models.Model):
 
 
 class UsefulnessRelease(models.Model):
-    """How far a coach's usefulness summary counts: the ratings given before
-    `counted_until` (a Monday, 00:00 UTC). Moved on only by
-    `coaching.ratings.release_usefulness`, and only once at least RATING_MIN_RATERS
-    people have rated the coach since — so whatever changes between two readings of
-    the summary is the ratings of at least that many people. No row: nothing counted
-    yet."""
+    """How far a coach's usefulness summary counts: the ratings that closed (could no
+    longer be changed) before `counted_until` (a Monday, 00:00 UTC). Moved on only by
+    `coaching.ratings.release_usefulness`, and only once the ratings of at least
+    RATING_MIN_RATERS people have closed since — so whatever changes between two
+    readings of the summary is the ratings of at least that many people. No row:
+    nothing counted yet."""
 
     coach = models.OneToOneField(
         USER, on_delete=models.CASCADE, primary_key=True, related_name="usefulness_release"

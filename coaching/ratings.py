@@ -7,9 +7,10 @@ window only once it holds at least `RATING_MIN_RATINGS` ratings from at least
 `RATING_MIN_RATERS` people (five ratings from one report would be that report's own);
 comments are for the coach alone, inside a shown summary, without names or dates, in
 alphabetical order so their order cannot tell which is recent. Dashboards count
-only released ratings (`release_usefulness`, `released_summaries`): a coach's count
-moves on at a Monday once at least three people have rated them since it last
-moved, so no reading differs from an earlier one by one person's ratings. HR and
+only released ratings (`release_usefulness`, `released_summaries`): closed ones (no
+longer open to change), up to a coach's count, which moves on at a Monday once the
+ratings of at least three people have closed since it last moved — so no reading
+differs from an earlier one by one person's ratings, given or changed. HR and
 programme admins see nothing of ratings. See docs/coaching.md, "Session usefulness".
 
 Dashboards build on `released_summaries` and `sessions_to_rate`; the rules
@@ -223,7 +224,9 @@ def _summaries(
 
 # --- What dashboards count: released ratings -------------------------------------------
 
-USEFULNESS_WEEKS = 8  # a dashboard summary spans this many weeks of sessions
+# A dashboard summary counts the ratings that closed in this many weeks before its
+# count: sessions held RATING_DAYS to RATING_DAYS + 8 weeks before it.
+USEFULNESS_WEEKS = 8
 
 
 def counted_until(now: datetime | None = None) -> datetime:
@@ -235,26 +238,27 @@ def counted_until(now: datetime | None = None) -> datetime:
 
 
 def release_usefulness(*, now: datetime | None = None) -> int:
-    """Move each coach's count (`UsefulnessRelease`) on to the last Monday where at
-    least RATING_MIN_RATERS people have rated them since their count last moved;
-    leave the others where they are, their new ratings waiting for more people.
+    """Move each coach's count (`UsefulnessRelease`) on to the last Monday where the
+    ratings of at least RATING_MIN_RATERS people have closed since their count last
+    moved; leave the others where they are, their ratings waiting for more people.
     Returns how many coaches' counts moved.
 
     Why: a summary that took each rating as it came could be read before and after a
     session and compared — one rating more, the spread moved by one — and tell what
-    that coachee gave; so could one read as its window passed a rated session. Moved
-    only like this, two readings differ by the ratings of at least three people
-    coming in (and the window's sessions leaving with them). Idempotent, so beat may
-    run it hourly: all week the same Monday, the same answer. One query to find the
-    coaches, one statement to move them."""
+    that coachee gave; so could one read as its window passed a rated session, or
+    after a coachee changed a rating. Counting only closed ratings, moved only like
+    this, two readings differ by the ratings of at least three people coming in (and
+    the window's oldest leaving with them), and a counted rating never changes.
+    Idempotent, so beat may run it hourly: all week the same Monday, the same answer.
+    One query to find the coaches, one statement to move them."""
     monday = counted_until(now)
     counted = UsefulnessRelease.objects.filter(coach=OuterRef("coach_id")).values("counted_until")[
         :1
     ]
     due = list(
-        SessionRating.objects.filter(created_at__lt=monday)
+        SessionRating.objects.filter(closes_at__lt=monday)
         .annotate(since=Subquery(counted))
-        .filter(Q(since__isnull=True) | Q(created_at__gte=F("since")))
+        .filter(Q(since__isnull=True) | Q(closes_at__gte=F("since")))
         .values("coach_id")
         .annotate(people=Count("rater_id", distinct=True))
         .filter(people__gte=RATING_MIN_RATERS)
@@ -282,21 +286,20 @@ class Released:
 def released_summaries(
     *, coaches: Iterable, comments_for: int | None = None
 ) -> dict[int, Released]:
-    """What dashboards show of each coach's usefulness: the ratings given before the
-    coach's `counted_until`, on sessions that started in the USEFULNESS_WEEKS before
-    it — whatever window the page shows, since summaries over two windows ending at
-    the same moment could be subtracted. The comments only for `comments_for` (the
-    coach reading their own dashboard). Two queries (where each count stands, the
-    numbers), one more for the comments when shown."""
+    """What dashboards show of each coach's usefulness: the ratings that closed in the
+    USEFULNESS_WEEKS before the coach's `counted_until` — whatever window the page
+    shows, since summaries over two windows ending at the same moment could be
+    subtracted. The comments only for `comments_for` (the coach reading their own
+    dashboard). Two queries (where each count stands, the numbers), one more for the
+    comments when shown."""
     ids = _ids(coaches)
     until = dict(
         UsefulnessRelease.objects.filter(coach_id__in=ids).values_list("coach_id", "counted_until")
     )
     released = F("coach__usefulness_release__counted_until")
     ratings = SessionRating.objects.filter(
-        created_at__lt=released,
-        session_start__lt=released,
-        session_start__gte=ExpressionWrapper(
+        closes_at__lt=released,
+        closes_at__gte=ExpressionWrapper(
             released - timedelta(weeks=USEFULNESS_WEEKS), output_field=DateTimeField()
         ),
     )

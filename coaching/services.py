@@ -862,8 +862,8 @@ def session_rating_save(
     *, session: CoachingSession, rater: User, score: int, comment: str = ""
 ) -> SessionRating:
     """Rate a held session, or change one's rating while it is open: one row per
-    session and rater. The coach and the start are copied from the session, so
-    summaries group by coach on one index."""
+    session and rater. The coach, the start and when rating closes are copied from
+    the session, so summaries group by coach on one index."""
     session = _lock(session)
     _check_may_rate(session, rater)
     score, comment = _check_rating(score, comment)
@@ -879,6 +879,7 @@ def session_rating_save(
             "comment": comment,
             "coach": coach,
             "session_start": session.scheduled_start,
+            "closes_at": ratings.rating_closes_at(session),
         },
     )
     return rating

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from coaching.api import FocusAreaRefSerializer
-from coaching.ratings import USEFULNESS_WEEKS
+from coaching.ratings import RATING_DAYS, USEFULNESS_WEEKS
 from config.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
@@ -158,10 +158,11 @@ class InboxSerializer(serializers.Serializer):
 class UsefulnessSerializer(serializers.Serializer):
     counted_until = serializers.DateTimeField(
         allow_null=True,
-        help_text="A Monday, 00:00 UTC: the ratings given before it, on sessions that "
-        "started in the `weeks` before it; null until anything is counted. It moves on "
-        "only once at least three people have rated the coach since it last moved, so "
-        "no reading differs from an earlier one by one person's ratings.",
+        help_text="A Monday, 00:00 UTC: the ratings that closed (could no longer be "
+        f"changed, {RATING_DAYS} days after their session) in the `weeks` before it; null until "
+        "anything is counted. It moves on only once the ratings of at least three people "
+        "have closed since it last moved, so no reading differs from an earlier one by "
+        "one person's ratings.",
     )
     weeks = serializers.IntegerField(
         help_text=f"Always {USEFULNESS_WEEKS}, whatever the window asked for: summaries "

@@ -13,12 +13,15 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from coaching.models import SessionRating
+from coaching.ratings import RATING_DAYS
 from tests.coaching.ratings_support import SECRET, held, rate
 from tests.factories import one_on_one
 
 WHO_SEES = (
-    "Your coach sees only an average over at least five ratings from at least three "
-    "people, and comments without your name; their manager sees the average only."
+    "It counts once it can no longer be changed, two weeks after the session, and only "
+    "together with other people's: your coach sees only an average over at least five "
+    "ratings from at least three people, and comments without your name; their manager "
+    "sees the average only."
 )
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "rating"}
 
@@ -69,6 +72,7 @@ def test_with_htmx_the_rating_is_saved_and_the_panel_swapped_in_place(client, or
     assert escape(SECRET) in html and "Change my rating" in html
     rating = SessionRating.objects.get()
     assert (rating.rater, rating.score, rating.comment) == (org.rep, 4, SECRET)
+    assert rating.closes_at == session.held_at + timedelta(days=RATING_DAYS)  # counted after
 
 
 @pytest.mark.django_db

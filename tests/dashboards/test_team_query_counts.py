@@ -28,10 +28,10 @@ pytestmark = pytest.mark.django_db
 
 def boss_of(org, n, template):
     """A manager of managers below Hana: n direct reports, each with a held 1:1 this
-    week (rated), a missed one and one to come in a plan, two held 1:1s ten days ago
-    (rated then, so counted by this week's summary), an overdue commitment and a
-    scored call; n managers below, each with a rep and a held 1:1; n requests
-    waiting on the boss."""
+    week (rated), a missed one and one to come in a plan, two held 1:1s 24 days ago
+    (rated then, closed ten days ago, so counted by this week's summary), an overdue
+    commitment and a scored call; n managers below, each with a rep and a held 1:1;
+    n requests waiting on the boss."""
     with time_machine.travel(NOW - timedelta(days=30), tick=False):
         boss = UserFactory(manager=org.head)
         team = team_create(name=f"Team of {n}", lead=boss)
@@ -42,12 +42,12 @@ def boss_of(org, n, template):
         org.rep, org.manager = rep, boss  # `scored_call` scores org.rep's calls as org.manager
         scored_call(org, template, NOW - timedelta(days=3), mine=[3, 3, 1], coach=[2, 2, 2])
     earlier = {}
-    with time_machine.travel(NOW - timedelta(days=10), tick=False):
+    with time_machine.travel(NOW - timedelta(days=24), tick=False):
         for rep in reps:
-            earlier[rep] = one_on_one(boss, rep, start=NOW - timedelta(days=10, hours=1))
+            earlier[rep] = one_on_one(boss, rep, start=NOW - timedelta(days=24, hours=1))
             promise(earlier[rep], boss, due_on=(NOW - timedelta(days=2)).date())
             held(earlier[rep], boss)
-            before = one_on_one(boss, rep, start=NOW - timedelta(days=10, hours=3))
+            before = one_on_one(boss, rep, start=NOW - timedelta(days=24, hours=3))
             held(before, boss)
             for session in (earlier[rep], before):
                 session_rating_save(session=session, rater=rep, score=4, comment="Good")
@@ -91,7 +91,7 @@ def bosses(org):
     rep, manager = org.rep, org.manager
     small, large = boss_of(org, 3, template), boss_of(org, 12, template)
     org.rep, org.manager = rep, manager
-    release_usefulness(now=NOW)  # the ratings of ten days ago count: summaries shown
+    release_usefulness(now=NOW)  # the ratings closed ten days ago count: summaries shown
     return small, large
 
 

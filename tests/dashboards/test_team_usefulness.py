@@ -3,17 +3,20 @@ show): a manager reads their own average, spread and comments once five ratings
 from three people are counted; the people above them read the numbers only — on the
 manager's page from above, in the managers-below table, in the API — never a
 comment; below the threshold everyone reads "too few ratings to show". What counts
-are released ratings: a coach's count moves on at a Monday (00:00 UTC) once at least
-three people have rated them since it last moved, whoever reads and in whatever time
-zone, and always over eight weeks of sessions."""
+are released ratings: closed ones (14 days after their session, when they can no
+longer change), up to a coach's count, which moves on at a Monday (00:00 UTC) once
+the ratings of at least three people have closed since it last moved — whoever reads
+and in whatever time zone, and always over eight weeks."""
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from coaching.ratings import counted_until, release_usefulness
+from coaching.services import session_rating_delete
 from tests.coaching.ratings_support import held, rate
 from tests.factories import UserFactory
 
@@ -22,15 +25,17 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 COMMENT = "ZQUSEFULCOMMENT the role-play clicked"
 
 
-def next_monday(hours=9):
-    """`hours` past the coming Monday's 00:00 UTC, when this week's ratings count."""
-    return counted_until() + timedelta(weeks=1, hours=hours)
+def once_closed(hours=9):
+    """`hours` past the first Monday 00:00 UTC by which the ratings of sessions held
+    this week or last have all closed (RATING_DAYS after each)."""
+    return counted_until() + timedelta(weeks=3, hours=hours)
 
 
 @pytest.fixture
 def rated(org):
-    """Mia's 1:1s rated 5, 4, 4, 3, 2 by Rita, Pavel and Rosa (five from three); the
-    test then reads on the Monday after, once beat has counted them."""
+    """Mia's 1:1s of the last nine days rated 5, 4, 4, 3, 2 by Rita, Pavel and Rosa
+    (five from three); the test then reads on the Monday after they closed, once beat
+    has counted them."""
     rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
     for days, person, score, comment in [
         (1, org.rep, 5, COMMENT),
@@ -40,7 +45,7 @@ def rated(org):
         (3, rosa, 2, "Felt rushed"),
     ]:
         rate(held(org.manager, person, ago=timedelta(days=days)), person, score, comment)
-    with time_machine.travel(next_monday(), tick=False):
+    with time_machine.travel(once_closed(), tick=False):
         release_usefulness()
         yield org
 
@@ -89,7 +94,7 @@ def test_below_the_threshold_nobody_reads_an_average(client, org):
     rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
     for days, person in [(1, org.rep), (2, org.rep), (3, org.peer), (4, rosa)]:
         rate(held(org.manager, person, ago=timedelta(days=days)), person, 5, COMMENT)
-    with time_machine.travel(next_monday(), tick=False):
+    with time_machine.travel(once_closed(), tick=False):
         release_usefulness()
         client.force_login(org.manager)
         body = client.get("/team/").content.decode()
@@ -111,7 +116,7 @@ def test_one_persons_ratings_alone_are_never_counted(client, org):
     even the counts."""
     for days in (1, 2, 3, 4, 5):
         rate(held(org.manager, org.rep, ago=timedelta(days=days)), org.rep, 5, COMMENT)
-    with time_machine.travel(next_monday(), tick=False):
+    with time_machine.travel(once_closed(), tick=False):
         release_usefulness()
         client.force_login(org.manager)
         body = client.get("/team/").content.decode()
@@ -120,56 +125,73 @@ def test_one_persons_ratings_alone_are_never_counted(client, org):
     assert (data["counted_until"], data["ratings"], data["shown"]) == (None, 0, False)
 
 
-def test_the_count_moves_only_once_three_people_have_rated_since(client, org):
-    """Week 1: Rita, Pavel and Rosa rate five 1:1s — counted on Monday 16 Nov, shown.
-    Week 2: Rita alone rates a 1 — on Monday 23 Nov the count stays at the 16th, so
-    the summary does not move (it would have by Rita's rating alone). Week 3: Pavel
-    and Rosa rate too — on Monday 30 Nov three people have rated since the 16th, and
-    the count moves on with all three weeks' ratings. Read right after each rating,
-    mid-week, nothing moves either."""
+def test_the_count_moves_only_once_three_peoples_ratings_have_closed_since(client, org):
+    """Week of 9 Nov: Rita, Pavel and Rosa rate five 1:1s — closed by 27 Nov, counted
+    on Monday 30 Nov, shown; not before. Week of 30 Nov: Rita alone rates a 1, then
+    changes it to a 2 — on Monday 21 Dec (closed by then) the count stays at 30 Nov, so
+    the summary does not move (it would have by Rita's rating alone). Week of 7 Dec:
+    Pavel and Rosa rate too, and Rosa takes another rating back — on Monday 28 Dec,
+    once theirs have closed, three people's ratings have closed since 30 Nov and the
+    count moves on with them (the one taken back never counted). Read right after each
+    rating or change, nothing moves; a counted rating can no longer be changed."""
     rosa = UserFactory(display_name="Rosa Three", manager=org.manager)
     monday = datetime(2026, 11, 16, tzinfo=UTC)
-    client.force_login(org.manager)
 
     def usefulness():
+        client.force_login(org.manager)  # signed in afresh: the weeks outlast a session
         return client.get("/api/v1/dashboards/team/", **JSON).json()["coaching"]["usefulness"]
 
-    def rate_on(day, person, score, comment=""):
+    def rate_on(day, person, score, comment="", session=None):
         with time_machine.travel(day, tick=False):
-            rate(held(org.manager, person, ago=timedelta(hours=2)), person, score, comment)
+            session = session or held(org.manager, person, ago=timedelta(hours=2))
+            rate(session, person, score, comment)
+            return session
 
     week1 = monday - timedelta(days=4)  # Thursday 12 Nov
     for hours, person, score in [(0, org.rep, 5), (2, org.rep, 4), (4, org.peer, 4)]:
         rate_on(week1 + timedelta(hours=10 + hours), person, score)
     rate_on(week1 + timedelta(days=1, hours=10), org.peer, 3)
     rate_on(week1 + timedelta(days=1, hours=12), rosa, 2, "Felt rushed")
-    with time_machine.travel(monday + timedelta(hours=1), tick=False):
-        release_usefulness()
+    with time_machine.travel(monday + timedelta(weeks=1, hours=1), tick=False):
+        assert release_usefulness() == 0  # Monday 23 Nov: rated, but still open
+        assert usefulness()["counted_until"] is None
+    with time_machine.travel(monday + timedelta(weeks=2, hours=1), tick=False):
+        assert release_usefulness() == 1
         first = usefulness()
-    assert datetime.fromisoformat(first["counted_until"]) == monday
+    assert datetime.fromisoformat(first["counted_until"]) == monday + timedelta(weeks=2)
     assert (first["ratings"], first["raters"], first["average"]) == (5, 3, 3.6)
 
-    rate_on(monday + timedelta(days=2, hours=10), org.rep, 1, "Not useful this time")
-    with time_machine.travel(monday + timedelta(days=2, hours=13), tick=False):
+    ritas = rate_on(monday + timedelta(weeks=2, days=2, hours=10), org.rep, 1, "Not useful")
+    with time_machine.travel(monday + timedelta(weeks=2, days=2, hours=13), tick=False):
         assert usefulness() == first  # right after Rita's rating
-    with time_machine.travel(monday + timedelta(weeks=1, hours=1), tick=False):
+    rate_on(monday + timedelta(weeks=2, days=3), org.rep, 2, "Not useful this time", ritas)
+    with time_machine.travel(monday + timedelta(weeks=2, days=3, hours=1), tick=False):
+        assert usefulness() == first  # right after she changed it
+    with time_machine.travel(monday + timedelta(weeks=5, hours=1), tick=False):
         assert release_usefulness() == 0
-        assert usefulness() == first  # Rita alone since the 16th: nothing moves
+        assert usefulness() == first  # Rita's alone closed since 30 Nov: nothing moves
         assert "Not useful this time" not in client.get("/team/").content.decode()
 
-    rate_on(monday + timedelta(weeks=1, days=2, hours=10), org.peer, 4)
-    rate_on(monday + timedelta(weeks=1, days=3, hours=10), rosa, 4)
-    with time_machine.travel(monday + timedelta(weeks=2, seconds=-1), tick=False):
-        assert release_usefulness() == 0  # Sunday 23:59:59 UTC: still the 16th
+    rate_on(monday + timedelta(weeks=3, days=2, hours=10), org.peer, 4)
+    rate_on(monday + timedelta(weeks=3, days=3, hours=10), rosa, 4)
+    taken_back = rate_on(monday + timedelta(weeks=3, days=2, hours=12), rosa, 1, "Taken back")
+    with time_machine.travel(monday + timedelta(weeks=3, days=3, hours=11), tick=False):
+        session_rating_delete(session=taken_back, rater=rosa)
         assert usefulness() == first
-    with time_machine.travel(monday + timedelta(weeks=2, minutes=2), tick=False):
+    with time_machine.travel(monday + timedelta(weeks=6, seconds=-1), tick=False):
+        assert release_usefulness() == 0  # Sunday 27 Dec 23:59:59 UTC: still 30 Nov
+        assert usefulness() == first
+    with time_machine.travel(monday + timedelta(weeks=6, minutes=2), tick=False):
         assert release_usefulness() == 1
         now = usefulness()
         body = client.get("/team/").content.decode()
-    assert datetime.fromisoformat(now["counted_until"]) == monday + timedelta(weeks=2)
+        with pytest.raises(ValidationError, match="can no longer be rated or changed"):
+            rate(ritas, org.rep, 5)  # counted, so closed: it stays a 2
+    assert datetime.fromisoformat(now["counted_until"]) == monday + timedelta(weeks=6)
     assert (now["ratings"], now["raters"]) == (8, 3)
-    assert now["average"] == pytest.approx((18 + 1 + 4 + 4) / 8)
-    assert "Not useful this time" in body and "in the 8 weeks to Monday 30 Nov" in body
+    assert now["average"] == pytest.approx((18 + 2 + 4 + 4) / 8)
+    assert "Not useful this time" in body and "Taken back" not in body
+    assert "in the 8 weeks to Monday 28 Dec" in body
 
 
 def test_the_count_stops_at_the_same_moment_for_every_reader(client, rated):

@@ -52,6 +52,7 @@ class TestDemoRatings:
             assert rating.session_start == session.scheduled_start
             assert session.held_at < rating.created_at <= now
             assert rating.created_at < session.held_at + timedelta(days=RATING_DAYS)
+            assert rating.closes_at == session.held_at + timedelta(days=RATING_DAYS)
             assert rating.updated_at == rating.created_at
             assert 1 <= rating.score <= 5
         assert ratings.exclude(comment="").count() >= 10
