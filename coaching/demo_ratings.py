@@ -47,9 +47,11 @@ from .models import (
 from .ratings import (
     RATED_KINDS,
     RATING_DAYS,
+    Released,
     counted_until,
     rating_summaries,
     release_usefulness,
+    released_summaries,
 )
 from .services import session_rating_save
 
@@ -239,17 +241,28 @@ class _Builder:
 
 
 def ratings_summary(people: dict[str, User] | None = None) -> list[str]:
-    """One line per demo coach: their summary over the last 13 weeks."""
+    """One line per demo coach: their ratings over the last 13 weeks, and what their
+    dashboard counts (`released_summaries`)."""
     people = people or _demo_people()
     now = timezone.now()
     coaches = [people[HEAD.key], *(people[spec.key] for spec in TEAMS.values())]
     found = rating_summaries(coaches=coaches, since=now - timedelta(weeks=WEEKS), until=now)
+    released = released_summaries(coaches=coaches)
     lines = []
     for coach in coaches:
-        s = found[coach.pk]
-        shown = f"average {s.average:.1f}" if s.shown else s.too_few_label
-        lines.append(f"  {coach.display_name}: {s.ratings} ratings by {s.raters} people, {shown}")
+        s, counted = found[coach.pk], released[coach.pk]
+        line = f"  {coach.display_name}: {s.ratings} ratings by {s.raters} people in {WEEKS} weeks"
+        lines.append(f"{line}; {_dashboard_says(counted)}")
     return lines
+
+
+def _dashboard_says(counted: Released) -> str:
+    if counted.counted_until is None:
+        return "the dashboard: nothing counted yet"
+    s = counted.summary
+    shown = f"average {s.average:.1f}" if s.shown else s.too_few_label
+    monday = counted.counted_until
+    return f"the dashboard, to Monday {monday.day} {monday:%b}: {s.ratings} by {s.raters}, {shown}"
 
 
 def seed_ratings(people: dict[str, User] | None = None, *, rng_seed: int = 2026) -> list[str]:
