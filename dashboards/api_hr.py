@@ -1,7 +1,8 @@
 """Cadence health under /api/v1/health/ for HR and programme admins (404 for everyone
 else): the organisation, every team by week, one team, the attention list. The same
 selectors as the pages; a group of fewer than five people comes back `suppressed`
-with no numbers at all. `weeks` (4, 8, 13 or 26; default 8) picks the window."""
+with no numbers at all. `weeks` (4, 8, 13 or 26; default 8) picks the window. And
+skills across the organisation (`org_skills`), month by month."""
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -15,7 +16,7 @@ from config.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 
-from . import org, snapshots
+from . import org, org_skills, snapshots
 from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, weeks_from
 from .views_hr import HEALTH_ROLES
 
@@ -171,6 +172,62 @@ class AttentionView(_HealthView):
                  "quiet": found.quiet}
             ).data
         )  # fmt: skip
+
+
+class MonthSkillSerializer(serializers.Serializer):
+    month = serializers.DateField(help_text="The 1st of the month, in your time zone.")
+    people = serializers.IntegerField(help_text="People scored by coaches or peers that month.")
+    others = serializers.FloatField(
+        allow_null=True,
+        help_text="The average of the coaches', peers' and call reviews' scores; null when "
+        "fewer than five people were scored.",
+    )
+    self_people = serializers.IntegerField(help_text="People who assessed themselves.")
+    self = serializers.FloatField(
+        allow_null=True, help_text="Their self-assessments' average; null under five people."
+    )
+    gap = serializers.FloatField(allow_null=True, help_text="Self minus others.")
+
+
+class ChangeSerializer(serializers.Serializer):
+    first = serializers.DateField()
+    last = serializers.DateField()
+    points = serializers.FloatField(help_text="The others' average, last month less first.")
+
+
+class AreaSkillsSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="area.pk")
+    name = serializers.CharField(source="area.name")
+    starts_on = serializers.DateField(source="area.starts_on")
+    ends_on = serializers.DateField(source="area.ends_on", allow_null=True)
+    teams = TeamRefSerializer(many=True, help_text="Empty: the whole organisation.")
+    people = serializers.IntegerField(help_text="How many people the focus area is for.")
+    suppressed = serializers.BooleanField(help_text="For fewer than five people: no months.")
+    scale_max = serializers.IntegerField()
+    change = ChangeSerializer(allow_null=True)
+    months = MonthSkillSerializer(many=True)
+
+
+class OrgSkillsSerializer(serializers.Serializer):
+    months = serializers.ListField(child=serializers.DateField())
+    areas = AreaSkillsSerializer(many=True)
+
+
+class SkillsView(APIView):
+    permission_classes = [HasRole.of(*HEALTH_ROLES)]
+
+    @extend_schema(
+        operation_id="health_skills",
+        summary="Skill on each current focus area across the organisation, month by month",
+        description="The last six calendar months in your time zone (the current one so "
+        "far): the average of the scores coaches, peers and call reviews gave on the focus "
+        "area's criteria to the people it is for, and those people's self-assessments. "
+        "Aggregates only; averages over fewer than five people are null.",
+        responses={200: OrgSkillsSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        found = org_skills.organisation_skills(today=timezone.localdate(), tz=_tz())
+        return Response(OrgSkillsSerializer(found).data)
 
 
 def _tz():

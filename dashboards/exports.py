@@ -13,7 +13,7 @@ from feedback.evaluations import safe_cell
 from people.models import Team, User
 from people.services import audit_record
 
-from . import org, snapshots
+from . import org, org_skills, snapshots
 from .charts import percent
 from .privacy import TOO_FEW
 
@@ -163,6 +163,31 @@ def team_table(name: str, *, team: Team, ask: Ask) -> Table:
     return replace(health_tables(snapshot.health)[name], as_of=snapshot.as_of)
 
 
+def skills_table(skills: org_skills.OrgSkills, *, as_of: datetime) -> Table:
+    """A row per focus area and month; suppressed averages say so."""
+    rows = []
+    for area in skills.areas:
+        audience = ", ".join(t.name for t in area.teams) or "everyone"
+        if area.suppressed:
+            rows.append([area.area.name, audience, area.people, "", TOO_FEW, "", TOO_FEW, ""])
+            continue
+        for m in area.months:
+            rows.append(
+                [area.area.name, audience, area.people, f"{m.month:%Y-%m}", m.people,
+                 _mean_cell(m.others, m.people), m.self_people, _mean_cell(m.self, m.self_people)]
+            )  # fmt: skip
+    header = ["focus area", "for", "people", "month", "people scored",
+              "coaches and peers (average)", "people who assessed themselves",
+              "self-assessment (average)"]  # fmt: skip
+    return Table(header, rows, as_of=as_of)
+
+
+def _mean_cell(value: float | None, people: int) -> object:
+    if value is not None:
+        return value
+    return TOO_FEW if people else ""
+
+
 def write_csv(out, table: Table) -> None:
     writer = csv.writer(out)
     writer.writerow(table.header)
@@ -171,15 +196,17 @@ def write_csv(out, table: Table) -> None:
 
 
 def export_record(
-    *, ask: Ask, table: str, rows: int, team: Team | None = None, ip: str | None
+    *,
+    reader: User,
+    table: str,
+    rows: int,
+    weeks: int | None = None,
+    team: Team | None = None,
+    ip: str | None,
 ) -> None:
-    audit_record(
-        actor=ask.reader,
-        verb=EXPORT_VERB,
-        target=team,
-        data={"table": table, "weeks": ask.weeks, "rows": rows},
-        ip=ip,
-    )
+    """`weeks`: the window of a cadence-health table (the skills table has none)."""
+    data = {"table": table, "rows": rows} | ({"weeks": weeks} if weeks is not None else {})
+    audit_record(actor=reader, verb=EXPORT_VERB, target=team, data=data, ip=ip)
 
 
 def filename(name: str, *, table: Table, ask: Ask, team: Team | None = None) -> str:

@@ -12,7 +12,7 @@ from config.api import client_ip
 from people.access import role_required
 from people.roles import Role
 
-from . import exports, org, snapshots
+from . import exports, org, org_skills, snapshots
 from .forms import WindowForm
 from .privacy import MIN_GROUP
 
@@ -93,7 +93,9 @@ def organisation_export(request, table: str):
         return HttpResponse(" ".join(form.errors["weeks"]), status=400, content_type="text/plain")
     ask = _ask(request, form)
     rows = build(ask)
-    exports.export_record(ask=ask, table=table, rows=len(rows.rows), ip=client_ip(request))
+    exports.export_record(
+        reader=ask.reader, weeks=ask.weeks, table=table, rows=len(rows.rows), ip=client_ip(request)
+    )
     return _csv(ask, rows, table)
 
 
@@ -109,6 +111,42 @@ def team_export(request, pk: int, table: str):
     ask = _ask(request, form)
     rows = exports.team_table(table, team=team, ask=ask)
     exports.export_record(
-        ask=ask, table=table, rows=len(rows.rows), team=team, ip=client_ip(request)
+        reader=ask.reader,
+        weeks=ask.weeks,
+        table=table,
+        rows=len(rows.rows),
+        team=team,
+        ip=client_ip(request),
     )
     return _csv(ask, rows, table, team=team)
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def skills_hr(request):
+    tz = timezone.get_current_timezone()
+    found = org_skills.organisation_skills(today=timezone.localdate(), tz=tz)
+    return render(
+        request,
+        "dashboards/hr_skills.html",
+        {"skills": found, "min_group": MIN_GROUP, "now": timezone.now()},
+    )
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def skills_export(request):
+    tz = timezone.get_current_timezone()
+    table = exports.skills_table(
+        org_skills.organisation_skills(today=timezone.localdate(), tz=tz), as_of=timezone.now()
+    )
+    exports.export_record(
+        reader=request.user, table="skills", rows=len(table.rows), ip=client_ip(request)
+    )
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    as_of = table.as_of.astimezone(tz)
+    response["Content-Disposition"] = (
+        f'attachment; filename="skills-organisation-{as_of:%Y-%m-%d-%H%M}.csv"'
+    )
+    exports.write_csv(response, table)
+    return response

@@ -362,6 +362,8 @@ ROUTES: dict[str, dict] = dict(
         ("hr_team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
         ("hr_export", page("hr", "admin")),
         ("hr_team_export", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
+        ("hr_skills", page("hr", "admin")),
+        ("hr_skills_export", page("hr", "admin")),
         ("home_programme", page("admin")),
         # Importing people: programme admins alone. Applying or discarding the ready
         # import redirects to it.
@@ -771,6 +773,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:health-teams", api("hr", "admin")),
         ("api:health-team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, api)),
         ("api:health-attention", api("hr", "admin")),
+        ("api:health-skills", api("hr", "admin")),
         ("api:people-import-list", api("admin")),
         ("api:people-import-list POST", api("admin", ok="400")),  # no file
         ("api:people-import-detail", {"ready": api("admin")}),

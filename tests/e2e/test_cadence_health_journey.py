@@ -1,7 +1,8 @@
 """HR's inspection round in the browser, on the demo organisation: Helen signs in and
 lands on cadence health, finds the slipping team in the heatmap and the attention list,
-opens the team's page, downloads its weekly numbers as CSV, and narrows the window —
-every page accessible and fitting a phone, nothing anyone wrote anywhere on them."""
+opens the team's page, downloads its weekly numbers as CSV, narrows the window, and
+looks at whether coaching moves skill across the organisation — every page accessible
+and fitting a phone, nothing anyone wrote anywhere on them."""
 
 import csv
 from io import StringIO
@@ -88,4 +89,14 @@ def test_hr_finds_where_the_rhythm_breaks_and_takes_the_numbers_away(
     with page.expect_navigation():
         page.get_by_role("main").get_by_role("link", name="Cadence health").click()
     expect(page).to_have_url(f"{live_server.url}/hr/?weeks=4")
+
+    # --- 5. …and whether coaching moves skill ------------------------------------------
+    with page.expect_navigation():
+        page.get_by_role("link", name="Skills across the organisation").click()
+    expect(page).to_have_url(f"{live_server.url}/hr/skills/")
+    discovery = page.get_by_role("region", name="Discovery: ask before you pitch").first
+    expect(discovery.get_by_text("Coaches and peers:")).to_be_visible()
+    expect(discovery.get_by_role("img")).to_have_count(1)
+    assert written not in page.content()
+    check_both_widths(page, "journey-skills-across")
     assert errors == [], errors

@@ -1,0 +1,244 @@
+"""Skills across the organisation, for HR and programme admins: whether coaching moves
+skill. For each current focus area, month by month over the last `MONTHS` calendar
+months (in the reader's time zone), the average of the scores coaches, peers and
+reviewers gave on its criteria to the people it is for, beside those people's own
+self-assessments — the lift to report to leadership, long before quota moves.
+
+Aggregates only: no scorecard, score or name, and a month's average over fewer than
+`MIN_GROUP` people is not shown (nor an area whose audience is smaller). Calibrations
+measure raters, not people, so they are left out, as in every trend. Six queries,
+seven once a team has a focus area of its own, whatever the number of people, scores
+or focus areas (pinned by tests/dashboards/test_org_skills.py at two sizes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, tzinfo
+
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import TruncMonth
+from django.utils.safestring import SafeString
+
+from coaching.models import FocusArea
+from coaching.skills import scale_of
+from people.models import Team, TeamMembership, User
+from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, trend_chart
+from scorecards.models import RaterRole, RoundContext, Score
+
+from .privacy import too_few
+
+MONTHS = 6  # the current month and the five before it
+
+
+@dataclass(frozen=True)
+class MonthSkill:
+    """One month of one focus area. `others`/`self` are None when fewer than
+    MIN_GROUP people were scored / assessed themselves that month."""
+
+    month: date  # the 1st
+    people: int  # scored by a coach, peer or reviewer this month
+    others: float | None
+    self_people: int  # who assessed themselves this month
+    self: float | None
+
+    @property
+    def suppressed(self) -> bool:
+        return self.others is None
+
+    @property
+    def gap(self) -> float | None:
+        """Self minus others, where both are shown."""
+        if self.others is None or self.self is None:
+            return None
+        return round(self.self - self.others, 2)
+
+
+@dataclass(frozen=True)
+class Change:
+    """How far the others' average moved between the first and the last shown month."""
+
+    first: date
+    last: date
+    points: float
+
+
+@dataclass(frozen=True)
+class AreaSkills:
+    area: FocusArea
+    teams: list[Team]  # empty: the whole organisation
+    people: int  # the people the area is for, now
+    scale_max: int
+    months: list[MonthSkill]  # oldest first, every month of the window; [] when suppressed
+    chart: SafeString | str = ""
+
+    @property
+    def suppressed(self) -> bool:
+        return too_few(self.people)
+
+    @property
+    def change(self) -> Change | None:
+        shown = [m for m in self.months if not m.suppressed]
+        if len(shown) < 2:
+            return None
+        return Change(shown[0].month, shown[-1].month, round(shown[-1].others - shown[0].others, 2))
+
+
+@dataclass(frozen=True)
+class OrgSkills:
+    months: list[date]  # the 1st of each month, oldest first; the last is the current one
+    areas: list[AreaSkills]
+
+
+def month_starts(today: date, n: int = MONTHS) -> list[date]:
+    first = today.replace(day=1)
+    months = [first]
+    while len(months) < n:
+        previous = months[-1]
+        months.append(
+            previous.replace(year=previous.year - 1, month=12)
+            if previous.month == 1
+            else previous.replace(month=previous.month - 1)
+        )
+    return months[::-1]
+
+
+def organisation_skills(*, today: date, tz: tzinfo) -> OrgSkills:
+    """Every focus area current on `today` (the reader's date) that names criteria,
+    organisation-wide ones first, then by name."""
+    months = month_starts(today)
+    areas = list(
+        FocusArea.objects.active_on(today)
+        .filter(criteria__isnull=False)
+        .distinct()
+        .prefetch_related("criteria", "teams")
+        .order_by("name", "pk")
+    )
+    areas.sort(key=lambda a: bool(a.teams.all()))  # stable: organisation-wide first
+    if not areas:
+        return OrgSkills(months, [])
+    audiences = {area.pk: _audience(area) for area in areas}
+    people = _people_counts(areas, audiences)
+    since = datetime.combine(months[0], time.min, tzinfo=tz)
+    counted = [a for a in areas if not too_few(people[a.pk])]
+    by_area = _monthly(counted, audiences, since=since, tz=tz)
+    lineages = {c.pk for area in areas for c in area.criteria.all()}
+    scales = scale_of(lineages)
+    result = []
+    for area in areas:
+        scale = max((scales.get(c.pk, 4) for c in area.criteria.all()), default=4)
+        found = by_area.get(area.pk, {})
+        shown = [found.get(month) or MonthSkill(month, 0, None, 0, None) for month in months]
+        skills = AreaSkills(
+            area,
+            list(area.teams.all()),
+            people[area.pk],
+            scale,
+            [] if area not in counted else shown,
+        )
+        result.append(_with_chart(skills, months))
+    return OrgSkills(months, result)
+
+
+def _audience(area: FocusArea) -> Q | None:
+    """Whose scores count for the area, as a filter on Score: the current members of
+    its teams (their leads aside, as in team distributions), or — None — everyone."""
+    teams = [team.pk for team in area.teams.all()]
+    if not teams:
+        return None
+    members = (
+        TeamMembership.objects.current()
+        .filter(team__in=teams, person__is_active=True)
+        .exclude(person_id=F("team__lead_id"))
+        .values("person_id")
+    )
+    return Q(scorecard__subject__in=members)
+
+
+def _people_counts(areas: list[FocusArea], audiences: dict[int, Q | None]) -> dict[int, int]:
+    """How many people each area is for: everyone active, or its teams' members — two
+    queries, whatever the number of areas."""
+    everyone = User.objects.filter(is_active=True).count()
+    counts = {area.pk: everyone for area in areas if audiences[area.pk] is None}
+    scoped = [area.pk for area in areas if audiences[area.pk] is not None]
+    if scoped:
+        current = TeamMembership.objects.current().filter(person__is_active=True)
+        rows = (
+            current.filter(team__focus_areas__in=scoped)
+            .exclude(person_id=F("team__lead_id"))
+            .values("team__focus_areas")
+            .annotate(people=Count("person", distinct=True))
+            .order_by()
+        )
+        counts.update({pk: 0 for pk in scoped})
+        counts.update({row["team__focus_areas"]: row["people"] for row in rows})
+    return counts
+
+
+def _monthly(
+    areas: list[FocusArea], audiences: dict[int, Q | None], *, since: datetime, tz: tzinfo
+) -> dict[int, dict[date, MonthSkill]]:
+    """One aggregate query for every area: per month, the sum, count and people of the
+    others' scores and of the self-assessments, each area's filtered to its criteria
+    and its people."""
+    if not areas:
+        return {}
+    is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
+    sums = {}
+    for n, area in enumerate(areas):
+        scope = Q(criterion__criterion_id__in=[c.pk for c in area.criteria.all()])
+        if audiences[area.pk] is not None:
+            scope &= audiences[area.pk]
+        for side, rule in (("o", ~is_self), ("s", is_self)):
+            sums[f"{side}_sum_{n}"] = Sum("rating", filter=scope & rule)
+            sums[f"{side}_n_{n}"] = Count("pk", filter=scope & rule)
+            sums[f"{side}_people_{n}"] = Count(
+                "scorecard__subject", filter=scope & rule, distinct=True
+            )
+    lineages = {c.pk for area in areas for c in area.criteria.all()}
+    rows = (
+        Score.objects.filter(
+            scorecard__submitted_at__gte=since, criterion__criterion_id__in=lineages
+        )
+        .exclude(scorecard__context=RoundContext.CALIBRATION)
+        .annotate(month=TruncMonth("scorecard__submitted_at", tzinfo=tz))
+        .values("month")
+        .annotate(**sums)
+        .order_by()
+    )
+    found: dict[int, dict[date, MonthSkill]] = {area.pk: {} for area in areas}
+    for row in rows:
+        month = row["month"].date() if isinstance(row["month"], datetime) else row["month"]
+        for n, area in enumerate(areas):
+            people, assessed = row[f"o_people_{n}"], row[f"s_people_{n}"]
+            found[area.pk][month] = MonthSkill(
+                month,
+                people,
+                _mean(row[f"o_sum_{n}"], row[f"o_n_{n}"], people),
+                assessed,
+                _mean(row[f"s_sum_{n}"], row[f"s_n_{n}"], assessed),
+            )
+    return found
+
+
+def _mean(total: int | None, n: int, people: int) -> float | None:
+    if not n or too_few(people):
+        return None
+    return round(total / n, 2)
+
+
+def _with_chart(skills: AreaSkills, months: list[date]) -> AreaSkills:
+    if skills.suppressed or all(m.suppressed for m in skills.months):
+        return skills
+    chart = trend_chart(
+        months=months,
+        series=[
+            Series("Coaches and peers", [m.others for m in skills.months], OTHERS_COLOUR),
+            Series("Self-assessment", [m.self for m in skills.months], SELF_COLOUR, dashed=True),
+        ],
+        scale_max=skills.scale_max,
+        label=f"{skills.area.name}: monthly average across the people it is for, "
+        f"1 to {skills.scale_max}",
+    )
+    return AreaSkills(
+        skills.area, skills.teams, skills.people, skills.scale_max, skills.months, chart
+    )
