@@ -117,6 +117,7 @@ PAGES = [
     ("me", "rep growth `/me/`", REP, "/me/", 200),
     ("hr", "HR overview `/hr/?weeks=8`", HR, "/hr/?weeks=8", 200),
     ("hr_team", "HR team `/hr/teams/{team}/?weeks=8`", HR, "/hr/teams/{team}/?weeks=8", 200),
+    ("hr_skills", "HR skills across the organisation `/hr/skills/`", HR, "/hr/skills/", 200),
     ("api", "API `/api/v1/sessions/`", LEAD, "/api/v1/sessions/", 200),
 ]
 # Pages that read the snapshot beat warms: the benchmark warms it after emptying the

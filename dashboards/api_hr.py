@@ -16,7 +16,7 @@ from config.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 
-from . import org, org_skills, snapshots
+from . import org, snapshots
 from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, weeks_from
 from .views_hr import HEALTH_ROLES
 
@@ -209,8 +209,12 @@ class AreaSkillsSerializer(serializers.Serializer):
 
 
 class OrgSkillsSerializer(serializers.Serializer):
-    months = serializers.ListField(child=serializers.DateField())
-    areas = AreaSkillsSerializer(many=True)
+    as_of = serializers.DateTimeField(
+        help_text="The numbers count the scores submitted before this moment (worked out "
+        "afresh every few minutes)."
+    )
+    months = serializers.ListField(child=serializers.DateField(), source="skills.months")
+    areas = AreaSkillsSerializer(many=True, source="skills.areas")
 
 
 class SkillsView(APIView):
@@ -226,8 +230,7 @@ class SkillsView(APIView):
         responses={200: OrgSkillsSerializer, 404: NOT_FOUND},
     )
     def get(self, request):
-        found = org_skills.organisation_skills(today=timezone.localdate(), tz=_tz())
-        return Response(OrgSkillsSerializer(found).data)
+        return Response(OrgSkillsSerializer(snapshots.skills(tz=_tz())).data)
 
 
 def _tz():

