@@ -12,7 +12,7 @@ or focus areas (pinned by tests/dashboards/test_org_skills.py at two sizes)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, tzinfo
 
 from django.db.models import Count, F, Q, Sum
@@ -268,6 +268,4 @@ def _with_chart(skills: AreaSkills, months: list[date]) -> AreaSkills:
         label=f"{skills.area.name}: monthly average across the people it is for, "
         f"1 to {skills.scale_max}",
     )
-    return AreaSkills(
-        skills.area, skills.teams, skills.people, skills.scale_max, skills.months, chart
-    )
+    return replace(skills, chart=chart)
