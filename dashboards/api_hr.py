@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from config.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
+from people.roles import Role
 
 from . import org, snapshots
 from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, weeks_from
@@ -231,6 +232,19 @@ class SkillsView(APIView):
     )
     def get(self, request):
         return Response(OrgSkillsSerializer(snapshots.skills(tz=_tz())).data)
+
+
+class SkillsBelowView(APIView):
+    permission_classes = [HasRole.of(Role.MANAGER)]
+
+    @extend_schema(
+        operation_id="dashboards_skills",
+        summary="Skill on each current focus area across the people below me, month by month",
+        description="As `health/skills/`, over everyone who reports to you, directly or not.",
+        responses={200: OrgSkillsSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        return Response(OrgSkillsSerializer(snapshots.skills(tz=_tz(), below=request.user)).data)
 
 
 def _tz():

@@ -13,6 +13,7 @@ urlpatterns = [
     ),
     path("dashboards/managers/", api_team.ManagersView.as_view(), name="dashboards-managers"),
     path("dashboards/growth/", api_team.GrowthView.as_view(), name="dashboards-growth"),
+    path("dashboards/skills/", api_hr.SkillsBelowView.as_view(), name="dashboards-skills"),
     path(
         "health/organisation/",
         api_hr.OrganisationHealthView.as_view(),

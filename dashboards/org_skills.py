@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString
 
 from coaching.models import FocusArea
 from people.models import Team, TeamMembership, User
+from people.selectors import ids_below
 from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, trend_chart
 from scorecards.models import CriterionVersion, RaterRole, RoundContext, Score
 
@@ -101,10 +102,13 @@ def month_starts(today: date, n: int = MONTHS) -> list[date]:
     return months[::-1]
 
 
-def organisation_skills(*, today: date, tz: tzinfo, until: datetime | None = None) -> OrgSkills:
+def organisation_skills(
+    *, today: date, tz: tzinfo, until: datetime | None = None, below: User | None = None
+) -> OrgSkills:
     """Every focus area current on `today` (the reader's date) that names criteria,
     organisation-wide ones first, then by name; the scores submitted before `until`
-    (None: all). Pages read it through `snapshots.skills`, as of a slot."""
+    (None: all); with `below`, only of the people below that manager, at every level
+    — their own view of it. Pages read it through `snapshots.skills`, as of a slot."""
     months = month_starts(today)
     areas = list(
         FocusArea.objects.active_on(today)
@@ -116,8 +120,9 @@ def organisation_skills(*, today: date, tz: tzinfo, until: datetime | None = Non
     areas.sort(key=lambda a: bool(a.teams.all()))  # stable: organisation-wide first
     if not areas:
         return OrgSkills(months, [])
-    audiences = {area.pk: _audience(area) for area in areas}
-    people = _people_counts(areas, audiences)
+    among = ids_below(person=below) if below is not None else None
+    audiences = {area.pk: _audience(area, among) for area in areas}
+    people = _people_counts(areas, audiences, among)
     versions = _versions({c.pk for area in areas for c in area.criteria.all()})
     since = datetime.combine(months[0], time.min, tzinfo=tz)
     counted = [a for a in areas if not too_few(people[a.pk])]
@@ -162,29 +167,34 @@ def _versions(lineages: set[int]) -> _Versions:
     return _Versions(ids, scale)
 
 
-def _audience(area: FocusArea) -> Q | None:
+def _audience(area: FocusArea, among) -> Q | None:
     """Whose scores count for the area, as a filter on Score: the current members of
-    its teams (their leads aside, as in team distributions), or — None — everyone."""
+    its teams (their leads aside, as in team distributions), or — None — everyone;
+    only those `among` (ids, a subquery) when given."""
     teams = [team.pk for team in area.teams.all()]
     if not teams:
-        return None
+        return None if among is None else Q(scorecard__subject__in=among)
     members = (
         TeamMembership.objects.current()
         .filter(team__in=teams, person__is_active=True)
         .exclude(person_id=F("team__lead_id"))
-        .values("person_id")
     )
-    return Q(scorecard__subject__in=members)
+    if among is not None:
+        members = members.filter(person_id__in=among)
+    return Q(scorecard__subject__in=members.values("person_id"))
 
 
-def _people_counts(areas: list[FocusArea], audiences: dict[int, Q | None]) -> dict[int, int]:
-    """How many people each area is for: everyone active, or its teams' members — two
-    queries, whatever the number of areas."""
-    everyone = User.objects.filter(is_active=True).count()
-    counts = {area.pk: everyone for area in areas if audiences[area.pk] is None}
-    scoped = [area.pk for area in areas if audiences[area.pk] is not None]
+def _people_counts(areas: list[FocusArea], audiences: dict[int, Q | None], among) -> dict[int, int]:
+    """How many people each area is for: everyone active (`among` them), or its teams'
+    members — two queries, whatever the number of areas."""
+    active = User.objects.filter(is_active=True)
+    everyone = (active if among is None else active.filter(pk__in=among)).count()
+    scoped = [area.pk for area in areas if area.teams.all()]
+    counts = {area.pk: everyone for area in areas if area.pk not in scoped}
     if scoped:
         current = TeamMembership.objects.current().filter(person__is_active=True)
+        if among is not None:
+            current = current.filter(person_id__in=among)
         rows = (
             current.filter(team__focus_areas__in=scoped)
             .exclude(person_id=F("team__lead_id"))

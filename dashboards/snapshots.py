@@ -295,24 +295,25 @@ class SkillsSnapshot:
     skills: org_skills.OrgSkills
 
 
-def skills(*, tz: tzinfo, now: datetime | None = None) -> SkillsSnapshot:
-    """Skills across the organisation (`org_skills`) as of this slot, in the reader's
-    time zone (its months are calendar months there): about 250 ms at 10,000 people,
-    so computed once a slot and kept, like a team's page, and the page, its CSV and
-    the API agree."""
+def skills(*, tz: tzinfo, below: User | None = None, now: datetime | None = None) -> SkillsSnapshot:
+    """Skills across the organisation (`org_skills`) — or across the people `below` a
+    manager — as of this slot, in the reader's time zone (its months are calendar
+    months there): about 250 ms at 10,000 people, so computed once a slot and kept,
+    like a team's page, and the page, its CSV and the API agree."""
     as_of = slot_start(now)
+    scope = "organisation" if below is None else f"below-{below.pk}"
 
     def key(slot: datetime) -> str:
-        return _key("skills", str(tz), slot.isoformat())
+        return _key("skills", scope, str(tz), slot.isoformat())
 
     def compute() -> SkillsSnapshot:
         today = as_of.astimezone(tz).date()
-        found = org_skills.organisation_skills(today=today, tz=tz, until=as_of)
+        found = org_skills.organisation_skills(today=today, tz=tz, until=as_of, below=below)
         snapshot = SkillsSnapshot(as_of, found)
         cache.set(key(as_of), snapshot, timeout=_timeout())
         return snapshot
 
-    computing = _key("skills-computing", str(tz), as_of.isoformat())
+    computing = _key("skills-computing", scope, str(tz), as_of.isoformat())
     return _this_slot_or_the_last(
         as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
     )

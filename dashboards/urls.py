@@ -6,6 +6,7 @@ urlpatterns = [
     path("me/", views_growth.home_rep, name="home_rep"),
     path("team/", views_team.home_manager, name="home_manager"),
     path("team/managers/<int:pk>/", views_team.team_manager, name="team_manager"),
+    path("team/skills/", views_team.skills_below, name="team_skills_below"),
     path("hr/", views_hr.home_hr, name="home_hr"),
     path("hr/teams/<int:pk>/", views_hr.team_health, name="hr_team"),
     path("hr/skills/", views_hr.skills_hr, name="hr_skills"),

@@ -124,13 +124,20 @@ def team_export(request, pk: int, table: str):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def skills_hr(request):
-    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
+    return skills_page(request, below=None)
+
+
+def skills_page(request, *, below):
+    """Skills across the organisation (HR, programme admins) or across the people
+    below a manager (`below`, the manager reading: `views_team.skills_below`)."""
+    snapshot = snapshots.skills(tz=timezone.get_current_timezone(), below=below)
     return render(
         request,
         "dashboards/hr_skills.html",
         {
             "skills": snapshot.skills,
             "as_of": snapshot.as_of,
+            "below": below,
             "min_group": MIN_GROUP,
             "refresh_minutes": settings.DASHBOARD_REFRESH_MINUTES,
         },

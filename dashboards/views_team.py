@@ -16,6 +16,7 @@ from people.paging import parse_page
 from people.roles import Role
 
 from . import team
+from .views_hr import skills_page
 from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
 
 
@@ -23,6 +24,14 @@ from .windows import DEFAULT_WEEKS, WEEK_CHOICES, parse_weeks, window_ending
 @role_required(Role.MANAGER)
 def home_manager(request):
     return _page(request, manager=request.user)
+
+
+@require_GET
+@role_required(Role.MANAGER)
+def skills_below(request):
+    """Skills across everyone below the manager, at every level: the head's view of
+    whether coaching moves skill in their part of the organisation."""
+    return skills_page(request, below=request.user)
 
 
 @require_GET

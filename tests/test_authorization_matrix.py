@@ -363,6 +363,7 @@ ROUTES: dict[str, dict] = dict(
         ("hr_export", page("hr", "admin")),
         ("hr_team_export", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
         ("hr_skills", page("hr", "admin")),
+        ("team_skills_below", page("manager", "other_manager", "head")),
         ("hr_skills_export", page("hr", "admin")),
         ("home_programme", page("admin")),
         # Importing people: programme admins alone. Applying or discarding the ready
@@ -769,6 +770,7 @@ ROUTES: dict[str, dict] = dict(
         ),
         ("api:dashboards-managers", api("head")),
         ("api:dashboards-growth", api(*ALL)),
+        ("api:dashboards-skills", api("manager", "other_manager", "head")),
         ("api:health-organisation", api("hr", "admin")),
         ("api:health-teams", api("hr", "admin")),
         ("api:health-team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, api)),

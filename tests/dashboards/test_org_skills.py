@@ -297,3 +297,47 @@ def test_the_numbers_are_kept_for_their_slot_and_exact_as_of_its_start(client, w
     cache.clear()
     assert march_people(TODAY + timedelta(minutes=4)) == 4  # as of 12:00, worked out again
     assert march_people(TODAY + timedelta(minutes=5)) == 5
+
+
+def test_a_manager_reads_the_people_below_them_only(client, world):
+    """Omar scores Olga's call in February (A4 B4). Mia's view holds her six reps'
+    February as before; the head's, everyone below her: six people, 30 over 14."""
+    org = world.org
+    scored(org.other_manager, org.other_rep, world.template,
+           datetime(2026, 2, 12, 9, tzinfo=UTC), coach_gave=[4, 4, 1])  # fmt: skip
+    seen = {}
+    for reader in (org.manager, org.head, org.other_manager):
+        client.force_login(reader)
+        with time_machine.travel(TODAY, tick=False):
+            data = client.get("/api/v1/dashboards/skills/", **JSON).json()
+            body = client.get("/team/skills/").content.decode()
+        area = data["areas"][0]
+        february = area["months"][4] if area["months"] else {}
+        seen[reader.display_name] = (area["people"], area["suppressed"],
+                                     february.get("people"), february.get("others"))  # fmt: skip
+        assert "<h1>Skills across the people you lead</h1>" in body
+        assert "Download these tables" not in body
+    assert seen == {
+        "Mia Manager": (8, False, 5, 1.83),  # Rita, Pavel and the six reps
+        "Hana Head": (13, False, 6, round(30 / 14, 2)),
+        "Omar Other": (1, True, None, None),  # one person: too few to show
+    }
+
+
+def test_my_team_links_to_it(client, world):
+    client.force_login(world.org.manager)
+    assert 'href="/team/skills/"' in client.get("/team/").content.decode()
+
+
+def test_a_managers_page_costs_the_same_for_few_or_many(client, world):
+    def cost():
+        cache.clear()
+        client.force_login(world.org.head)
+        with time_machine.travel(TODAY, tick=False), CaptureQueriesContext(connection) as q:
+            assert client.get("/team/skills/").status_code == 200
+        return len(q)
+
+    small = cost()
+    for _ in range(20):
+        UserFactory(manager=world.org.manager)
+    assert cost() == small

@@ -148,7 +148,11 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("peoples-calls", "/scorecards/calls/?whose=people"),
             ("feedback-given", "/feedback/given/?stream=evaluative"),
         ],
-        DANIEL: [("my-team-head", "/team/"), ("manager-team", f"/team/managers/{marcus.pk}/")],
+        DANIEL: [
+            ("my-team-head", "/team/"),
+            ("manager-team", f"/team/managers/{marcus.pk}/"),
+            ("skills-below", "/team/skills/"),
+        ],
         HELEN: [
             ("cadence-health", "/hr/"),
             ("team-health", f"/hr/teams/{central.pk}/"),
