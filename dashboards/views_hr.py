@@ -1,5 +1,7 @@
 """Cadence health for HR and programme admins: the whole organisation and each team,
-aggregates only, with every table as CSV. A wrong window is a 400 with the reason."""
+aggregates only, with every table as CSV. A wrong window is a 400 with the reason.
+And skills across the organisation (`org_skills`), whose page a manager also reads
+over the people below them (`views_team.skills_below`)."""
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
@@ -133,7 +135,7 @@ def skills_page(request, *, below):
     snapshot = snapshots.skills(tz=timezone.get_current_timezone(), below=below)
     return render(
         request,
-        "dashboards/hr_skills.html",
+        "dashboards/skills.html",
         {
             "skills": snapshot.skills,
             "as_of": snapshot.as_of,
