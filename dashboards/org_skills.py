@@ -76,6 +76,11 @@ class AreaSkills:
         return too_few(self.people)
 
     @property
+    def start_month(self) -> date:
+        """The month the focus area started: the months before it are its baseline."""
+        return self.area.starts_on.replace(day=1)
+
+    @property
     def change(self) -> Change | None:
         shown = [m for m in self.months if not m.suppressed]
         if len(shown) < 2:

@@ -171,6 +171,7 @@ def test_the_page_shows_the_numbers_and_says_what_it_hides(client, world):
     assert "<h1>Skills across the organisation</h1>" in body
     assert "For everyone" in body and "on a scale of 1 to 4" in body
     assert "<td>5</td><td>1.83</td><td>3</td><td>+1.17</td>" in body
+    assert 'Feb 2026 <span class="muted small">focus from 1 Feb</span>' in body  # its start
     assert '<td>4</td><td><span class="muted small">too few to show</span></td>' in body
     assert 'role="img"' in body  # the chart
     for rep in world.reps:
