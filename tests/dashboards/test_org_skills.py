@@ -324,6 +324,12 @@ def test_a_manager_reads_the_people_below_them_only(client, world):
     }
 
 
-def test_my_team_links_to_it(client, world):
+def test_my_team_links_to_the_managers_view(client, world):
     client.force_login(world.org.manager)
     assert 'href="/team/skills/"' in client.get("/team/").content.decode()
+
+
+def test_cadence_health_and_the_programme_page_link_to_it(client, org):
+    client.force_login(org.admin)
+    for path in ("/hr/", "/programme/"):
+        assert 'href="/hr/skills/"' in client.get(path).content.decode(), path
