@@ -42,8 +42,7 @@ class FocusSection:
     trends: list[Trend] = field(default_factory=list)
 
 
-def scale_of(lineages: set[int]) -> dict[int, int]:
-    """Each criterion lineage's widest scale over its versions (one query)."""
+def _scales(lineages: set[int]) -> dict[int, int]:
     rows = (
         CriterionVersion.objects.filter(criterion_id__in=lineages)
         .values("criterion_id")
@@ -93,7 +92,7 @@ def skill_overview(*, viewer: User, person: User, today: date) -> dict:
     changes = (
         scorecards.trend_changes(viewer=viewer, person=person, windows=windows) if trends else {}
     )
-    scales = scale_of({t.criterion_id for t in trends})
+    scales = _scales({t.criterion_id for t in trends})
     sections, in_focus = [], set()
     for area in areas:
         if area.pk not in windows:
@@ -173,7 +172,7 @@ def team_distributions(*, team: Team, today: date, anonymise: bool) -> dict:
     by_area, scales = {}, {}
     if windows and not too_few:
         by_area = scorecards.team_distribution_windows(people=members, windows=windows)
-        scales = scale_of({pk for _, lineages in windows.values() for pk in lineages})
+        scales = _scales({pk for _, lineages in windows.values() for pk in lineages})
     result = []
     for area in areas:
         if area.pk not in windows:

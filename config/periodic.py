@@ -61,8 +61,9 @@ PERIODIC_TASKS = [
         name="Count session usefulness",
         task="coaching.release_usefulness",
         crontab={"minute": "2"},
-        description="Moves each coach's usefulness count on to last Monday once at least "
-        "three people have rated them since it last moved (hourly; the same all week).",
+        description="Moves each coach's usefulness count on to last Monday once the "
+        "ratings of at least three people have closed since it last moved (hourly; the "
+        "same all week).",
     ),
     PeriodicTaskSpec(
         name="Queue weekly digests",

@@ -68,6 +68,7 @@ from coaching.models import (
     SessionStatus,
     SharedNotes,
 )
+from coaching.ratings import RATING_DAYS
 
 from . import words
 from .org import REP, CoachProfile, Org, Person, Team, adherence_at
@@ -77,7 +78,6 @@ from .sink import Sink
 GRACE = timedelta(hours=settings.CADENCE_MISSED_GRACE_HOURS)
 TAIL = timedelta(days=4)  # the last days: not everything is logged yet
 RATINGS_WEEKS = 26  # session ratings arrived this long ago
-RATING_DAYS = 14  # a held session can be rated for this long
 
 HELD, MISSED = "held", "missed"
 OOO = CancelReason.OUT_OF_OFFICE.value
