@@ -76,10 +76,12 @@ def team_health(request, pk: int):
 
 
 def _csv(ask: exports.Ask, table: exports.Table, name: str, *, team=None) -> HttpResponse:
+    return _download(table, exports.filename(name, table=table, ask=ask, team=team))
+
+
+def _download(table: exports.Table, filename: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{exports.filename(name, table=table, ask=ask, team=team)}"'
-    )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     exports.write_csv(response, table)
     return response
 
@@ -155,10 +157,4 @@ def skills_export(request):
     exports.export_record(
         reader=request.user, table="skills", rows=len(table.rows), ip=client_ip(request)
     )
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    as_of = table.as_of.astimezone(tz)
-    response["Content-Disposition"] = (
-        f'attachment; filename="skills-organisation-{as_of:%Y-%m-%d-%H%M}.csv"'
-    )
-    exports.write_csv(response, table)
-    return response
+    return _download(table, f"skills-organisation-{table.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv")
