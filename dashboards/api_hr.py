@@ -2,7 +2,8 @@
 else): the organisation, every team by week, one team, the attention list. The same
 selectors as the pages; a group of fewer than five people comes back `suppressed`
 with no numbers at all. `weeks` (4, 8, 13 or 26; default 8) picks the window. And
-skills across the organisation (`org_skills`), month by month."""
+skills across the organisation (`org_skills`) and peer coaching across it
+(`org_peers`), month by month."""
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -19,7 +20,7 @@ from people.roles import Role
 
 from . import org, snapshots
 from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, weeks_from
-from .views_hr import HEALTH_ROLES
+from .views_hr import HEALTH_ROLES, peers_now
 
 TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -245,6 +246,65 @@ class SkillsBelowView(APIView):
     )
     def get(self, request):
         return Response(OrgSkillsSerializer(snapshots.skills(tz=_tz(), below=request.user)).data)
+
+
+class _UnlessSuppressed(serializers.IntegerField):
+    """A month's count, null when the month is suppressed."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_null=True, **kwargs)
+
+    def get_attribute(self, instance):
+        return None if instance.suppressed else super().get_attribute(instance)
+
+
+class MonthPeersSerializer(serializers.Serializer):
+    month = serializers.DateField(help_text="The 1st of the month, in your time zone.")
+    suppressed = serializers.BooleanField(
+        help_text="Fewer than five people in a pair and fewer than five who met a peer: "
+        "every number of the month is null."
+    )
+    in_pairs = _UnlessSuppressed(
+        help_text="People in a started peer pair or trio at any time in the month."
+    )
+    met = _UnlessSuppressed(help_text="People who held a peer session.")
+    sessions = _UnlessSuppressed(help_text="Peer sessions held.")
+    started = _UnlessSuppressed(help_text="Pairs whose members all accepted in the month.")
+    ended = _UnlessSuppressed(help_text="Started pairs that ended in the month.")
+
+
+class TodayPeersSerializer(serializers.Serializer):
+    suppressed = serializers.BooleanField(
+        source="suppressed_now", help_text="Fewer than five people in a pair: no numbers."
+    )
+    people = serializers.IntegerField(help_text="Active people in the organisation.")
+    in_pairs = serializers.IntegerField(
+        source="in_pairs_shown", allow_null=True, help_text="Of them, in a live pair or trio."
+    )
+    share = serializers.FloatField(source="share_now", **RATE)
+
+
+class OrgPeersSerializer(serializers.Serializer):
+    as_of = serializers.DateTimeField()
+    today = TodayPeersSerializer(source="peers")
+    months = MonthPeersSerializer(many=True, source="peers.months")
+
+
+class PeersView(APIView):
+    permission_classes = [HasRole.of(*HEALTH_ROLES)]
+
+    @extend_schema(
+        operation_id="health_peers",
+        summary="Peer coaching across the organisation, month by month",
+        description="The last six calendar months in your time zone (the current one so "
+        "far): people in a peer pair or trio, people who met a peer, peer sessions held, "
+        "pairs started and ended; and today's share of the organisation in a pair. The "
+        "organisation only (never a team); a month with fewer than five people taking "
+        "part, and a today with fewer than five in a pair, come back with null numbers.",
+        responses={200: OrgPeersSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        return Response(OrgPeersSerializer(peers_now()).data)
 
 
 def _tz():

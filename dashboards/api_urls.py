@@ -23,4 +23,5 @@ urlpatterns = [
     path("health/teams/<int:pk>/", api_hr.TeamHealthView.as_view(), name="health-team"),
     path("health/attention/", api_hr.AttentionView.as_view(), name="health-attention"),
     path("health/skills/", api_hr.SkillsView.as_view(), name="health-skills"),
+    path("health/peers/", api_hr.PeersView.as_view(), name="health-peers"),
 ]

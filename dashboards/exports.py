@@ -13,7 +13,7 @@ from feedback.evaluations import safe_cell
 from people.models import Team, User
 from people.services import audit_record
 
-from . import org, org_skills, snapshots
+from . import org, org_peers, org_skills, snapshots
 from .charts import percent
 from .privacy import TOO_FEW
 
@@ -179,6 +179,20 @@ def skills_table(skills: org_skills.OrgSkills, *, as_of: datetime) -> Table:
     header = ["focus area", "for", "people", "month", "people scored",
               "coaches and peers (average)", "people who assessed themselves",
               "self-assessment (average)"]  # fmt: skip
+    return Table(header, rows, as_of=as_of)
+
+
+def peers_table(peers: org_peers.OrgPeers, *, as_of: datetime) -> Table:
+    """A row per month, then one for today with the share of the organisation; a
+    month or a today with fewer than five people taking part says so."""
+    rows = []
+    for m in peers.months:
+        numbers = [m.in_pairs, "", m.met, m.sessions, m.started, m.ended]
+        rows.append([f"{m.month:%Y-%m}", *([TOO_FEW] + [""] * 5 if m.suppressed else numbers)])
+    now = [TOO_FEW, ""] if peers.suppressed_now else [peers.in_pairs_now, percent(peers.share_now)]
+    rows.append(["today", *now, "", "", "", ""])
+    header = ["month", "people in a pair or trio", "share of everyone", "people who met a peer",
+              "peer sessions held", "pairs started", "pairs ended"]  # fmt: skip
     return Table(header, rows, as_of=as_of)
 
 

@@ -1,7 +1,11 @@
 """Cadence health for HR and programme admins: the whole organisation and each team,
 aggregates only, with every table as CSV. A wrong window is a 400 with the reason.
 And skills across the organisation (`org_skills`), whose page a manager also reads
-over the people below them (`views_team.skills_below`)."""
+over the people below them (`views_team.skills_below`), and peer coaching across the
+organisation (`org_peers`)."""
+
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
@@ -14,7 +18,7 @@ from config.api import client_ip
 from people.access import role_required
 from people.roles import Role
 
-from . import exports, org, snapshots
+from . import exports, org, org_peers, snapshots
 from .forms import WindowForm
 from .privacy import MIN_GROUP
 
@@ -158,3 +162,40 @@ def skills_export(request):
         reader=request.user, table="skills", rows=len(table.rows), ip=client_ip(request)
     )
     return _download(table, f"skills-organisation-{table.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv")
+
+
+@dataclass(frozen=True)
+class PeersNow:
+    as_of: datetime
+    peers: org_peers.OrgPeers
+
+
+def peers_now() -> PeersNow:
+    """Worked out per request — a few small aggregates (pairs and peer sessions are
+    few) — so the page, its CSV and the API count everything up to the moment asked."""
+    now, tz = timezone.now(), timezone.get_current_timezone()
+    found = org_peers.organisation_peers(today=now.astimezone(tz).date(), tz=tz, until=now)
+    return PeersNow(now, found)
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def peers_hr(request):
+    found = peers_now()
+    return render(
+        request,
+        "dashboards/peers.html",
+        {"peers": found.peers, "as_of": found.as_of, "min_group": MIN_GROUP},
+    )
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def peers_export(request):
+    found = peers_now()
+    table = exports.peers_table(found.peers, as_of=found.as_of)
+    exports.export_record(
+        reader=request.user, table="peers", rows=len(table.rows), ip=client_ip(request)
+    )
+    local = found.as_of.astimezone(timezone.get_current_timezone())
+    return _download(table, f"peer-coaching-organisation-{local:%Y-%m-%d-%H%M}.csv")

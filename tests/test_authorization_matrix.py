@@ -365,6 +365,8 @@ ROUTES: dict[str, dict] = dict(
         ("hr_skills", page("hr", "admin")),
         ("team_skills_below", page("manager", "other_manager", "head")),
         ("hr_skills_export", page("hr", "admin")),
+        ("hr_peers", page("hr", "admin")),
+        ("hr_peers_export", page("hr", "admin")),
         ("home_programme", page("admin")),
         # Importing people: programme admins alone. Applying or discarding the ready
         # import redirects to it.
@@ -776,6 +778,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:health-team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, api)),
         ("api:health-attention", api("hr", "admin")),
         ("api:health-skills", api("hr", "admin")),
+        ("api:health-peers", api("hr", "admin")),
         ("api:people-import-list", api("admin")),
         ("api:people-import-list POST", api("admin", ok="400")),  # no file
         ("api:people-import-detail", {"ready": api("admin")}),

@@ -1,7 +1,8 @@
 """HR's inspection round in the browser, on the demo organisation: Helen signs in and
 lands on cadence health, finds the slipping team in the heatmap and the attention list,
 opens the team's page, downloads its weekly numbers as CSV, narrows the window, and
-looks at whether coaching moves skill across the organisation — every page accessible
+looks at whether coaching moves skill and whether people coach each other across the
+organisation — every page accessible
 and fitting a phone, nothing anyone wrote anywhere on them."""
 
 import csv
@@ -12,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from coaching.models import SharedNotes
+from coaching.models import PairNote, SharedNotes
 from people.models import AuditEvent, Team
 from tests.e2e.a11y import assert_accessible
 from tests.e2e.conftest import sign_in
@@ -99,4 +100,24 @@ def test_hr_finds_where_the_rhythm_breaks_and_takes_the_numbers_away(
     expect(discovery.get_by_role("img")).to_have_count(1)
     assert written not in page.content()
     check_both_widths(page, "journey-skills-across")
+
+    # --- 6. …and whether people coach each other -----------------------------------------
+    with page.expect_navigation():
+        page.get_by_role("main").get_by_role("link", name="Cadence health").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Peer coaching across the organisation").click()
+    expect(page).to_have_url(f"{live_server.url}/hr/peers/")
+    today = page.get_by_role("region", name="Today")
+    expect(today.get_by_text("of the organisation is in a peer pair or trio")).to_be_visible()
+    months = page.get_by_role("table", name="Peer coaching, month by month")
+    expect(months.get_by_role("row")).to_have_count(1 + 6)
+    expect(page.get_by_role("img", name="People who met a peer, month by month")).to_be_visible()
+    pair_words = next(n.text for n in PairNote.objects.all()[:1])
+    assert pair_words not in page.content()
+    check_both_widths(page, "journey-peers-across")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download this table (CSV)").click()
+    rows = list(csv.reader(StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert [row[0] for row in rows][-1] == "today" and len(rows) == 1 + 6 + 1
+    assert AuditEvent.objects.filter(verb="dashboards.export", data__table="peers").exists()
     assert errors == [], errors
