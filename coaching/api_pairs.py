@@ -263,12 +263,10 @@ class CandidateFilterSerializer(serializers.Serializer):
     focus_area = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
-def _status_filter(queryset, wanted: str):
-    if wanted == "ended":
-        return queryset.filter(ended_at__isnull=False)
-    if wanted == "active":
-        return queryset.filter(ended_at__isnull=True, started_at__isnull=False)
-    return queryset.filter(ended_at__isnull=True, started_at__isnull=True)
+def _status_filter(queryset, request):
+    """`?status=` of a list, as the All pairs page's states (400 if unknown)."""
+    wanted = query_params(PairFilterSerializer, request).get("status", "")
+    return queryset.filter(selectors.PAIR_STATES[wanted][1])
 
 
 def _members_from(ids: list[int], user) -> list[User]:
@@ -328,10 +326,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def filter_queryset(self, queryset):
         if self.action != "list":
             return queryset
-        params = query_params(PairFilterSerializer, self.request)
-        if "status" in params:
-            queryset = _status_filter(queryset, params["status"])
-        return queryset
+        return _status_filter(queryset, self.request)
 
     def _respond(self, pair, code=status.HTTP_200_OK):
         pair = selectors.pairs_for(user=self.request.user).filter(pk=pair.pk).first()
@@ -528,7 +523,12 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         operation_id="peer_pairs_overview",
         summary="Every pair, with the reasons people gave for leaving (programme admins)",
         description="Never the pairs' notes, habits or check-ins. 404 for anyone else.",
-        responses={200: PairOverviewSerializer(many=True), 404: NOT_FOUND},
+        parameters=[OpenApiParameter("status", enum=PAIR_STATUSES)],
+        responses={
+            200: PairOverviewSerializer(many=True),
+            400: VALIDATION_ERROR,
+            404: NOT_FOUND,
+        },
     )
     @action(
         detail=False,
@@ -536,7 +536,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         permission_classes=[HasRole.of(Role.PROGRAMME_ADMIN)],
     )
     def overview(self, request):
-        page = self.paginate_queryset(selectors.overview_queryset())
+        page = self.paginate_queryset(_status_filter(selectors.overview_queryset(), request))
         return self.get_paginated_response(PairOverviewSerializer(page, many=True).data)
 
 

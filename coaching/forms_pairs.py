@@ -11,6 +11,7 @@ from people.pickers import offer_people, source
 from .models import CheckInOutcome, CoachingSession, PairingRationale
 from .models_peers import NOTE_LIMIT
 from .selectors_pairs import (
+    PAIR_STATES,
     FocusScore,
     current_focus_area,
     current_focus_areas,
@@ -237,3 +238,13 @@ class CheckInForm(forms.Form):
         self.fields["session"].widget.choices = [("", "Not tied to a session")] + [
             (s.pk, f"{timezone.localtime(s.scheduled_start):%a %d %b %Y, %H:%M}") for s in sessions
         ]
+
+
+class PairOverviewForm(forms.Form):
+    """Which pairs All pairs shows (the page and the API's `status`)."""
+
+    show = forms.ChoiceField(
+        choices=[(key, label) for key, (label, _) in PAIR_STATES.items()],
+        required=False,
+        error_messages={"invalid_choice": "Show all pairs, or those forming, active or ended."},
+    )

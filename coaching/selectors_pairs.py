@@ -8,6 +8,7 @@ and whoever formed it; notes, habits and check-ins for its members only."""
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Avg, Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import TruncMonth
 from django.http import Http404
@@ -172,14 +173,47 @@ def overview_queryset() -> QuerySet[PeerPair]:
     )
 
 
-def pairs_overview() -> list[PeerPair]:
-    """Every pair for programme admins: status, who formed it, members with the
-    reasons people gave for leaving."""
-    pairs = list(overview_queryset())
-    for pair in pairs:
+# All pairs, for programme admins: a page at a time, in one state or all.
+PAIRS_PER_PAGE = 25
+PAIR_STATES = {
+    "": ("All", Q()),
+    "forming": ("Forming", Q(started_at__isnull=True, ended_at__isnull=True)),
+    "active": ("Active", Q(started_at__isnull=False, ended_at__isnull=True)),
+    "ended": ("Ended", Q(ended_at__isnull=False)),
+}
+
+
+@dataclass(frozen=True)
+class StateChoice:
+    key: str
+    label: str
+    count: int
+    current: bool
+
+
+def overview_choices(show: str) -> list[StateChoice]:
+    """Each state with how many pairs are in it (one query)."""
+    counts = PeerPair.objects.aggregate(
+        **{key or "all": Count("pk", filter=rule) for key, (_, rule) in PAIR_STATES.items()}
+    )
+    return [
+        StateChoice(key, label, counts[key or "all"], key == show)
+        for key, (label, _) in PAIR_STATES.items()
+    ]
+
+
+def pairs_overview(*, show: str = "", page_number: int = 1) -> Page:
+    """A page of the pairs in one state (`show`, a key of PAIR_STATES), newest first,
+    for programme admins: status, who formed it, members with the reasons people gave
+    for leaving (three queries: the count, the pairs, their members). A page past
+    the end shows the last one."""
+    pairs = overview_queryset().filter(PAIR_STATES[show][1])
+    page = Paginator(pairs, PAIRS_PER_PAGE).get_page(page_number)
+    page.object_list = list(page.object_list)
+    for pair in page.object_list:
         pair.states = [(m, member_state(m, pair)) for m in pair.members.all()]
         pair.cadence_text = cadence_text(pair)
-    return pairs
+    return page
 
 
 # --- The pair page -------------------------------------------------------------------------

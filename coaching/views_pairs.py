@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles, role_required
 from people.forms import add_service_errors
+from people.paging import page_asked
 from people.roles import Role
 
 from . import selectors_pairs as selectors
@@ -24,6 +25,7 @@ from .forms_pairs import (
     HabitForm,
     PairForm,
     PairNoteForm,
+    PairOverviewForm,
     StepOutForm,
 )
 from .models import CoachingSession, PeerPair
@@ -54,11 +56,29 @@ def pair_list(request):
 @require_GET
 @role_required(Role.PROGRAMME_ADMIN)
 def pair_overview(request):
-    """Every pair, for programme admins: status and the reasons people gave for
-    leaving. The pairs' notes, habits and check-ins are not on it."""
-    return render(
-        request, "coaching/pairs/pair_overview.html", {"pairs": selectors.pairs_overview()}
-    )
+    """Every pair, for programme admins, 25 a page, all or in one state: status and
+    the reasons people gave for leaving. The pairs' notes, habits and check-ins are
+    not on it."""
+    return _overview(request)
+
+
+def _overview(request, *, error=None):
+    """A state or page number that makes no sense is a 400 with the reason: a wrong
+    state shows no pairs, a wrong page number the first page."""
+    form = PairOverviewForm(request.GET)
+    valid = form.is_valid()
+    show = form.cleaned_data["show"] if valid else ""
+    number, page_error = page_asked(request.GET.get("page"))
+    context = {
+        "form": form,
+        "show": show,
+        "choices": selectors.overview_choices(show),
+        "page": selectors.pairs_overview(show=show, page_number=number) if valid else None,
+        "page_error": page_error,
+        "error": error,
+    }
+    status = 400 if error or page_error or not valid else 200
+    return render(request, "coaching/pairs/pair_overview.html", context, status=status)
 
 
 # --- Forming a pair ---------------------------------------------------------------------------
@@ -228,12 +248,7 @@ def pair_end(request, pk):
         try:
             services.pair_end(pair=pair, actor=request.user)
         except ValidationError as exc:
-            return render(
-                request,
-                "coaching/pairs/pair_overview.html",
-                {"pairs": selectors.pairs_overview(), "error": exc.messages},
-                status=400,
-            )
+            return _overview(request, error=exc.messages)
         messages.success(request, "The pair has ended. Its held sessions stay as history.")
         if pair.created_by_id == request.user.pk:
             return redirect("pair_detail", pk=pair.pk)

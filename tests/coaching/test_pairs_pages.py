@@ -390,7 +390,8 @@ def test_the_overview_costs_the_same_queries_whatever_the_number_of_pairs(client
     _more_pairs(org, 1)
     few = _queries(client, "/peers/overview/")
     _more_pairs(org, 4)
-    # session + user, roles, pairs with who formed them, members with their people.
+    # session + user, roles, how many pairs in each state, the count, pairs with who
+    # formed them, members with their people.
     assert _queries(client, "/peers/overview/") == few
 
 
