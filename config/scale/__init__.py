@@ -9,7 +9,8 @@ to the cadence horizon ahead. Pass `today` to reproduce another day's rows.
 The work is done area by area, each module with its own random stream:
 `org` (the organisation in memory) → `people` (users, lines, teams) → `programme`
 (policy, install plans, focus areas, goals) → `cadence` (plans, sessions, notes,
-commitments, ratings) → `feedback` → `scorecards`. `sink` writes: PostgreSQL COPY
+commitments, ratings) → `peers` (pairs and their sessions) → `feedback` →
+`scorecards`. `sink` writes: PostgreSQL COPY
 with ids assigned in Python, or bulk_create on other databases.
 
 It only ever fills an empty organisation: with anyone in the people table it
@@ -31,7 +32,7 @@ from feedback.models import Feedback
 from people.demo import DEMO_PASSWORD
 from people.models import Team, User
 
-from . import cadence, feedback, org, people, programme, scorecards
+from . import cadence, feedback, org, peers, people, programme, scorecards
 from .sink import Sink
 
 DEFAULT_SEED = 2026
@@ -126,10 +127,9 @@ def seed(
 
         phase("people and teams", lambda: people.write(sink, built, seed=seed))
         prog = phase("programme", lambda: programme.write(sink, built, seed=seed))
-        phase(
-            "cadence history",
-            lambda: cadence.Cadence(sink, built, prog, seed=seed).run(progress=progress),
-        )
+        history = cadence.Cadence(sink, built, prog, seed=seed)
+        phase("cadence history", lambda: history.run(progress=progress))
+        phase("peer coaching", lambda: peers.PeerHistory(history, built, prog, seed=seed).run())
         phase(
             "feedback",
             lambda: feedback.FeedbackHistory(sink, built, prog, seed=seed).run(progress=progress),

@@ -244,6 +244,7 @@ class Cadence:
                 "coachee_id",
                 "team_id",
                 "assignment_id",
+                "pair_id",
                 "recurrence",
                 "weekday",
                 "interval_weeks",
@@ -417,6 +418,8 @@ class Cadence:
         duration: int,
         interval: int = 1,
         week_of_month: int = 1,
+        pair: int | None = None,
+        end_reason: str = EndReason.LEFT_TEAM.value,
     ) -> Plan:
         tz = coach.tz
         starts_on = start.astimezone(ZoneInfo(tz)).date()
@@ -439,6 +442,7 @@ class Cadence:
                 coachee.id if coachee else None,
                 team.id if team else None,
                 assignment,
+                pair,
                 recurrence,
                 weekday,
                 interval,
@@ -448,7 +452,7 @@ class Cadence:
                 tz,
                 starts_on,
                 end,
-                EndReason.LEFT_TEAM.value if end else "",
+                end_reason if end else "",
                 min(end + timedelta(weeks=6), self.horizon) if end else self.horizon,
                 created_at,
                 created_at,

@@ -24,7 +24,9 @@ from coaching.models import (
     FocusArea,
     Goal,
     NotesRevision,
+    PairMember,
     ParticipantRole,
+    PeerPair,
     SessionKind,
     SessionParticipant,
     SessionRating,
@@ -69,6 +71,7 @@ def test_it_builds_an_organisation_with_two_years_of_coaching_history():
     _teams_led_by_managers_with_their_reports()
     _plans_and_occurrences_agree()
     _sessions_in_every_state_within_the_constraints()
+    _peer_pairs_in_every_state_with_their_plans()
     _notes_and_commitments()
     _feedback_both_streams_every_direction()
     _scorecards_on_the_templates_criteria()
@@ -179,7 +182,10 @@ def _plans_and_occurrences_agree():
         "session__original_start",
     ):
         assert kind == plan_kind and slot == original
-        if coachee is not None:
+        if kind == SessionKind.PEER:
+            assert set(people[session_id]) == {ParticipantRole.PEER}
+            assert {coach, coachee} <= set(people[session_id][ParticipantRole.PEER])
+        elif coachee is not None:
             assert people[session_id] == {
                 ParticipantRole.COACH: [coach],
                 ParticipantRole.COACHEE: [coachee],
@@ -189,6 +195,30 @@ def _plans_and_occurrences_agree():
             assert len(people[session_id][ParticipantRole.HOST]) == 1
         else:
             assert people[session_id][ParticipantRole.COACH] == [coach]
+
+
+def _peer_pairs_in_every_state_with_their_plans():
+    pairs = PeerPair.objects.all()
+    statuses = Counter(pair.status for pair in pairs)
+    assert statuses["active"] >= 3 and statuses["ended"] >= 3, statuses
+    # Nobody is in two live pairs; a started pair's members all accepted before it started.
+    live = PairMember.objects.filter(pair__ended_at__isnull=True, left_at__isnull=True)
+    assert not live.values("person").annotate(n=Count("pk")).filter(n__gt=1).exists()
+    started = PairMember.objects.filter(pair__started_at__isnull=False)
+    assert not started.filter(
+        Q(accepted_at__isnull=True) | Q(accepted_at__gt=F("pair__started_at"))
+    ).exists()
+    # A started pair has had one plan, live while the pair is, ended with it; a pair
+    # that never started has none.
+    for pair in pairs.prefetch_related("plans"):
+        plans = list(pair.plans.all())
+        assert len(plans) == (1 if pair.started_at else 0), pair.pk
+        for plan in plans:
+            assert plan.kind == SessionKind.PEER
+            assert (plan.ended_at is None) == (pair.ended_at is None)
+            assert plan.end_reason == ("pair_ended" if pair.ended_at else "")
+    held = CoachingSession.objects.filter(kind=SessionKind.PEER, status=SessionStatus.HELD)
+    assert held.exists() and not held.filter(held_at__gt=NOW).exists()
 
 
 def _sessions_in_every_state_within_the_constraints():
@@ -339,6 +369,8 @@ SEEDED = [
     "coaching.SessionParticipant",
     "coaching.CoachingSession",
     "cadence.CadencePlan",
+    "coaching.PairMember",
+    "coaching.PeerPair",
     "coaching.Goal",
     "coaching.FocusArea_criteria",
     "coaching.FocusArea",

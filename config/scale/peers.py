@@ -1,0 +1,261 @@
+"""Peer coaching at scale: pairs and trios of reps who coach each other, formed week
+by week since peer coaching joined the programme a year ago — slowly at first, then
+as the habit spread — so the organisation's peer numbers (`/hr/peers/`) and the
+programme admins' All pairs have a year of history to page through.
+
+Each pair is formed by a team lead (now and then a programme admin) from people on
+one team or on two teams under the same manager, nobody in two live pairs at once.
+Most members accept within days and the pair starts; about one in fourteen is
+declined by someone and ends before it starts (some with a reason, for programme
+admins). A started pair meets at its own rhythm — every two weeks mostly — through
+its cadence plan (kind peer, naming the pair, as `cadence.services.pair_cadence_start`
+makes it), for eight to thirty-two weeks, until whoever formed it ends it, or sooner
+if a member leaves the company; the pairs still going at "now" have their sessions
+up to the horizon, like every live plan. Sessions are held, cancelled or missed and
+logged as `config.scale.cadence` does for group sessions; the notes a pair keeps
+between sessions, their habits and check-ins are not written (private to the pair,
+no page reads them at scale).
+
+Written with the cadence history's writers (same tables, same columns), after it."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, time, timedelta
+
+from cadence.models import EndReason, Recurrence
+from cadence.recurrence import slots
+from coaching.models import (
+    PairingRationale,
+    PairMember,
+    ParticipantRole,
+    PeerPair,
+    SessionKind,
+    SessionStatus,
+)
+from coaching.programme_content import AGREEMENT
+
+from .cadence import GRACE, MOVE_DELTAS, MOVE_WEIGHTS, OOO, REASONS, Cadence, Plan
+from .org import REP, Org, Person, Team
+from .programme import Programme
+
+WEEKS = 52  # peer coaching joined the programme this long before today
+# New pairs a week per rep, from the first week to the last: the habit spreads.
+FIRST_RATE, LAST_RATE = 0.0006, 0.0028
+DECLINED = 0.07
+TRIO = 0.15
+ACROSS_TEAMS = 0.4  # from two teams under the same manager
+LASTS_WEEKS = (8, 32)
+INTERVALS, INTERVAL_WEIGHTS = (1, 2, 3), (15, 70, 15)
+PEER_TIMES = [time(h, m) for h in (8, 11, 13, 15, 16) for m in (0, 30)]
+HELD_RATE, CANCELLED_RATE = 0.78, 0.12  # the rest missed
+LEAVING_REASONS = (
+    "",
+    "",
+    "",
+    "Quarter-end is eating my Fridays.",
+    "We found our rhythm in the team call review instead.",
+    "New role: I'll pair again once I'm settled.",
+)
+SESSION_NOTES = (
+    "Tried the two-question opener on three calls; it held twice.",
+    "Swapped recordings: both of us rush the pricing moment.",
+    "Next experiment: name the economic buyer before the demo.",
+    "Practised the objection on each other; slower second time.",
+)
+
+
+class PeerHistory:
+    def __init__(self, cadence: Cadence, org: Org, programme: Programme, *, seed: int):
+        self.cadence, self.org, self.programme = cadence, org, programme
+        self.rng = random.Random(f"{seed}:peers")
+        self.now = cadence.now
+        sink = cadence.sink
+        self.pairs = sink.table(
+            PeerPair,
+            (
+                "id",
+                "rationale",
+                "rationale_note",
+                "focus_area_id",
+                "agreement_text",
+                "weekday",
+                "local_time",
+                "time_zone",
+                "interval_weeks",
+                "duration_minutes",
+                "created_by_id",
+                "created_at",
+                "started_at",
+                "ended_at",
+            ),
+        )
+        self.members = sink.table(
+            PairMember, ("id", "pair_id", "person_id", "accepted_at", "left_at", "left_reason")
+        )
+        self.pair_id = sink.next_id(PeerPair)
+        self.member_id = sink.next_id(PairMember)
+        self.free_from: dict[int, datetime] = {}  # person → when their last pair ended
+        self.siblings: dict[int, list[Team]] = {}  # a lead's manager → their teams
+        for team in org.teams:
+            boss = org.by_id[team.lead].manager
+            self.siblings.setdefault(boss, []).append(team)
+
+    def run(self) -> None:
+        rng = self.rng
+        first = max(self.cadence.start, self.now - timedelta(weeks=WEEKS))
+        reps = sum(1 for p in self.org.people if p.level == REP)
+        weeks = max((self.now - first).days // 7, 1)
+        for week in range(weeks):
+            rate = FIRST_RATE + (LAST_RATE - FIRST_RATE) * week / weeks
+            expected = reps * rate
+            count = int(expected) + (rng.random() < expected % 1)
+            monday = first + timedelta(weeks=week)
+            for _ in range(count):
+                at = monday + timedelta(days=rng.randint(0, 4), hours=rng.randint(8, 17))
+                if at < self.now:
+                    self.form(at)
+
+    # --- one pair -------------------------------------------------------------------------
+
+    def _free(self, team: Team, at: datetime) -> list[Person]:
+        by_id = self.org.by_id
+        return [
+            by_id[pk]
+            for pk in team.members_at(at)
+            if pk != team.lead and self.free_from.get(pk, at) <= at
+        ]
+
+    def _people(self, at: datetime) -> tuple[list[Person], Team] | None:
+        rng = self.rng
+        for _ in range(6):
+            team = rng.choice(self.org.teams)
+            size = 3 if rng.random() < TRIO else 2
+            free = self._free(team, at)
+            if rng.random() < ACROSS_TEAMS:
+                boss = self.org.by_id[team.lead].manager
+                other = rng.choice(self.siblings.get(boss, [team]))
+                if other is not team and free:
+                    there = self._free(other, at)
+                    if len(there) >= size - 1:
+                        return [rng.choice(free), *rng.sample(there, size - 1)], team
+            if len(free) >= size:
+                return rng.sample(free, size), team
+        return None
+
+    def form(self, at: datetime) -> None:
+        found = self._people(at)
+        if found is None:
+            return
+        people, team = found
+        rng, org, now = self.rng, self.org, self.now
+        formed_by = rng.choice(org.admins).id if rng.random() < 0.2 else team.lead
+        area = self.programme.area_on(at.date()) if rng.random() < 0.6 else None
+        answers = [at + timedelta(hours=rng.randint(2, 120)) for _ in people]
+        says_no = rng.randrange(1, len(people)) if rng.random() < DECLINED else None
+        started = ended = leaving = None
+        if says_no is not None:
+            ended = answers[says_no]
+        else:
+            started = max(answers)
+            planned = started + timedelta(weeks=rng.randint(*LASTS_WEEKS))
+            leaving = min((p.left for p in people if p.left and p.left < planned), default=None)
+            ended = leaving or planned
+        if started is not None and started >= now:
+            started = None  # still forming: someone has not answered yet
+        if ended is not None and (ended >= now or started is None and says_no is None):
+            ended = None
+        pk = self.pair_id()
+        weekday, local_time = rng.randrange(5), rng.choice(PEER_TIMES)
+        interval = rng.choices(INTERVALS, INTERVAL_WEIGHTS)[0]
+        self.pairs.add(
+            (pk, rng.choice(PairingRationale.values), "", area.id if area else None, AGREEMENT,
+             weekday, local_time, people[0].tz, interval, 30, formed_by, at, started, ended)
+        )  # fmt: skip
+        for i, person in enumerate(people):
+            accepted = answers[i] if answers[i] < (ended or now) and i != says_no else None
+            left, reason = None, ""
+            if i == says_no and ended is not None:
+                left, reason = ended, rng.choice(LEAVING_REASONS)
+            elif leaving is not None and ended is not None and person.left == leaving:
+                left = ended
+            self.members.add((self.member_id(), pk, person.id, accepted, left, reason))
+            self.free_from[person.id] = ended or datetime.max.replace(tzinfo=at.tzinfo)
+        if started is not None:
+            self._meet(pk, people, started, ended, weekday, local_time, interval)
+
+    def _meet(self, pair, people, started, ended, weekday, local_time, interval) -> None:
+        """The pair's plan from the day it started and a session at each of its slots."""
+        plan = self.cadence._plan(
+            kind=SessionKind.PEER,
+            coach=people[0],
+            coachee=people[1],
+            team=None,
+            start=started,
+            end=ended,
+            assignment=None,
+            recurrence=Recurrence.WEEKLY,
+            weekday=weekday,
+            local_time=local_time,
+            duration=30,
+            interval=interval,
+            pair=pair,
+            end_reason=EndReason.PAIR_ENDED.value,
+        )
+        for slot in slots(plan.rule, started, min(ended or self.cadence.horizon,
+                                                   self.cadence.horizon)):  # fmt: skip
+            self._session(plan, people, slot)
+
+    def _session(self, plan: Plan, people: list[Person], slot: datetime) -> None:
+        """Held (now and then moved first), cancelled or missed — or not logged yet in
+        the last days, and scheduled ahead — as a group session is."""
+        c, rng = self.cadence, self.rng
+        start, end = slot, slot + timedelta(minutes=plan.duration)
+        status = SessionStatus.SCHEDULED
+        held_at = held_by = cancelled_at = cancelled_by = missed_at = None
+        reason = text = ""
+        roll = rng.random()
+        if slot >= self.now:
+            pass
+        elif roll < HELD_RATE:
+            if rng.random() < 0.1:
+                start = slot + rng.choices(MOVE_DELTAS, MOVE_WEIGHTS)[0]
+                end = start + timedelta(minutes=plan.duration)
+            held_at = end + timedelta(minutes=rng.randint(-5, 240))
+            if held_at < self.now:
+                status, held_by = SessionStatus.HELD, people[0].id
+                if rng.random() < 0.5:
+                    text = rng.choice(SESSION_NOTES)
+            else:
+                held_at = None
+        elif roll < HELD_RATE + CANCELLED_RATE:
+            cancelled_at = slot - timedelta(hours=rng.randint(1, 48))
+            if cancelled_at < self.now:
+                status, cancelled_by = SessionStatus.CANCELLED, rng.choice(people).id
+                reason = rng.choice([OOO, *REASONS])
+            else:
+                cancelled_at = None
+        else:
+            missed_at = end + GRACE + timedelta(minutes=rng.randint(0, 20))
+            if slot < c.tail_from and missed_at < self.now:
+                status = SessionStatus.MISSED
+            else:
+                missed_at = None
+        session = c.session_id()
+        held = status == SessionStatus.HELD
+        created_at = max(plan.created_at, slot - timedelta(weeks=6))
+        c.sessions.add(
+            (session, SessionKind.PEER, status, start, slot, plan.duration, end, None, None,
+             "", "", held_at, held_by, held and not text, cancelled_at, cancelled_by, reason,
+             "", missed_at, created_at)
+        )  # fmt: skip
+        for order, person in enumerate(people):
+            c.participants.add((c.participant_id(), session, person.id, ParticipantRole.PEER,
+                                order, start))  # fmt: skip
+        c.occurrences.add((c.occurrence_id(), plan.id, slot, session))
+        notes = c.notes_id()
+        if text:
+            c.notes.add((notes, session, "", "", "", "", "", text, 1, None, held_at, held_by))
+            c.revisions.add((c.revision_id(), notes, 1, "", "", "", "", "", text, held_by, held_at))
+        else:
+            c.notes.add((notes, session, "", "", "", "", "", "", 0, None, created_at, None))
