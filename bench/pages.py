@@ -104,7 +104,7 @@ DOMAIN = "scale.example.com"
 APP_NAME = "tandem-bench-pages"
 LUA = ROOT / "bench" / "pages.lua"
 
-LEAD, REP, HR = "andrea.chen", "paula.kaur", "isabel.nwosu"
+LEAD, REP, HR, ADMIN = "andrea.chen", "paula.kaur", "isabel.nwosu", "noah.thomas"
 
 # key, page, who (None: anonymous), path (ids filled in), expected status
 PAGES = [
@@ -118,6 +118,8 @@ PAGES = [
     ("hr", "HR overview `/hr/?weeks=8`", HR, "/hr/?weeks=8", 200),
     ("hr_team", "HR team `/hr/teams/{team}/?weeks=8`", HR, "/hr/teams/{team}/?weeks=8", 200),
     ("hr_skills", "HR skills across the organisation `/hr/skills/`", HR, "/hr/skills/", 200),
+    ("hr_peers", "HR peer coaching across the organisation `/hr/peers/`", HR, "/hr/peers/", 200),
+    ("pairs", "programme admin's All pairs `/peers/overview/`", ADMIN, "/peers/overview/", 200),
     ("api", "API `/api/v1/sessions/`", LEAD, "/api/v1/sessions/", 200),
 ]
 # Pages that read the snapshot beat warms: the benchmark warms it after emptying the
@@ -261,7 +263,7 @@ def _run(args, worker_class, keys, ids, machine, logs) -> bool:
     port = args.port = _free_port()
     server = _start_gunicorn(args, worker_class, port, logs / f"gunicorn-{worker_class}")
     _wait_healthy(server, port, logs / f"gunicorn-{worker_class}")
-    cookies = {person: _sign_in(port, f"{person}@{DOMAIN}") for person in (LEAD, REP, HR)}
+    cookies = {person: _sign_in(port, f"{person}@{DOMAIN}") for person in (LEAD, REP, HR, ADMIN)}
     cookies[None] = None
     pages = {key: (page, who, path.format(**ids), status) for key, page, who, path, status in PAGES}
     for key in keys:
