@@ -178,6 +178,10 @@ class CandidateSerializer(serializers.Serializer):
     month = serializers.DateField(allow_null=True)
     scores = serializers.IntegerField(help_text="How many scores that average is of.")
     previous_month_average = serializers.FloatField(allow_null=True)
+    asked_for_peer = serializers.BooleanField(help_text="They asked for a peer.")
+    peer_request_note = serializers.CharField(
+        allow_null=True, help_text="What they would like to work on, when they asked."
+    )
 
 
 # --- Input -----------------------------------------------------------------------------------
@@ -502,12 +506,12 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             if focus_area is None:
                 raise serializers.ValidationError({"focus_area": "Pick a current focus area."})
         people = self.paginate_queryset(selectors.formable_people(user=request.user, roles=roles))
-        scores = selectors.focus_scores(
-            viewer=request.user, focus_area=focus_area, people=[p.pk for p in people]
-        )
+        ids = [p.pk for p in people]
+        scores = selectors.focus_scores(viewer=request.user, focus_area=focus_area, people=ids)
+        asked = selectors.peer_requests_of(ids)
         rows = []
         for person in people:
-            score = scores.get(person.pk)
+            score, ask = scores.get(person.pk), asked.get(person.pk)
             rows.append(
                 {
                     "person": person,
@@ -515,6 +519,8 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
                     "month": score.month if score else None,
                     "scores": score.count if score else 0,
                     "previous_month_average": score.previous if score else None,
+                    "asked_for_peer": ask is not None,
+                    "peer_request_note": ask.note if ask else None,
                 }
             )
         return self.get_paginated_response(CandidateSerializer(rows, many=True).data)

@@ -1,8 +1,9 @@
 """API routes of the coaching app, mounted under /api/v1/."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import api, api_diagnosis, api_goals, api_learning, api_pairs
+from . import api, api_diagnosis, api_goals, api_learning, api_pairs, api_peer_requests
 
 # path() routes with `<int:pk>`, so ids are checked by the resolver and every route
 # reads like the project's other URL patterns.
@@ -17,4 +18,7 @@ router.register("prompts", api.PromptViewSet, basename="prompt")
 for area in (api_pairs, api_learning, api_diagnosis):
     area.register(router)
 
-urlpatterns = router.urls
+urlpatterns = [
+    *router.urls,
+    path("peer-request/", api_peer_requests.PeerRequestView.as_view(), name="peer-request"),
+]

@@ -62,6 +62,7 @@ from .models import (
     PairMember,
     PairNote,
     PeerPair,
+    PeerRequest,
     PlaybookModule,
     SessionKind,
     SessionStatus,
@@ -89,9 +90,28 @@ from .services_pairs import (
     pair_leave,
     pair_note_add,
 )
+from .services_peer_requests import peer_request_set
 
 DISCOVERY = "Discovery: ask before you pitch"
 MULTITHREADING = "Multi-threading: reach the economic buyer"
+# People asking for a peer (days ago, focus area, what they would like to work on):
+# one on each team, so each lead finds someone on Form a pair.
+PEER_REQUESTS = (
+    (
+        "ravi.shah",
+        9,
+        DISCOVERY,
+        "My discovery calls turn into demos by minute ten — I'd "
+        "like someone who holds back the pitch.",
+    ),
+    (
+        "lucas.silva",
+        4,
+        None,
+        "Pricing pushback. I'd like to practise it with someone who handles it calmly.",
+    ),
+    ("ingrid.larsen", 2, MULTITHREADING, ""),
+)
 KEPT, PARTLY, NOT_YET = CheckInOutcome.KEPT, CheckInOutcome.PARTLY, CheckInOutcome.NOT_YET
 PLAYBOOKS = ("Core coaching playbook", "Sales: calls and deals")
 # A rationale quotes the members' averages only when each was scored this often.
@@ -1356,6 +1376,11 @@ class _Builder:
                 self.pair_end(spec)
         for spec in LEARNINGS:
             self.learning(spec)
+        for key, days_ago, area, note in PEER_REQUESTS:
+            focus = FocusArea.objects.filter(name=area).first() if area else None
+            asked = peer_request_set(person=self.of(key), note=note, focus_area=focus)
+            moment = self.now - timedelta(days=days_ago, hours=3)
+            PeerRequest.objects.filter(pk=asked.pk).update(created_at=moment, updated_at=moment)
         for author, coachee, answers, notes, when in DIAGNOSES:
             knows_how, believes, has_framework, has_system = answers
             diagnosis = diagnosis_record(
@@ -1404,7 +1429,8 @@ def peers_summary(people: dict[str, User]) -> list[str]:
         f"  library: {learnings.count()} learnings ({audiences.get(ORG, 0)} for everyone, "
         f"{audiences.get(TEAM, 0)} for a team), {tags} tags",
         f"  diagnoses: {Diagnosis.objects.filter(author__in=pks).count()}; playbook modules "
-        f"picked by {teams.count()} teams",
+        f"picked by {teams.count()} teams; "
+        f"{PeerRequest.objects.filter(person__in=pks).count()} people asking for a peer",
     ]
 
 

@@ -9,7 +9,7 @@ from people.models import User, available_time_zones
 from people.pickers import offer_people, source
 
 from .models import CheckInOutcome, CoachingSession, PairingRationale
-from .models_peers import NOTE_LIMIT
+from .models_peers import NOTE_LIMIT, REQUEST_NOTE_LIMIT
 from .selectors_pairs import (
     PAIR_STATES,
     FocusScore,
@@ -18,6 +18,7 @@ from .selectors_pairs import (
     focus_scores,
     formable_people,
     may_form_pairs,
+    peer_requests_of,
 )
 from .services_pairs import (
     CHECK_IN_NOTE_LIMIT,
@@ -50,12 +51,17 @@ class TimeInput(forms.TimeInput):
 
 def _scored(user: User, params, people: list[User]) -> dict[int, str]:
     """Names, each with the latest coaches'-and-peers' average on `?focus_area=` (as
-    far as `user` may see scores) when one is chosen."""
+    far as `user` may see scores) when one is chosen, and whether they asked for a
+    peer."""
+    ids = [p.pk for p in people]
+    asked = peer_requests_of(ids)
     focus_area = current_focus_area(params.get("focus_area"))
-    if focus_area is None:
-        return {p.pk: p.display_name for p in people}
-    scores = focus_scores(viewer=user, focus_area=focus_area, people=[p.pk for p in people])
-    return {p.pk: score_label(p, scores.get(p.pk)) for p in people}
+    scores = focus_scores(viewer=user, focus_area=focus_area, people=ids) if focus_area else {}
+    labels = {}
+    for p in people:
+        label = score_label(p, scores.get(p.pk)) if focus_area else p.display_name
+        labels[p.pk] = f"{label} · asked for a peer" if p.pk in asked else label
+    return labels
 
 
 @source("pairable", allowed=lambda user: may_form_pairs(user=user), labels=_scored)
@@ -248,3 +254,27 @@ class PairOverviewForm(forms.Form):
         required=False,
         error_messages={"invalid_choice": "Show all pairs, or those forming, active or ended."},
     )
+
+
+class PeerRequestForm(forms.Form):
+    """Ask for a peer: what you would like to work on, and a focus area if it is one."""
+
+    note = forms.CharField(
+        max_length=REQUEST_NOTE_LIMIT,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="What would you like to work on? (optional)",
+        help_text="E.g. “Handling pricing pushback — I'd like someone who does it well.”",
+    )
+    focus_area = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        empty_label="None in particular",
+        label="Focus area",
+        error_messages={"invalid_choice": "Pick a current focus area from the list."},
+    )
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "ask_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["focus_area"].queryset = current_focus_areas()

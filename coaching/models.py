@@ -820,4 +820,5 @@ from .models_peers import (  # noqa: E402, F401
     PairMember,
     PairNote,
     PeerPair,
+    PeerRequest,
 )

@@ -9,13 +9,15 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from people.models import validate_time_zone
-from people.selectors import people_below
+from people.models import TeamMembership, User, validate_time_zone
+from people.roles import Role
+from people.selectors import people_below, roles_of
 
 from .models import FocusArea
 
 USER = settings.AUTH_USER_MODEL
 NOTE_LIMIT = 5_000
+REQUEST_NOTE_LIMIT = 300
 
 
 # --- Diagnose before you coach ---------------------------------------------------------
@@ -181,6 +183,52 @@ class PairMember(models.Model):
     @property
     def is_active(self) -> bool:
         return self.left_at is None
+
+
+def within_reach(*, user, roles=None) -> models.QuerySet:
+    """Everyone `user` may put in a pair, deactivated people included (the services
+    refuse those with their own message): anyone for a programme admin; for a lead,
+    the people on a team they lead and everyone below them."""
+    if Role.PROGRAMME_ADMIN in (roles if roles is not None else roles_of(user)):
+        return User.objects.all()
+    led = TeamMembership.objects.current().filter(team__lead=user).values("person_id")
+    below = people_below(person=user).values("pk")
+    return User.objects.filter(Q(pk__in=below) | Q(pk__in=led))
+
+
+class PeerRequestQuerySet(models.QuerySet):
+    def visible_to(self, user, roles=None):
+        """The person who asked, and whoever may put them in a pair (`within_reach`):
+        programme admins, the leads of their team and everyone above them. Not their
+        peers, not HR."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        reach = within_reach(user=user, roles=roles).values("pk")
+        return self.filter(Q(person=user) | Q(person__in=reach))
+
+
+class PeerRequest(models.Model):
+    """Someone asking for a peer to coach with — participation starts with them, not
+    only with whoever forms pairs. Open until they withdraw it or a pair of theirs
+    starts; the note says what they would like to work on."""
+
+    person = models.OneToOneField(USER, on_delete=models.CASCADE, related_name="peer_request")
+    note = models.CharField(
+        "what you would like to work on", max_length=REQUEST_NOTE_LIMIT, blank=True
+    )
+    focus_area = models.ForeignKey(
+        FocusArea, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    objects = PeerRequestQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self):
+        return f"Peer request #{self.pk}"
 
 
 class PairNoteQuerySet(models.QuerySet):

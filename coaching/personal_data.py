@@ -3,9 +3,11 @@
 The download: sessions they took part in with the shared notes and agenda everyone
 in them reads, their own private notes, commitments, goals, the ratings they gave,
 the diagnoses they wrote (never those about them: a coach's hypothesis), their peer
-pairs with the notes and habits they may read, their experiments and learnings.
+pairs with the notes and habits they may read, their open request for a peer, their
+experiments and learnings.
 
-Erasure: their private notes, the pair notes they wrote and their habits go; the
+Erasure: their private notes, the pair notes they wrote, their habits and any request
+for a peer go; the
 words they wrote only for themselves on shared records (a rating's comment, a
 diagnosis's notes, a check-in's note, a reason for leaving a pair) are blanked; the
 sessions, their notes, commitments and goals stay — the dashboards count them and the
@@ -28,6 +30,7 @@ from .models import (
     Learning,
     PairMember,
     PairNote,
+    PeerRequest,
     PrivateNote,
     SessionParticipant,
     SessionRating,
@@ -240,6 +243,19 @@ def peer_pairs(person: User) -> list:
     ]
 
 
+@export_section("peer_request")
+def peer_request(person: User) -> dict | None:
+    mine = PeerRequest.objects.filter(person=person).select_related("focus_area").first()
+    if mine is None:
+        return None
+    return {
+        "note": mine.note,
+        "focus_area": mine.focus_area.name if mine.focus_area else None,
+        "created_at": when(mine.created_at),
+        "updated_at": when(mine.updated_at),
+    }
+
+
 @export_section("experiments")
 def experiments(person: User) -> list:
     return [
@@ -278,6 +294,7 @@ def erase(person: User) -> Erasure:
             PrivateNote.objects.filter(author=person),
             PairNote.objects.filter(author=person),
             Habit.objects.filter(owner=person),
+            PeerRequest.objects.filter(person=person),
         ],
         anonymise=[
             (SessionRating.objects.filter(rater=person).exclude(comment=""), {"comment": ""}),

@@ -14,9 +14,9 @@ from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
 
-from people.models import TeamMembership, User
+from people.models import User
 from people.roles import Role
-from people.selectors import people_below, roles_of
+from people.selectors import roles_of
 from scorecards.models import RaterRole, RoundContext, Score, Scorecard
 
 from .models import (
@@ -27,8 +27,10 @@ from .models import (
     PairMember,
     PairNote,
     PeerPair,
+    PeerRequest,
     SessionStatus,
 )
+from .models_peers import within_reach
 
 # Check-ins shown under each habit on the pair page and in the API.
 RECENT_CHECK_INS = 5
@@ -51,19 +53,27 @@ def cadence_text(pair: PeerPair) -> str:
 # --- Who forms pairs ---------------------------------------------------------------------
 
 
+# --- Who asked for a peer --------------------------------------------------------------------
+
+
+def peer_requests_for(*, user: User, roles=None) -> QuerySet[PeerRequest]:
+    """The open requests of the people `user` may pair (not their own), who asked
+    first first, with the person and the focus area (one query)."""
+    return (
+        PeerRequest.objects.visible_to(user, roles)
+        .exclude(person=user)
+        .filter(person__is_active=True)
+        .select_related("person", "focus_area")
+    )
+
+
+def peer_requests_of(people: list[int]) -> dict[int, PeerRequest]:
+    """{person id: their open request} among `people` (one query)."""
+    return {r.person_id: r for r in PeerRequest.objects.filter(person_id__in=people)}
+
+
 def is_programme_admin(user: User, roles=None) -> bool:
     return Role.PROGRAMME_ADMIN in (roles if roles is not None else roles_of(user))
-
-
-def within_reach(*, user: User, roles=None) -> QuerySet[User]:
-    """Everyone `user` may put in a pair, deactivated people included (the services
-    refuse those with their own message): anyone for a programme admin; for a lead,
-    the people on a team they lead and everyone below them."""
-    if is_programme_admin(user, roles):
-        return User.objects.all()
-    led = TeamMembership.objects.current().filter(team__lead=user).values("person_id")
-    below = people_below(person=user).values("pk")
-    return User.objects.filter(Q(pk__in=below) | Q(pk__in=led))
 
 
 def formable_people(*, user: User, roles=None) -> QuerySet[User]:

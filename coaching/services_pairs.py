@@ -35,6 +35,7 @@ from .models import (
 )
 from .models_peers import NOTE_LIMIT
 from .programme_content import AGREEMENT
+from .services_peer_requests import peer_requests_answered
 from .signals import pair_ended, pair_formed, pair_members_changed, pair_started
 
 MIN_MEMBERS, MAX_MEMBERS = 2, 3
@@ -234,6 +235,7 @@ def _start_if_everyone_accepted(pair: PeerPair, actor: User) -> None:
     if len(remaining) >= MIN_MEMBERS and all(m.accepted_at for m in remaining):
         pair.started_at = timezone.now()
         pair.save(update_fields=["started_at"])
+        peer_requests_answered(people=[m.person_id for m in remaining])
         audit_record(actor=actor, verb="pair.started", target=pair)
         try:
             pair_started.send(sender=PeerPair, pair=pair, actor=actor)

@@ -1,7 +1,8 @@
-"""Peer pairs in the browser: "Peers" (my pairs, and "Form a pair" for programme
-admins and leads), the pair page (members and their acceptance, the agreement, the
-cadence, habits and check-ins, private notes, leaving), and the programme admins'
-overview (every pair with the reasons people gave for leaving — never the notes).
+"""Peer pairs in the browser: "Peers" (my pairs, asking for a peer, and "Form a pair"
+— with who asked — for programme admins and leads), the pair page (members and their
+acceptance, the agreement, the cadence, habits and check-ins, private notes,
+leaving), and the programme admins' overview (every pair with the reasons people gave
+for leaving — never the notes).
 
 Refusals come back as 400 on the page they came from, with the reason."""
 
@@ -14,11 +15,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from people.access import request_roles, role_required
 from people.forms import add_service_errors
-from people.paging import page_asked
+from people.paging import first_of, page_asked
 from people.roles import Role
 
 from . import selectors_pairs as selectors
 from . import services_pairs as services
+from . import services_peer_requests as peer_requests
 from .forms_pairs import (
     AgreementForm,
     CheckInForm,
@@ -26,9 +28,12 @@ from .forms_pairs import (
     PairForm,
     PairNoteForm,
     PairOverviewForm,
+    PeerRequestForm,
     StepOutForm,
 )
-from .models import CoachingSession, PeerPair
+from .models import CoachingSession, PeerPair, PeerRequest
+
+ASKED_SHOWN = 20  # who asked for a peer, longest waiting first, on Form a pair
 
 
 def _roles(request):
@@ -40,17 +45,58 @@ def _roles(request):
 
 @require_GET
 def pair_list(request):
-    """My pairs: the ones waiting for my answer, forming, active, ended."""
+    """My pairs: the ones waiting for my answer, forming, active, ended; and asking
+    for a peer."""
+    return _render_list(request)
+
+
+def _render_list(request, *, ask_form=None, status=200):
     roles = _roles(request)
+    may_form = selectors.may_form_pairs(user=request.user, roles=roles)
+    mine = PeerRequest.objects.filter(person=request.user).select_related("focus_area").first()
+    if ask_form is None:
+        initial = {"note": mine.note, "focus_area": mine.focus_area} if mine else {}
+        ask_form = PeerRequestForm(initial=initial)
+    asked = selectors.peer_requests_for(user=request.user, roles=roles) if may_form else None
     return render(
         request,
         "coaching/pairs/pair_list.html",
         {
             "pairs": selectors.my_pairs(user=request.user),
-            "may_form": selectors.may_form_pairs(user=request.user, roles=roles),
+            "may_form": may_form,
             "is_admin": selectors.is_programme_admin(request.user, roles),
+            "my_request": mine,
+            "ask_form": ask_form,
+            "asked_count": asked.count() if asked is not None else 0,
         },
+        status=status,
     )
+
+
+@require_POST
+def peer_request_set(request):
+    """Ask for a peer, or change what you asked."""
+    form = PeerRequestForm(request.POST)
+    if form.is_valid():
+        try:
+            peer_requests.peer_request_set(person=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(
+                request,
+                "You asked for a peer. Whoever forms pairs for your team sees it; you "
+                "will be asked to accept a pair's agreement as usual.",
+            )
+            return redirect("pair_list")
+    return _render_list(request, ask_form=form, status=400)
+
+
+@require_POST
+def peer_request_withdraw(request):
+    if peer_requests.peer_request_withdraw(person=request.user):
+        messages.success(request, "You are no longer asking for a peer.")
+    return redirect("pair_list")
 
 
 @require_GET
@@ -141,6 +187,7 @@ def _create_args(data: dict) -> dict:
 
 
 def _render_new(request, form, focus_area, status=200):
+    asked = selectors.peer_requests_for(user=request.user, roles=_roles(request))
     return render(
         request,
         "coaching/pairs/pair_new.html",
@@ -148,6 +195,7 @@ def _render_new(request, form, focus_area, status=200):
             "form": form,
             "focus_area": focus_area,
             "focus_areas": list(selectors.current_focus_areas()),
+            "asked": first_of(asked, ASKED_SHOWN),
         },
         status=status,
     )

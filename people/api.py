@@ -72,6 +72,9 @@ class MyDataSerializer(serializers.Serializer):
     ratings_given = _records("Your usefulness ratings of sessions.")
     diagnoses_written = _records("Diagnoses you wrote as a coach.")
     peer_pairs = _records("Your pairs with the notes and habits you may read.")
+    peer_request = serializers.DictField(
+        allow_null=True, help_text="Your open request for a peer, or null."
+    )
     experiments = _records("Your experiments.")
     learnings = _records("Learnings you published.")
     feedback_received = _records("Both streams; anonymous authors unnamed.")

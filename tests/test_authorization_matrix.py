@@ -497,6 +497,9 @@ ROUTES: dict[str, dict] = dict(
         ("pair_list", page(*ALL)),
         ("pair_new", page("manager", "other_manager", "head", "admin")),
         ("pair_overview", page("admin")),
+        # Anyone may ask for a peer (the empty form asks with no note) or withdraw.
+        post("peer_request_set", page(*ALL, ok=REDIRECT)),
+        post("peer_request_withdraw", page(*ALL, ok=REDIRECT)),
         ("pair_detail", each(PAIR, page)),
         post("pair_accept", each(PAIR, page, ok="400")),
         post("pair_decline", each(PAIR, page, ok="400")),
@@ -695,6 +698,10 @@ ROUTES: dict[str, dict] = dict(
         ("api:prompt-detail", each(ANYONE, api)),
         ("api:peer-pair-list", api(*ALL)),
         ("api:peer-pair-candidates", api("manager", "other_manager", "head", "admin")),
+        # One's own request for a peer: nobody here has asked (404) until they PUT.
+        ("api:peer-request", api()),
+        ("api:peer-request PUT", api(*ALL)),
+        ("api:peer-request DELETE", api()),
         ("api:peer-pair-overview", api("admin")),
         ("api:peer-pair-detail", each(PAIR, api)),
         ("api:peer-pair-accept", each(PAIR, api, ok="400")),

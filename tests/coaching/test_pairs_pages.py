@@ -169,9 +169,9 @@ def test_the_pair_search_costs_the_same_whatever_it_finds(
     client.force_login(org.manager)
     search = {"name": "members", "id": "pair_members", "multiple": "1", "members_search": "r"}
     # session, user; may form pairs and whom (roles, people in reach, each asked by
-    # the search's rule and the source's); the chosen, the matches; the focus area
-    # and the scores shown — the same at both sizes
-    with django_assert_num_queries(10):
+    # the search's rule and the source's); the chosen, the matches; who asked for a
+    # peer, the focus area and the scores shown — the same at both sizes
+    with django_assert_num_queries(11):
         found = text(
             client.get(
                 "/people/pick/pairable/",

@@ -147,6 +147,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("commitments", "/commitments/"),
             ("peoples-calls", "/scorecards/calls/?whose=people"),
             ("feedback-given", "/feedback/given/?stream=evaluative"),
+            ("form-a-pair", "/peers/new/"),
         ],
         DANIEL: [
             ("my-team-head", "/team/"),

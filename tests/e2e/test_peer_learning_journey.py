@@ -1,5 +1,6 @@
-"""Peer coaching and the learning loop in the browser: a team lead forms a pair of two
-of her reps from "Peers"; each rep signs in and accepts the agreement, and the pair
+"""Peer coaching and the learning loop in the browser: a rep asks for a peer; his team
+lead sees who asked and forms a pair of him and another of her reps from "Peers";
+each rep signs in and accepts the agreement, and the pair
 starts meeting; one of them plans an experiment beside the prompt menu, shares it
 with the pair, starts it, records the result and what she learned, and publishes the
 learning to the whole organisation; a teammate — a third rep — searches the library
@@ -11,7 +12,7 @@ from django.db import connection
 from playwright.sync_api import Page, expect
 
 from cadence.models import CadencePlan
-from coaching.models import Experiment, ExperimentStatus, Learning, PeerPair
+from coaching.models import Experiment, ExperimentStatus, Learning, PeerPair, PeerRequest
 from coaching.programme_content import EXPERIMENT_PROMPTS
 from tests.e2e.conftest import sign_in
 
@@ -24,6 +25,7 @@ KWAME = "kwame.asante@example.com"
 GRACE = "grace.liu@example.com"  # their teammate
 PAIR_NAME = "Aisha Bello & Kwame Asante"
 WHY = "Aisha opens calls well; Kwame holds the price. Each coaches the other's weak spot."
+ASKED = "Opening calls: I lose the buyer in the first two minutes."
 
 # Every field says "question", never "questions": on PostgreSQL the teammate searches
 # for "questions" and finds it only because the search stems.
@@ -73,13 +75,26 @@ def test_a_pair_forms_runs_an_experiment_and_a_teammate_finds_the_learning(
     errors = watch_console(page)
     password = demo_org.password
 
-    # --- 1. Sofia pairs two of her reps -----------------------------------------------
+    # --- 0. Kwame asks for a peer ------------------------------------------------------
+    sign_in(page, live_server, KWAME, password)
+    go_to(page, "Peers")
+    ask = page.get_by_role("region", name="Would you like a peer to coach with?")
+    ask.get_by_label("What would you like to work on? (optional)").fill(ASKED)
+    with page.expect_navigation():
+        ask.get_by_role("button", name="Ask for a peer").click()
+    expect(page.get_by_text("You asked for a peer. Whoever forms pairs")).to_be_visible()
+    expect(page.get_by_role("region", name="You asked for a peer")).to_contain_text(ASKED)
+    sign_out(page)
+
+    # --- 1. Sofia sees who asked and pairs two of her reps ---------------------------------
     sign_in(page, live_server, SOFIA, password)
     go_to(page, "Peers")
     expect(page.get_by_role("heading", level=1)).to_have_text("Peers")
+    expect(page.get_by_text("1 person you may pair asked for a peer.")).to_be_visible()
     go_to(page, "Form a pair")
+    expect(page.get_by_role("region", name="Asked for a peer")).to_contain_text(ASKED)
     page.get_by_label("Aisha Bello", exact=True).check()
-    page.get_by_label("Kwame Asante", exact=True).check()
+    page.get_by_label("Kwame Asante · asked for a peer", exact=True).check()
     page.get_by_label("Complementary skills").check()
     page.get_by_label("In a sentence").fill(WHY)
     page.get_by_label("Day", exact=True).select_option(label="Friday")
@@ -100,6 +115,7 @@ def test_a_pair_forms_runs_an_experiment_and_a_teammate_finds_the_learning(
     pair.refresh_from_db()
     assert pair.status == "active"
     assert CadencePlan.objects.live().filter(pair=pair).exists()
+    assert not PeerRequest.objects.exists()  # Kwame's request is answered
 
     # --- 3. Aisha plans an experiment beside the prompt menu and shares it with the pair ----
     sign_in(page, live_server, AISHA, password)
