@@ -39,9 +39,13 @@ def peer_request_set(
     request, _ = PeerRequest.objects.update_or_create(
         person=person,
         defaults={"note": note, "focus_area": focus_area, "updated_at": now},
-        create_defaults={"note": note, "focus_area": focus_area, "created_at": now,
-                         "updated_at": now},
-    )  # fmt: skip
+        create_defaults={
+            "note": note,
+            "focus_area": focus_area,
+            "created_at": now,
+            "updated_at": now,
+        },
+    )
     return request
 
 

@@ -78,6 +78,7 @@ def peer_request_set(request):
     """Ask for a peer, or change what you asked."""
     form = PeerRequestForm(request.POST)
     if form.is_valid():
+        asked_before = PeerRequest.objects.filter(person=request.user).exists()
         try:
             peer_requests.peer_request_set(person=request.user, **form.cleaned_data)
         except ValidationError as exc:
@@ -85,7 +86,9 @@ def peer_request_set(request):
         else:
             messages.success(
                 request,
-                "You asked for a peer. Whoever forms pairs for your team sees it; you "
+                "Saved: whoever forms pairs for your team sees what you asked."
+                if asked_before
+                else "You asked for a peer. Whoever forms pairs for your team sees it; you "
                 "will be asked to accept a pair's agreement as usual.",
             )
             return redirect("pair_list")

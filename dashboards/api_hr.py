@@ -18,9 +18,9 @@ from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role
 
-from . import org, snapshots
+from . import org, org_peers, snapshots
 from .api_common import RATE, WEEKS, HealthCountsSerializer, WindowSerializer, weeks_from
-from .views_hr import HEALTH_ROLES, peers_now
+from .views_hr import HEALTH_ROLES
 
 TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -304,7 +304,7 @@ class PeersView(APIView):
         responses={200: OrgPeersSerializer, 404: NOT_FOUND},
     )
     def get(self, request):
-        return Response(OrgPeersSerializer(peers_now()).data)
+        return Response(OrgPeersSerializer(org_peers.peers_now(tz=_tz())).data)
 
 
 def _tz():

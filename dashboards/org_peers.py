@@ -19,6 +19,7 @@ from datetime import date, datetime, time, tzinfo
 
 from django.db.models import Count, F, Q
 from django.db.models.functions import TruncMonth
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from coaching.models import (
@@ -89,6 +90,20 @@ def organisation_peers(*, today: date, tz: tzinfo, until: datetime) -> OrgPeers:
     ]
     people = User.objects.filter(is_active=True).count()
     return OrgPeers(found, people, now, _chart(found))
+
+
+@dataclass(frozen=True)
+class PeersNow:
+    as_of: datetime
+    peers: OrgPeers
+
+
+def peers_now(*, tz: tzinfo) -> PeersNow:
+    """As of this moment, in the reader's time zone. Worked out per request — a few
+    small aggregates — so the page, its CSV and the API count everything up to the
+    moment asked."""
+    now = timezone.now()
+    return PeersNow(now, organisation_peers(today=now.astimezone(tz).date(), tz=tz, until=now))
 
 
 def _overlaps(start: datetime, end: datetime) -> Q:

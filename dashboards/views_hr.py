@@ -4,9 +4,6 @@ And skills across the organisation (`org_skills`), whose page a manager also rea
 over the people below them (`views_team.skills_below`), and peer coaching across the
 organisation (`org_peers`)."""
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -164,24 +161,10 @@ def skills_export(request):
     return _download(table, f"skills-organisation-{table.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv")
 
 
-@dataclass(frozen=True)
-class PeersNow:
-    as_of: datetime
-    peers: org_peers.OrgPeers
-
-
-def peers_now() -> PeersNow:
-    """Worked out per request — a few small aggregates (pairs and peer sessions are
-    few) — so the page, its CSV and the API count everything up to the moment asked."""
-    now, tz = timezone.now(), timezone.get_current_timezone()
-    found = org_peers.organisation_peers(today=now.astimezone(tz).date(), tz=tz, until=now)
-    return PeersNow(now, found)
-
-
 @require_GET
 @role_required(*HEALTH_ROLES)
 def peers_hr(request):
-    found = peers_now()
+    found = org_peers.peers_now(tz=timezone.get_current_timezone())
     return render(
         request,
         "dashboards/peers.html",
@@ -192,7 +175,7 @@ def peers_hr(request):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def peers_export(request):
-    found = peers_now()
+    found = org_peers.peers_now(tz=timezone.get_current_timezone())
     table = exports.peers_table(found.peers, as_of=found.as_of)
     exports.export_record(
         reader=request.user, table="peers", rows=len(table.rows), ip=client_ip(request)

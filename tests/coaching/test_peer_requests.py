@@ -41,7 +41,8 @@ def test_a_rep_asks_for_a_peer_changes_it_and_withdraws(client, org):
     assert "You asked for a peer." in page and "You asked for a peer" in page
     assert f"on Pricing: “{NOTE}”" in page
     first = PeerRequest.objects.get(person=org.rep)
-    client.post("/peers/ask/", {"note": "Discovery instead"})
+    saved = client.post("/peers/ask/", {"note": "Discovery instead"}, follow=True)
+    assert "Saved: whoever forms pairs for your team sees what you asked." in text(saved)
     changed = PeerRequest.objects.get(person=org.rep)
     assert (changed.note, changed.focus_area, changed.created_at) == (
         "Discovery instead", None, first.created_at,
