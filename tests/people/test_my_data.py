@@ -174,9 +174,9 @@ def test_only_get_is_allowed(client, org):
 # audit events (1, the content type cached); recorded calls, scorecards + scores (3);
 # sessions + participants + agenda (3); private notes, commitments, goals, ratings,
 # diagnoses (5); pair memberships + members, pair notes, habits + check-ins (5); a
-# request for a peer (1); experiments, learnings (2); feedback received + themes + shares, given, requests made
-# + responders, requests asked of me (6); wins (1); notifications, preferences,
-# calendar feed, plans (4); the audit event itself (1).
+# request for a peer (1); experiments, learnings (2); feedback received + themes +
+# shares, given, requests made + responders, requests asked of me (6); wins (1);
+# notifications, preferences, calendar feed, plans (4); the audit event itself (1).
 EXPORT_QUERIES = 38
 
 
