@@ -5,7 +5,13 @@ class CadenceConfig(AppConfig):
     name = "cadence"
 
     def ready(self):
-        from coaching.signals import pair_ended, pair_formed, pair_members_changed, pair_started
+        from coaching.signals import (
+            pair_ended,
+            pair_formed,
+            pair_members_changed,
+            pair_started,
+            peer_requested,
+        )
         from feedback.signals import feedback_requested
         from people.signals import person_deactivated, team_membership_changed
 
@@ -16,6 +22,7 @@ class CadenceConfig(AppConfig):
             invite_pair_members,
             revoke_calendar_feed,
             start_pair_cadence,
+            tell_manager_of_peer_request,
             tell_people_asked_for_feedback,
         )
 
@@ -27,4 +34,5 @@ class CadenceConfig(AppConfig):
         pair_members_changed.connect(follow_pair_members, dispatch_uid="cadence-pair-members")
         pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")
         pair_formed.connect(invite_pair_members, dispatch_uid="cadence-pair-formed")
+        peer_requested.connect(tell_manager_of_peer_request, dispatch_uid="cadence-peer-asked")
         person_deactivated.connect(revoke_calendar_feed, dispatch_uid="cadence-deactivated")

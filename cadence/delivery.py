@@ -18,7 +18,7 @@ from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.selectors import open_commitments_seen_by
 from coaching.selectors_pairs import cadence_text as pair_cadence_text
 
-from . import feedback_reminders, pair_invitations
+from . import feedback_reminders, pair_invitations, peer_requests
 from .models import Notification, NotificationKind, NotificationPreference, TeamChannel
 
 SENT, SKIPPED = "sent", "skipped"
@@ -208,6 +208,10 @@ def message_context(row: Notification) -> dict | None:
             cadence_text=when[:1].lower() + when[1:],
             pair_url=absolute(reverse("pair_detail", args=[pair.pk])),
         )
+    elif row.kind == NotificationKind.PEER_ASKED:
+        if not peer_requests.still_asking(row):
+            return None  # they may no longer be paired by this person
+        context.update(asked=row.peer_request.person, pair_new_url=absolute(reverse("pair_new")))
     return context
 
 

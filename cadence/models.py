@@ -284,6 +284,7 @@ class NotificationKind(models.TextChoices):
     FEEDBACK_ASKED = "feedback_asked", "Feedback asked of you"
     FEEDBACK_DUE = "feedback_due", "Feedback request due"
     PAIR_INVITED = "pair_invited", "Invited to a peer pair"
+    PEER_ASKED = "peer_asked", "Asked for a peer"
 
 
 class NotificationStatus(models.TextChoices):
@@ -361,6 +362,15 @@ class Notification(models.Model):
         related_name="notifications",
         db_index=False,
     )
+    # Withdrawn or answered, the request goes and its notifications with it.
+    peer_request = models.ForeignKey(
+        "coaching.PeerRequest",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
+    )
     period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
     status = models.CharField(
         max_length=16, choices=NotificationStatus.choices, default=NotificationStatus.PENDING
@@ -409,6 +419,11 @@ class Notification(models.Model):
                 fields=["pair", "kind", "recipient"],
                 condition=Q(pair__isnull=False),
                 name="notification_once_per_pair",
+            ),
+            models.UniqueConstraint(
+                fields=["peer_request", "kind", "recipient"],
+                condition=Q(peer_request__isnull=False),
+                name="notification_once_per_peer_request",
             ),
             models.UniqueConstraint(
                 fields=["kind", "recipient", "period"],
@@ -472,6 +487,9 @@ class NotificationPreference(models.Model):
     )
     email_pair_invited = models.BooleanField(
         "email me when I am invited to a peer pair", default=True
+    )
+    email_peer_asked = models.BooleanField(
+        "email me when someone who reports to me asks for a peer", default=True
     )
     quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")
     quiet_until = models.TimeField(

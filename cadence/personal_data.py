@@ -21,6 +21,7 @@ PREFERENCE_FIELDS = (
     "email_digest",
     "email_feedback",
     "email_pair_invited",
+    "email_peer_asked",
 )
 
 

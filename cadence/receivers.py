@@ -1,4 +1,4 @@
-from . import calendar_services, feedback_reminders, pair_invitations, services
+from . import calendar_services, feedback_reminders, pair_invitations, peer_requests, services
 
 
 def follow_team_membership(sender, membership, **kwargs):
@@ -23,6 +23,10 @@ def end_pair_cadence(sender, pair, actor=None, **kwargs):
 
 def invite_pair_members(sender, pair, actor=None, **kwargs):
     pair_invitations.invited_queue(pair=pair, actor=actor)
+
+
+def tell_manager_of_peer_request(sender, request, **kwargs):
+    peer_requests.asked_queue(request=request)
 
 
 def revoke_calendar_feed(sender, person, **kwargs):

@@ -207,6 +207,10 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
             f"{label}: {asked.requester.display_name}, by {due}",
             reverse("feedback_request_detail", args=[asked.pk]),
         )
+    if row.peer_request_id is not None:
+        return NotificationLine(
+            row, f"{label}: {row.peer_request.person.display_name}", reverse("pair_new")
+        )
     if row.pair_id is not None:
         return NotificationLine(
             row,
@@ -246,6 +250,7 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
             "plan__coachee",
             "feedback_request__requester",
             "pair__created_by",
+            "peer_request__person",
         )
         .prefetch_related(
             Prefetch(

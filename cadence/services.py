@@ -305,6 +305,7 @@ PREFERENCE_FIELDS = (
     "email_digest",
     "email_feedback",
     "email_pair_invited",
+    "email_peer_asked",
     "quiet_from",
     "quiet_until",
 )

@@ -3,7 +3,8 @@ they would like to work on — so that whoever forms pairs (their team's lead, t
 managers above them, programme admins) pairs people who asked, not only people they
 picked. Participation stays voluntary both ways: a request can be changed or
 withdrawn at any time, and it is answered, and so removed, when a pair of theirs
-starts (`services_pairs`).
+starts (`services_pairs`). A new request tells their manager (`peer_requested`: the
+cadence app's outbox), who may pair them.
 
 Keyword-only, atomic; refusals raise django's ValidationError (the page shows it,
 the API answers 400) and nothing is written."""
@@ -17,6 +18,7 @@ from people.models import User
 from . import selectors_pairs as selectors
 from .models import FocusArea, PeerRequest
 from .models_peers import REQUEST_NOTE_LIMIT
+from .signals import peer_requested
 
 
 @transaction.atomic
@@ -36,7 +38,7 @@ def peer_request_set(
     ):
         raise ValidationError({"focus_area": "Pick a current focus area, or none."})
     now = timezone.now()
-    request, _ = PeerRequest.objects.update_or_create(
+    request, created = PeerRequest.objects.update_or_create(
         person=person,
         defaults={"note": note, "focus_area": focus_area, "updated_at": now},
         create_defaults={
@@ -46,6 +48,8 @@ def peer_request_set(
             "updated_at": now,
         },
     )
+    if created:
+        peer_requested.send(sender=PeerRequest, request=request)
     return request
 
 

@@ -12,3 +12,5 @@ pair_started = Signal()
 pair_members_changed = Signal()
 # `pair=`, `actor=`: the pair ended (fewer than two left, or closed) — no more sessions.
 pair_ended = Signal()
+# `request=`: someone asked for a peer — whoever pairs them may be told.
+peer_requested = Signal()

@@ -1,0 +1,34 @@
+"""Asking for a peer, through the outbox: when someone asks, their manager — who may
+pair them — is told, by email and in the app, that they asked. Rows are references;
+the message is rendered when sent and names who asked, never what they wrote (that is
+on Form a pair, for whoever may pair them)."""
+
+from django.db import transaction
+
+from coaching.models import PeerRequest
+
+from .models import Notification, NotificationKind
+
+
+def asked_queue(*, request: PeerRequest) -> int:
+    manager = request.person.reports_to
+    if manager is None or not manager.is_active:
+        return 0
+    row = Notification(kind=NotificationKind.PEER_ASKED, peer_request=request, recipient=manager)
+    queued = len(Notification.objects.bulk_create([row], ignore_conflicts=True))
+    if queued:
+        from .tasks import send_notifications
+
+        transaction.on_commit(send_notifications.delay, robust=True)
+    return queued
+
+
+def still_asking(row: Notification) -> bool:
+    """Not worth an email once the recipient may no longer pair them (a new manager)
+    or they left; a withdrawn or answered request took the row with it."""
+    return (
+        PeerRequest.objects.visible_to(row.recipient)
+        .filter(pk=row.peer_request_id, person__is_active=True)
+        .exclude(person=row.recipient)
+        .exists()
+    )
