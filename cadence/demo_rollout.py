@@ -142,6 +142,25 @@ def _pair_invitations(people: dict[str, User]) -> None:
         )
 
 
+def _peer_asked(people: dict[str, User]) -> None:
+    """The managers told when the demo reps asked for a peer, dated then and
+    delivered a couple of minutes later (unread: nobody has paired them yet)."""
+    rows = Notification.objects.filter(
+        kind=NotificationKind.PEER_ASKED, recipient__in=people.values()
+    ).select_related("peer_request")
+    for row in rows:
+        asked = row.peer_request.created_at
+        if row.created_at - asked <= timedelta(days=1):
+            continue  # dated already (or asked today)
+        Notification.objects.filter(pk=row.pk).update(
+            created_at=asked,
+            next_attempt_at=asked,
+            status=NotificationStatus.SENT,
+            attempts=1,
+            sent_at=asked + timedelta(minutes=2),
+        )
+
+
 # --- Install plans -----------------------------------------------------------------------
 
 
@@ -189,13 +208,15 @@ def rollout_summary(people: dict[str, User], live_pair_plans: list[int]) -> list
 
 
 def seed_rollouts(people: dict[str, User] | None = None) -> list[str]:
-    """Continue the demo pairs' plans after their bookings and start each demo team's
-    install plan, unless done before. Returns the lines to print either way."""
+    """Continue the demo pairs' plans after their bookings, date the pairs' and the
+    peer requests' notifications, and start each demo team's install plan, unless done
+    before. Returns the lines to print either way."""
     people = people or _demo_people()
     today = timezone.localdate()
     with transaction.atomic():
         live = _pair_plans(people, today=today)
         _pair_invitations(people)
+        _peer_asked(people)
         created = _rollouts(people, today=today)
     engine.occurrences_generate(plan_ids=live)
     first = (

@@ -6,13 +6,15 @@ on Form a pair, for whoever may pair them)."""
 from django.db import transaction
 
 from coaching.models import PeerRequest
+from people.models import User
 
 from .models import Notification, NotificationKind
 
 
 def asked_queue(*, request: PeerRequest) -> int:
-    manager = request.person.reports_to
-    if manager is None or not manager.is_active:
+    # Their manager as the database has it now, not as the caller's copy of them does.
+    manager = User.objects.filter(direct_reports=request.person_id, is_active=True).first()
+    if manager is None:
         return 0
     row = Notification(kind=NotificationKind.PEER_ASKED, peer_request=request, recipient=manager)
     queued = len(Notification.objects.bulk_create([row], ignore_conflicts=True))

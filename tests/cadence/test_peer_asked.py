@@ -14,6 +14,7 @@ from cadence.models import (
     NotificationStatus,
 )
 from coaching.services_peer_requests import peer_request_set, peer_request_withdraw
+from people.models import User
 from people.services import reporting_line_change
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +58,14 @@ def test_nobody_without_a_manager_is_told_and_a_former_manager_is_not_emailed(or
     outbox.drain()
     assert mail.outbox == []
     assert rows().get().status == NotificationStatus.SKIPPED
+
+
+def test_the_manager_is_the_one_the_database_has_now(org):
+    """Not the one on the caller's copy of the person (the demo's, a long request's)."""
+    stale = User.objects.get(pk=org.rep.pk)
+    reporting_line_change(actor=org.admin, person=org.rep, manager=org.other_manager)
+    peer_request_set(person=stale)
+    assert list(rows().values_list("recipient", flat=True)) == [org.other_manager.pk]
 
 
 def test_the_email_can_be_switched_off(org):

@@ -42,6 +42,7 @@ from coaching.models import (
     PairMember,
     PairNote,
     PeerPair,
+    PeerRequest,
     PlaybookModule,
     SessionKind,
     SessionStatus,
@@ -132,6 +133,16 @@ class TestDemoPeers:
             assert invitation.created_at == invitation.pair.created_at
         unread = invitations.filter(read_at__isnull=True)
         assert list(unread.values_list("recipient", "pair")) == [(aisha.pk, forming[0].pk)]
+        # A rep on each team asked for a peer; each lead was told when they asked.
+        asked = PeerRequest.objects.select_related("person__reports_to")
+        assert sorted(r.person.reports_to.email for r in asked) == [
+            "lena.fischer@example.com", "marcus.chen@example.com", "sofia.alvarez@example.com",
+        ]  # fmt: skip
+        told = Notification.objects.filter(kind=NotificationKind.PEER_ASKED)
+        assert {(n.recipient_id, n.created_at) for n in told} == {
+            (r.person.reports_to_id, r.created_at) for r in asked
+        }
+        assert not told.exclude(status=NotificationStatus.SENT).exists()
 
         ended = [p for p in pairs if p.status == "ended"]
         left = [p for p in ended if p.members.filter(left_at__isnull=False).exists()]
