@@ -132,14 +132,19 @@ def _pair_invitations(people: dict[str, User]) -> None:
             continue  # dated already (or a pair formed today)
         member = row.pair.members.filter(person_id=row.recipient_id).first()
         answered = member and (member.accepted_at or member.left_at)
-        Notification.objects.filter(pk=row.pk).update(
-            created_at=formed,
-            next_attempt_at=formed,
-            status=NotificationStatus.SENT,
-            attempts=1,
-            sent_at=formed + timedelta(minutes=2),
-            read_at=answered or None,
-        )
+        _sent(row, at=formed, read_at=answered or None)
+
+
+def _sent(row: Notification, *, at, read_at=None) -> None:
+    """Queued at `at` and delivered a couple of minutes later."""
+    Notification.objects.filter(pk=row.pk).update(
+        created_at=at,
+        next_attempt_at=at,
+        status=NotificationStatus.SENT,
+        attempts=1,
+        sent_at=at + timedelta(minutes=2),
+        read_at=read_at,
+    )
 
 
 def _peer_asked(people: dict[str, User]) -> None:
@@ -152,13 +157,7 @@ def _peer_asked(people: dict[str, User]) -> None:
         asked = row.peer_request.created_at
         if row.created_at - asked <= timedelta(days=1):
             continue  # dated already (or asked today)
-        Notification.objects.filter(pk=row.pk).update(
-            created_at=asked,
-            next_attempt_at=asked,
-            status=NotificationStatus.SENT,
-            attempts=1,
-            sent_at=asked + timedelta(minutes=2),
-        )
+        _sent(row, at=asked)
 
 
 # --- Install plans -----------------------------------------------------------------------
