@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
 
+from . import selectors_pairs as selectors
 from . import services_peer_requests as services
 from .api import FocusAreaRefSerializer
 from .api_pairs import CurrentFocusAreaField
@@ -40,8 +41,7 @@ class PeerRequestView(APIView):
     """Anyone signed in may ask for a peer; only their own request is here."""
 
     def _mine(self, request) -> PeerRequest:
-        found = PeerRequest.objects.filter(person=request.user).select_related("focus_area")
-        mine = found.first()
+        mine = selectors.own_peer_request(user=request.user)
         if mine is None:
             raise NotFound("You have not asked for a peer.")
         return mine

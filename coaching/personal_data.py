@@ -35,6 +35,7 @@ from .models import (
     SessionParticipant,
     SessionRating,
 )
+from .selectors_pairs import own_peer_request
 
 
 def _notes(session: CoachingSession) -> dict | None:
@@ -245,7 +246,7 @@ def peer_pairs(person: User) -> list:
 
 @export_section("peer_request")
 def peer_request(person: User) -> dict | None:
-    mine = PeerRequest.objects.filter(person=person).select_related("focus_area").first()
+    mine = own_peer_request(user=person)
     if mine is None:
         return None
     return {

@@ -67,6 +67,11 @@ def peer_requests_for(*, user: User, roles=None) -> QuerySet[PeerRequest]:
     )
 
 
+def own_peer_request(*, user: User) -> PeerRequest | None:
+    """`user`'s own open request for a peer, with its focus area (one query)."""
+    return PeerRequest.objects.filter(person=user).select_related("focus_area").first()
+
+
 def peer_requests_of(people: list[int]) -> dict[int, PeerRequest]:
     """{person id: their open request} among `people` (one query)."""
     return {r.person_id: r for r in PeerRequest.objects.filter(person_id__in=people)}

@@ -31,7 +31,7 @@ from .forms_pairs import (
     PeerRequestForm,
     StepOutForm,
 )
-from .models import CoachingSession, PeerPair, PeerRequest
+from .models import CoachingSession, PeerPair
 
 ASKED_SHOWN = 20  # who asked for a peer, longest waiting first, on Form a pair
 
@@ -53,7 +53,7 @@ def pair_list(request):
 def _render_list(request, *, ask_form=None, status=200):
     roles = _roles(request)
     may_form = selectors.may_form_pairs(user=request.user, roles=roles)
-    mine = PeerRequest.objects.filter(person=request.user).select_related("focus_area").first()
+    mine = selectors.own_peer_request(user=request.user)
     if ask_form is None:
         initial = {"note": mine.note, "focus_area": mine.focus_area} if mine else {}
         ask_form = PeerRequestForm(initial=initial)
@@ -78,7 +78,7 @@ def peer_request_set(request):
     """Ask for a peer, or change what you asked."""
     form = PeerRequestForm(request.POST)
     if form.is_valid():
-        asked_before = PeerRequest.objects.filter(person=request.user).exists()
+        asked_before = selectors.own_peer_request(user=request.user) is not None
         try:
             peer_requests.peer_request_set(person=request.user, **form.cleaned_data)
         except ValidationError as exc:

@@ -38,7 +38,8 @@ def test_a_rep_asks_for_a_peer_changes_it_and_withdraws(client, org):
     asked = client.post("/peers/ask/", {"note": NOTE, "focus_area": focus.pk}, follow=True)
     assert asked.redirect_chain == [("/peers/", 302)]
     page = text(asked)
-    assert "You asked for a peer." in page and "You asked for a peer" in page
+    assert "You asked for a peer. Whoever forms pairs" in page  # the message
+    assert '<h2 id="ask-heading">You asked for a peer</h2>' in page
     assert f"on Pricing: “{NOTE}”" in page
     first = PeerRequest.objects.get(person=org.rep)
     saved = client.post("/peers/ask/", {"note": "Discovery instead"}, follow=True)
@@ -59,6 +60,7 @@ def test_a_rep_asks_for_a_peer_changes_it_and_withdraws(client, org):
     [
         ({"note": "x" * 301}, "Ensure this value has at most 300 characters (it has 301)."),
         ({"focus_area": "999999"}, "Pick a current focus area from the list."),
+        ({"focus_area": "abc"}, "Pick a current focus area from the list."),
         ({"focus_area": "ended"}, "Pick a current focus area from the list."),
     ],
 )
@@ -134,7 +136,12 @@ def test_the_api_reads_sets_and_withdraws_ones_own_request(org):
     assert put.status_code == 200
     assert put.json()["note"] == NOTE
     assert put.json()["focus_area"] == {"id": focus.pk, "name": "Pricing"}
-    for bad, field in (({"note": "x" * 301}, "note"), ({"colour": "red"}, "colour")):
+    for bad, field in (
+        ({"note": "x" * 301}, "note"),
+        ({"colour": "red"}, "colour"),
+        ({"focus_area": "abc"}, "focus_area"),
+        ({"note": None}, "note"),
+    ):
         refused = api.put("/api/v1/peer-request/", bad, format="json")
         assert refused.status_code == 400 and set(refused.json()) == {field}
     assert PeerRequest.objects.get().note == NOTE
