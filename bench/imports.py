@@ -44,12 +44,14 @@ def main():
         _run(args.people)
 
 
-def organisation_csv(n: int) -> str:
+def organisation_csv(n: int, *, reorganised: bool = False) -> str:
     """n people: managers level by level (each reporting to one of the level above),
-    then reps spread over the last level's teams."""
+    then reps spread over the last level's teams. Reorganised, the same people after a
+    reorganisation: one rep in ten moved to the next team and its lead, one person in
+    twenty renamed, one in fifty in another time zone."""
     rows = []
     levels = [[0]]
-    rows.append(_row(0, None, "Leadership", "manager"))
+    rows.append(_row(0, None, "Leadership", "manager", reorganised))
     while len(levels) < MANAGER_LEVELS and len(rows) < n:
         level = []
         for i in range(len(levels[-1]) * FANOUT):
@@ -58,22 +60,24 @@ def organisation_csv(n: int) -> str:
             pk = len(rows)
             boss = levels[-1][i // FANOUT]
             last = len(levels) == MANAGER_LEVELS - 1
-            rows.append(_row(pk, boss, f"Team {pk}" if last else "", "manager" if last else ""))
+            team = f"Team {pk}" if last else ""
+            rows.append(_row(pk, boss, team, "manager" if last else "", reorganised))
             level.append(pk)
         levels.append(level)
     leads = levels[-1]
     while len(rows) < n:
         pk = len(rows)
-        lead = leads[pk % len(leads)]
+        lead = leads[(pk + (reorganised and pk % 10 == 3)) % len(leads)]
         role = "hr" if pk % 2_000 == 7 else "programme_admin" if pk % 5_000 == 9 else ""
-        rows.append(_row(pk, lead, f"Team {lead}", role))
+        rows.append(_row(pk, lead, f"Team {lead}", role, reorganised))
     return HEADER + "".join(rows)
 
 
-def _row(pk: int, manager: int | None, team: str, role: str) -> str:
+def _row(pk: int, manager: int | None, team: str, role: str, reorganised: bool = False) -> str:
     manager_email = f"person{manager}@bench.example.com" if manager is not None else ""
-    zone = ZONES[pk % len(ZONES)]
-    return f"person{pk}@bench.example.com,Person {pk},{manager_email},{team},{zone},{role}\n"
+    zone = ZONES[(pk + (reorganised and pk % 50 == 5)) % len(ZONES)]
+    name = f"Person {pk}" + (" Jr" if reorganised and pk % 20 == 1 else "")
+    return f"person{pk}@bench.example.com,{name},{manager_email},{team},{zone},{role}\n"
 
 
 def _run(n: int) -> None:
@@ -101,8 +105,13 @@ def _run(n: int) -> None:
         return result
 
     # The worker's steps are called here, in process: nothing is queued.
+    files = {
+        "first import": raw,
+        "same file again": raw,
+        "reorganised": organisation_csv(n, reorganised=True).encode(),
+    }
     with mock.patch.object(services, "_queue"):
-        for run in ("first import", "same file again"):
+        for run, raw in files.items():
             print(f"{run}:")
             job = timed(
                 "upload (checks every row)",
@@ -120,11 +129,12 @@ def _run(n: int) -> None:
             print(f"    did:   {job.applied_counts} ({job.status})")
 
     print()
-    print("| step | first import | same file again |")
-    print("| --- | --- | --- |")
-    half = len(rows) // 2
-    for (label, first), (_, again) in zip(rows[:half], rows[half:], strict=True):
-        print(f"| {label} | {first:.2f} s | {again:.2f} s |")
+    print("| step | " + " | ".join(files) + " |")
+    print("| --- |" + " --- |" * len(files))
+    steps = len(rows) // len(files)
+    for i in range(steps):
+        seconds = " | ".join(f"{rows[i + run * steps][1]:.2f} s" for run in range(len(files)))
+        print(f"| {rows[i][0]} | {seconds} |")
 
 
 if __name__ == "__main__":
