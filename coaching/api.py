@@ -1,6 +1,8 @@
-"""The coaching API under /api/v1/: sessions (with their shared notes, the requester's
-private note and the held / cancel / reschedule actions), agenda items, commitments,
-focus areas and prompts.
+"""The coaching API under /api/v1/: sessions, with their shared notes, the requester's
+private note, the coachee's rating and the held / cancel / reschedule actions; and the
+plumbing the rest of the coaching API shares (agenda items: coaching.api_agenda,
+commitments: coaching.api_commitments, focus areas and prompts:
+coaching.api_focus_areas).
 
 Views validate, call one service or selector and respond. Who may *see* what is
 `visible_to`; who may *do* what is `coaching.rules`, enforced by the services. The
@@ -18,7 +20,6 @@ status codes are the same everywhere:
 from datetime import datetime
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import ProtectedError, Q
 from django.http import Http404
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -38,45 +39,35 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from config.api import (
-    ADMINS_ONLY,
     MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
     PersonField,
-    ReadOrProgrammeAdmin,
     StrictSerializer,
     forbidden_unless,
     inline_enum,
-    page_by_ids,
     query_params,
-    refuse_unknown_fields,
     validated,
 )
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, User
-from scorecards.models import Criterion, RecordedCall
+from scorecards.models import RecordedCall
 
 from . import ratings, rules, selectors, services
 from .models import (
     RATING_COMMENT_LIMIT,
     TEXT_LIMIT,
-    AgendaItem,
     CancelReason,
     CoachingSession,
-    Commitment,
-    CommitmentStatus,
     FocusArea,
-    GrowStep,
     ParticipantRole,
     PrivateNote,
-    Prompt,
     SessionKind,
     SessionParticipant,
     SessionRating,
     SessionStatus,
     SharedNotes,
-    visible_session_for_lists,
 )
 
 # Ids in paths are `<int:pk>` (the router uses path(), not regexes): anything else is a
@@ -883,489 +874,3 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             session=session, rater=request.user, score=data["score"], comment=data["comment"]
         )
         return Response(SessionRatingSerializer(rating, context={"session": session}).data)
-
-
-# --- Agenda items --------------------------------------------------------------------
-
-
-class AgendaItemSerializer(serializers.ModelSerializer):
-    author = PersonRefSerializer(read_only=True)
-
-    class Meta:
-        model = AgendaItem
-        fields = ["id", "session", "author", "text", "done", "created_at"]
-        read_only_fields = fields
-
-
-class AgendaItemCreateSerializer(StrictSerializer):
-    session = VisibleSessionField()
-    text = serializers.CharField(max_length=500)
-
-
-class AgendaItemDoneSerializer(StrictSerializer):
-    done = serializers.BooleanField()
-
-
-class AgendaFilterSerializer(serializers.Serializer):
-    session = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-
-
-AGENDA_ITEM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
-
-
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="agenda_items_list",
-        parameters=[OpenApiParameter("session", OpenApiTypes.INT)],
-        responses={200: AgendaItemSerializer(many=True), 400: VALIDATION_ERROR},
-    ),
-    retrieve=extend_schema(
-        operation_id="agenda_items_retrieve",
-        parameters=[AGENDA_ITEM_ID],
-        responses={200: AgendaItemSerializer, 404: NOT_FOUND},
-    ),
-)
-class AgendaItemViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """What people want to talk about, on sessions visible to the requester. People
-    in the session add and tick off items; only whoever added an item removes it."""
-
-    serializer_class = AgendaItemSerializer
-    lookup_value_converter = ID_CONVERTER
-
-    def get_queryset(self):
-        visible = visible_session_for_lists(self.request.user, session="session_id")
-        return (
-            AgendaItem.objects.filter(visible).select_related("author").order_by("created_at", "id")
-        )
-
-    def filter_queryset(self, queryset):
-        if self.action != "list":
-            return queryset
-        params = query_params(AgendaFilterSerializer, self.request)
-        if "session" in params:
-            queryset = queryset.filter(session_id=params["session"])
-        return queryset
-
-    @extend_schema(
-        operation_id="agenda_items_create",
-        request=AgendaItemCreateSerializer,
-        responses={201: AgendaItemSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN},
-    )
-    def create(self, request):
-        data = validated(AgendaItemCreateSerializer, request)
-        session = data["session"]
-        with forbidden_unless(rules.can_edit_notes(session, request.user)):
-            item = services.agenda_item_add(session=session, actor=request.user, text=data["text"])
-        return Response(AgendaItemSerializer(item).data, status=status.HTTP_201_CREATED)
-
-    @extend_schema(
-        operation_id="agenda_items_set_done",
-        summary="Tick an item off (or on again)",
-        parameters=[AGENDA_ITEM_ID],
-        request=AgendaItemDoneSerializer,
-        responses={
-            200: AgendaItemSerializer,
-            400: VALIDATION_ERROR,
-            403: FORBIDDEN,
-            404: NOT_FOUND,
-        },
-    )
-    def partial_update(self, request, pk=None):
-        item = selectors.access_agenda_item(user=request.user, pk=pk)
-        data = validated(AgendaItemDoneSerializer, request)
-        with forbidden_unless(rules.can_edit_notes(item.session, request.user)):
-            item = services.agenda_item_set_done(item=item, actor=request.user, done=data["done"])
-        return Response(AgendaItemSerializer(item).data)
-
-    @extend_schema(
-        operation_id="agenda_items_destroy",
-        summary="Remove an item you added",
-        description="Only whoever added an item can remove it; anyone else who can see "
-        "it gets 400 with that message (the rule lives in the service alone).",
-        parameters=[AGENDA_ITEM_ID],
-        responses={204: None, 400: VALIDATION_ERROR, 404: NOT_FOUND},
-    )
-    def destroy(self, request, pk=None):
-        item = selectors.access_agenda_item(user=request.user, pk=pk)
-        services.agenda_item_delete(item=item, actor=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# --- Commitments ---------------------------------------------------------------------
-
-
-class CommitmentSerializer(serializers.ModelSerializer):
-    owner = PersonRefSerializer(read_only=True)
-    is_overdue = serializers.BooleanField(read_only=True)
-
-    class Meta:
-        model = Commitment
-        fields = [
-            "id",
-            "owner",
-            "text",
-            "evidence",
-            "due_on",
-            "status",
-            "drop_reason",
-            "is_overdue",
-            "created_in",
-            "created_by",
-            "created_at",
-            "closed_at",
-            "closed_in",
-            "version",
-        ]
-        read_only_fields = fields
-
-
-class CommitmentCreateSerializer(StrictSerializer):
-    session = VisibleSessionField(help_text="The session it is made in.")
-    text = serializers.CharField(max_length=500)
-    evidence = serializers.CharField(max_length=500, help_text="How you will both know.")
-    due_on = serializers.DateField()
-    owner = PersonField(
-        required=False,
-        allow_null=True,
-        help_text="Someone in the session; defaults to the coachee (or you).",
-    )
-
-
-class CommitmentUpdateSerializer(StrictSerializer):
-    version = serializers.IntegerField(min_value=0)
-    text = serializers.CharField(max_length=500, required=False)
-    evidence = serializers.CharField(max_length=500, required=False)
-    due_on = serializers.DateField(required=False)
-
-    def validate(self, attrs):
-        attrs = super().validate(attrs)
-        if not set(attrs) - {"version"}:
-            raise serializers.ValidationError("Send at least one of: text, evidence, due_on.")
-        return attrs
-
-
-class CommitmentCloseSerializer(StrictSerializer):
-    status = serializers.ChoiceField(
-        choices=[
-            (CommitmentStatus.DONE.value, CommitmentStatus.DONE.label),
-            (CommitmentStatus.DROPPED.value, CommitmentStatus.DROPPED.label),
-        ]
-    )
-    reason = serializers.CharField(
-        max_length=500,
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="Required when dropped.",
-    )
-    session = VisibleSessionField(
-        required=False, allow_null=True, help_text="The session it was closed in."
-    )
-
-
-class CommitmentContentSerializer(serializers.Serializer):
-    text = serializers.CharField()
-    evidence = serializers.CharField()
-    due_on = serializers.DateField()
-
-
-class StaleCommitmentSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    current = CommitmentContentSerializer()
-    version = serializers.IntegerField()
-
-
-class CommitmentFilterSerializer(serializers.Serializer):
-    owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    status = serializers.ChoiceField(choices=CommitmentStatus.choices, required=False)
-
-
-COMMITMENT_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
-
-
-@extend_schema_view(
-    list=extend_schema(
-        operation_id="commitments_list",
-        parameters=[
-            OpenApiParameter("owner", OpenApiTypes.INT),
-            OpenApiParameter("status", enum=CommitmentStatus.values),
-        ],
-        responses={200: CommitmentSerializer(many=True), 400: VALIDATION_ERROR},
-    ),
-    retrieve=extend_schema(
-        operation_id="commitments_retrieve",
-        parameters=[COMMITMENT_ID],
-        responses={200: CommitmentSerializer, 404: NOT_FOUND},
-    ),
-)
-class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """The Will step made concrete. Visible to the owner, whoever wrote it down, and
-    the owner's management chain; soonest due first."""
-
-    serializer_class = CommitmentSerializer
-    lookup_value_converter = ID_CONVERTER
-
-    def _visible(self):
-        return Commitment.objects.visible_to(self.request.user).order_by("due_on", "id")
-
-    def get_queryset(self):
-        return self._visible().select_related("owner")
-
-    def list(self, request):
-        listed = self.filter_queryset(self._visible())
-        page = page_by_ids(self, listed, Commitment.objects.select_related("owner"))
-        return self.get_paginated_response(self.get_serializer(page, many=True).data)
-
-    def filter_queryset(self, queryset):
-        if self.action != "list":
-            return queryset
-        params = query_params(CommitmentFilterSerializer, self.request)
-        if "owner" in params:
-            queryset = queryset.filter(owner_id=params["owner"])
-        if "status" in params:
-            queryset = queryset.filter(status=params["status"])
-        return queryset
-
-    @extend_schema(
-        operation_id="commitments_create",
-        request=CommitmentCreateSerializer,
-        responses={201: CommitmentSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN},
-    )
-    def create(self, request):
-        data = validated(CommitmentCreateSerializer, request)
-        session = data["session"]
-        with forbidden_unless(rules.can_edit_notes(session, request.user)):
-            commitment = services.commitment_create(
-                session=session,
-                actor=request.user,
-                text=data["text"],
-                evidence=data["evidence"],
-                due_on=data["due_on"],
-                owner=data.get("owner"),
-            )
-        return Response(CommitmentSerializer(commitment).data, status=status.HTTP_201_CREATED)
-
-    @extend_schema(
-        operation_id="commitments_update",
-        summary="Edit an open commitment from the version you read",
-        description="Send `version` and any of text, evidence, due_on. A stale version "
-        "is refused with 409 and what is saved now.",
-        parameters=[COMMITMENT_ID],
-        request=CommitmentUpdateSerializer,
-        responses={
-            200: CommitmentSerializer,
-            400: VALIDATION_ERROR,
-            404: NOT_FOUND,
-            409: OpenApiResponse(StaleCommitmentSerializer, description="Someone saved first."),
-        },
-    )
-    def partial_update(self, request, pk=None):
-        commitment = self.get_object()
-        data = validated(CommitmentUpdateSerializer, request)
-        try:
-            commitment = services.commitment_update(
-                commitment=commitment,
-                actor=request.user,
-                base_version=data["version"],
-                text=data.get("text", commitment.text),
-                evidence=data.get("evidence", commitment.evidence),
-                due_on=data.get("due_on", commitment.due_on),
-            )
-        except services.StaleEdit as stale:
-            # The service's message speaks of notes; say what changed here.
-            return stale_response(stale, "This commitment changed since you opened it.")
-        return Response(CommitmentSerializer(commitment).data)
-
-    @extend_schema(
-        operation_id="commitments_close",
-        summary="Close a commitment as done, or drop it with a reason",
-        parameters=[COMMITMENT_ID],
-        request=CommitmentCloseSerializer,
-        responses={200: CommitmentSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
-    )
-    @action(detail=True, methods=["post"])
-    def close(self, request, pk=None):
-        commitment = self.get_object()
-        data = validated(CommitmentCloseSerializer, request)
-        commitment = services.commitment_close(
-            commitment=commitment,
-            actor=request.user,
-            status=data["status"],
-            reason=data["reason"],
-            session=data.get("session"),
-        )
-        return Response(CommitmentSerializer(commitment).data)
-
-
-# --- Programme configuration: focus areas and prompts ---------------------------------
-
-
-class ShowAllSerializer(serializers.Serializer):
-    all = serializers.BooleanField(required=False, default=False)
-
-
-SHOW_ALL = OpenApiParameter(
-    "all", OpenApiTypes.BOOL, description="Include ended or inactive ones (`?all=1`)."
-)
-
-
-def config_schema(prefix, serializer, *, list_parameters, destroy_conflict=None) -> dict:
-    """Schemas of a programme-configuration resource: read by all, written by admins."""
-    writes = {400: VALIDATION_ERROR, 403: ADMINS_ONLY}
-    destroy = {204: None, 403: ADMINS_ONLY, 404: NOT_FOUND}
-    if destroy_conflict is not None:
-        destroy[409] = destroy_conflict
-    return {
-        "list": extend_schema(
-            operation_id=f"{prefix}_list",
-            parameters=list_parameters,
-            responses={200: serializer(many=True), 400: VALIDATION_ERROR},
-        ),
-        "retrieve": extend_schema(
-            operation_id=f"{prefix}_retrieve", responses={200: serializer, 404: NOT_FOUND}
-        ),
-        "create": extend_schema(
-            operation_id=f"{prefix}_create", responses={201: serializer, **writes}
-        ),
-        "update": extend_schema(
-            operation_id=f"{prefix}_update",
-            responses={200: serializer, **writes, 404: NOT_FOUND},
-        ),
-        "partial_update": extend_schema(
-            operation_id=f"{prefix}_partial_update",
-            responses={200: serializer, **writes, 404: NOT_FOUND},
-        ),
-        "destroy": extend_schema(operation_id=f"{prefix}_destroy", responses=destroy),
-    }
-
-
-class FocusAreaSerializer(serializers.ModelSerializer):
-    teams = serializers.PrimaryKeyRelatedField(
-        many=True,
-        queryset=Team.objects.all(),
-        required=False,
-        help_text="Team ids; empty for the whole organisation.",
-    )
-    behaviour_list = serializers.ListField(child=serializers.CharField(), read_only=True)
-    criteria = serializers.PrimaryKeyRelatedField(
-        many=True,
-        queryset=Criterion.objects.labelled(),  # named without a query each (browsable form)
-        required=False,
-        help_text="Scorecard criterion (lineage) ids that measure this focus area.",
-    )
-
-    class Meta:
-        model = FocusArea
-        fields = [
-            "id",
-            "name",
-            "behaviours",
-            "behaviour_list",
-            "starts_on",
-            "ends_on",
-            "teams",
-            "criteria",
-            "created_at",
-        ]
-        read_only_fields = ["id", "created_at"]
-
-    def validate(self, attrs):
-        attrs = super().validate(attrs)
-        refuse_unknown_fields(self)
-        starts = attrs.get("starts_on", getattr(self.instance, "starts_on", None))
-        ends = attrs.get("ends_on", getattr(self.instance, "ends_on", None))
-        if starts and ends and ends < starts:
-            raise serializers.ValidationError({"ends_on": "A focus area ends after it starts."})
-        return attrs
-
-
-@extend_schema_view(
-    **config_schema(
-        "focus_areas",
-        FocusAreaSerializer,
-        list_parameters=[SHOW_ALL],
-        destroy_conflict=OpenApiResponse(
-            DetailSerializer, description="Sessions use it: set an end date instead."
-        ),
-    )
-)
-class FocusAreaViewSet(viewsets.ModelViewSet):
-    """The behaviours that matter most now. Current ones by default."""
-
-    serializer_class = FocusAreaSerializer
-    permission_classes = [ReadOrProgrammeAdmin]
-    lookup_value_converter = ID_CONVERTER
-
-    def get_queryset(self):
-        return FocusArea.objects.prefetch_related("teams", "criteria").order_by(
-            "-starts_on", "name", "id"
-        )
-
-    def filter_queryset(self, queryset):
-        if self.action == "list" and not query_params(ShowAllSerializer, self.request).get("all"):
-            queryset = queryset.active_on(timezone.localdate())
-        return queryset
-
-    def perform_destroy(self, instance):
-        try:
-            instance.delete()
-        except ProtectedError:
-            raise Conflict(
-                "Sessions use this focus area, so it cannot be deleted. Set an end date instead."
-            ) from None
-
-
-class PromptSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Prompt
-        fields = ["id", "step", "kind", "text", "position", "is_active"]
-        read_only_fields = ["id"]
-
-    def validate(self, attrs):
-        attrs = super().validate(attrs)
-        refuse_unknown_fields(self)
-        return attrs
-
-
-class PromptFilterSerializer(ShowAllSerializer):
-    kind = serializers.ChoiceField(choices=SessionKind.choices, required=False)
-    step = serializers.ChoiceField(choices=GrowStep.choices, required=False)
-
-
-@extend_schema_view(
-    **config_schema(
-        "prompts",
-        PromptSerializer,
-        list_parameters=[
-            OpenApiParameter(
-                "kind",
-                enum=SessionKind.values,
-                description="Prompts shown in sessions of this kind (those for every "
-                "kind included).",
-            ),
-            OpenApiParameter("step", enum=GrowStep.values),
-            SHOW_ALL,
-        ],
-    )
-)
-class PromptViewSet(viewsets.ModelViewSet):
-    """The question bank shown beside each GROW step. Active prompts by default."""
-
-    serializer_class = PromptSerializer
-    permission_classes = [ReadOrProgrammeAdmin]
-    lookup_value_converter = ID_CONVERTER
-
-    def get_queryset(self):
-        return Prompt.objects.order_by("step", "position", "id")
-
-    def filter_queryset(self, queryset):
-        if self.action != "list":
-            return queryset
-        params = query_params(PromptFilterSerializer, self.request)
-        if not params.get("all"):
-            queryset = queryset.filter(is_active=True)
-        if "kind" in params:
-            queryset = queryset.filter(Q(kind="") | Q(kind=params["kind"]))
-        if "step" in params:
-            queryset = queryset.filter(step=params["step"])
-        return queryset

@@ -3,17 +3,27 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import api, api_diagnosis, api_goals, api_learning, api_pairs, api_peer_requests
+from . import (
+    api,
+    api_agenda,
+    api_commitments,
+    api_diagnosis,
+    api_focus_areas,
+    api_goals,
+    api_learning,
+    api_pairs,
+    api_peer_requests,
+)
 
 # path() routes with `<int:pk>`, so ids are checked by the resolver and every route
 # reads like the project's other URL patterns.
 router = SimpleRouter(use_regex_path=False)
 router.register("sessions", api.SessionViewSet, basename="session")
-router.register("agenda-items", api.AgendaItemViewSet, basename="agenda-item")
-router.register("commitments", api.CommitmentViewSet, basename="commitment")
+router.register("agenda-items", api_agenda.AgendaItemViewSet, basename="agenda-item")
+router.register("commitments", api_commitments.CommitmentViewSet, basename="commitment")
 router.register("goals", api_goals.GoalViewSet, basename="goal")
-router.register("focus-areas", api.FocusAreaViewSet, basename="focus-area")
-router.register("prompts", api.PromptViewSet, basename="prompt")
+router.register("focus-areas", api_focus_areas.FocusAreaViewSet, basename="focus-area")
+router.register("prompts", api_focus_areas.PromptViewSet, basename="prompt")
 
 for area in (api_pairs, api_learning, api_diagnosis):
     area.register(router)

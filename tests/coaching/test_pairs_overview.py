@@ -30,9 +30,7 @@ def pairs(org):
     pair_decline(pair=declined, actor=people[3])
     ended = active_pair(org.admin, people[4], people[5])
     pair_end(pair=ended, actor=org.admin)
-    active = [
-        active_pair(org.admin, people[n], people[n + 1]) for n in range(6, len(people), 2)
-    ]
+    active = [active_pair(org.admin, people[n], people[n + 1]) for n in range(6, len(people), 2)]
     return type("Pairs", (), {"forming": forming, "ended": [declined, ended], "active": active})
 
 
@@ -48,7 +46,7 @@ def test_it_shows_a_page_of_pairs_newest_first_with_each_states_count(client, or
     assert shown(first) == {p.pk for p in pairs.active}
     body = unescape(first.content.decode())
     for label, count in (("All", 28), ("Forming", 1), ("Active", 25), ("Ended", 2)):
-        assert f">{label} <span class=\"count\">{count}</span>" in body
+        assert f'>{label} <span class="count">{count}</span>' in body
     assert "Page 1 of 2" in body
     second = client.get(PAGE, {"page": 2})
     assert shown(second) == {pairs.forming.pk, *(p.pk for p in pairs.ended)}
@@ -78,9 +76,7 @@ def test_a_wrong_state_or_page_is_a_400_with_the_reason(client, org, pairs):
     client.force_login(org.admin)
     wrong = client.get(PAGE, {"show": "paused"})
     assert wrong.status_code == 400
-    assert "Show all pairs, or those forming, active or ended." in unescape(
-        wrong.content.decode()
-    )
+    assert "Show all pairs, or those forming, active or ended." in unescape(wrong.content.decode())
     assert shown(wrong) == set()
     page = client.get(PAGE, {"page": "two"})
     assert page.status_code == 400

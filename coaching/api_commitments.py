@@ -1,0 +1,242 @@
+"""Commitments under /api/v1/commitments/: the Will step's "I will …", carried into
+every later 1:1 until closed (status codes as in coaching.api; a stale `version` is a
+409 with what is saved now)."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from config.api import (
+    MAX_ID,
+    NOT_FOUND,
+    VALIDATION_ERROR,
+    PersonField,
+    StrictSerializer,
+    forbidden_unless,
+    page_by_ids,
+    query_params,
+    validated,
+)
+from people.api import PersonRefSerializer
+
+from . import rules, services
+from .api import (
+    FORBIDDEN,
+    ID_CONVERTER,
+    VisibleSessionField,
+    stale_response,
+)
+from .models import (
+    Commitment,
+    CommitmentStatus,
+)
+
+
+class CommitmentSerializer(serializers.ModelSerializer):
+    owner = PersonRefSerializer(read_only=True)
+    is_overdue = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Commitment
+        fields = [
+            "id",
+            "owner",
+            "text",
+            "evidence",
+            "due_on",
+            "status",
+            "drop_reason",
+            "is_overdue",
+            "created_in",
+            "created_by",
+            "created_at",
+            "closed_at",
+            "closed_in",
+            "version",
+        ]
+        read_only_fields = fields
+
+
+class CommitmentCreateSerializer(StrictSerializer):
+    session = VisibleSessionField(help_text="The session it is made in.")
+    text = serializers.CharField(max_length=500)
+    evidence = serializers.CharField(max_length=500, help_text="How you will both know.")
+    due_on = serializers.DateField()
+    owner = PersonField(
+        required=False,
+        allow_null=True,
+        help_text="Someone in the session; defaults to the coachee (or you).",
+    )
+
+
+class CommitmentUpdateSerializer(StrictSerializer):
+    version = serializers.IntegerField(min_value=0)
+    text = serializers.CharField(max_length=500, required=False)
+    evidence = serializers.CharField(max_length=500, required=False)
+    due_on = serializers.DateField(required=False)
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if not set(attrs) - {"version"}:
+            raise serializers.ValidationError("Send at least one of: text, evidence, due_on.")
+        return attrs
+
+
+class CommitmentCloseSerializer(StrictSerializer):
+    status = serializers.ChoiceField(
+        choices=[
+            (CommitmentStatus.DONE.value, CommitmentStatus.DONE.label),
+            (CommitmentStatus.DROPPED.value, CommitmentStatus.DROPPED.label),
+        ]
+    )
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Required when dropped.",
+    )
+    session = VisibleSessionField(
+        required=False, allow_null=True, help_text="The session it was closed in."
+    )
+
+
+class CommitmentContentSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    evidence = serializers.CharField()
+    due_on = serializers.DateField()
+
+
+class StaleCommitmentSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = CommitmentContentSerializer()
+    version = serializers.IntegerField()
+
+
+class CommitmentFilterSerializer(serializers.Serializer):
+    owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+    status = serializers.ChoiceField(choices=CommitmentStatus.choices, required=False)
+
+
+COMMITMENT_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="commitments_list",
+        parameters=[
+            OpenApiParameter("owner", OpenApiTypes.INT),
+            OpenApiParameter("status", enum=CommitmentStatus.values),
+        ],
+        responses={200: CommitmentSerializer(many=True), 400: VALIDATION_ERROR},
+    ),
+    retrieve=extend_schema(
+        operation_id="commitments_retrieve",
+        parameters=[COMMITMENT_ID],
+        responses={200: CommitmentSerializer, 404: NOT_FOUND},
+    ),
+)
+class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The Will step made concrete. Visible to the owner, whoever wrote it down, and
+    the owner's management chain; soonest due first."""
+
+    serializer_class = CommitmentSerializer
+    lookup_value_converter = ID_CONVERTER
+
+    def _visible(self):
+        return Commitment.objects.visible_to(self.request.user).order_by("due_on", "id")
+
+    def get_queryset(self):
+        return self._visible().select_related("owner")
+
+    def list(self, request):
+        listed = self.filter_queryset(self._visible())
+        page = page_by_ids(self, listed, Commitment.objects.select_related("owner"))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        params = query_params(CommitmentFilterSerializer, self.request)
+        if "owner" in params:
+            queryset = queryset.filter(owner_id=params["owner"])
+        if "status" in params:
+            queryset = queryset.filter(status=params["status"])
+        return queryset
+
+    @extend_schema(
+        operation_id="commitments_create",
+        request=CommitmentCreateSerializer,
+        responses={201: CommitmentSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN},
+    )
+    def create(self, request):
+        data = validated(CommitmentCreateSerializer, request)
+        session = data["session"]
+        with forbidden_unless(rules.can_edit_notes(session, request.user)):
+            commitment = services.commitment_create(
+                session=session,
+                actor=request.user,
+                text=data["text"],
+                evidence=data["evidence"],
+                due_on=data["due_on"],
+                owner=data.get("owner"),
+            )
+        return Response(CommitmentSerializer(commitment).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="commitments_update",
+        summary="Edit an open commitment from the version you read",
+        description="Send `version` and any of text, evidence, due_on. A stale version "
+        "is refused with 409 and what is saved now.",
+        parameters=[COMMITMENT_ID],
+        request=CommitmentUpdateSerializer,
+        responses={
+            200: CommitmentSerializer,
+            400: VALIDATION_ERROR,
+            404: NOT_FOUND,
+            409: OpenApiResponse(StaleCommitmentSerializer, description="Someone saved first."),
+        },
+    )
+    def partial_update(self, request, pk=None):
+        commitment = self.get_object()
+        data = validated(CommitmentUpdateSerializer, request)
+        try:
+            commitment = services.commitment_update(
+                commitment=commitment,
+                actor=request.user,
+                base_version=data["version"],
+                text=data.get("text", commitment.text),
+                evidence=data.get("evidence", commitment.evidence),
+                due_on=data.get("due_on", commitment.due_on),
+            )
+        except services.StaleEdit as stale:
+            # The service's message speaks of notes; say what changed here.
+            return stale_response(stale, "This commitment changed since you opened it.")
+        return Response(CommitmentSerializer(commitment).data)
+
+    @extend_schema(
+        operation_id="commitments_close",
+        summary="Close a commitment as done, or drop it with a reason",
+        parameters=[COMMITMENT_ID],
+        request=CommitmentCloseSerializer,
+        responses={200: CommitmentSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        commitment = self.get_object()
+        data = validated(CommitmentCloseSerializer, request)
+        commitment = services.commitment_close(
+            commitment=commitment,
+            actor=request.user,
+            status=data["status"],
+            reason=data["reason"],
+            session=data.get("session"),
+        )
+        return Response(CommitmentSerializer(commitment).data)
