@@ -119,6 +119,7 @@ PAGES = [
     ("hr_team", "HR team `/hr/teams/{team}/?weeks=8`", HR, "/hr/teams/{team}/?weeks=8", 200),
     ("hr_skills", "HR skills across the organisation `/hr/skills/`", HR, "/hr/skills/", 200),
     ("hr_peers", "HR peer coaching across the organisation `/hr/peers/`", HR, "/hr/peers/", 200),
+    ("hr_feedback", "HR feedback in the organisation `/hr/feedback/`", HR, "/hr/feedback/", 200),
     ("pairs", "programme admin's All pairs `/peers/overview/`", ADMIN, "/peers/overview/", 200),
     ("api", "API `/api/v1/sessions/`", LEAD, "/api/v1/sessions/", 200),
 ]

@@ -2,8 +2,8 @@
 else): the organisation, every team by week, one team, the attention list. The same
 selectors as the pages; a group of fewer than five people comes back `suppressed`
 with no numbers at all. `weeks` (4, 8, 13 or 26; default 8) picks the window. And
-skills across the organisation (`org_skills`) and peer coaching across it
-(`org_peers`), month by month."""
+skills across the organisation (`org_skills`), peer coaching across it (`org_peers`)
+and feedback across it (`org_feedback`), month by month."""
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -305,6 +305,68 @@ class PeersView(APIView):
     )
     def get(self, request):
         return Response(OrgPeersSerializer(org_peers.peers_now(tz=_tz())).data)
+
+
+class MonthFeedbackSerializer(serializers.Serializer):
+    month = serializers.DateField(help_text="The 1st of the month, in your time zone.")
+    suppressed = serializers.BooleanField(
+        help_text="Fewer than five people asked and fewer than five gave: every number "
+        "of the month is null."
+    )
+    asked = _UnlessSuppressed(help_text="People who asked for feedback.")
+    requests = _UnlessSuppressed(help_text="Feedback requests they made.")
+    givers = _UnlessSuppressed(help_text="People who gave feedback to someone else.")
+    unasked_givers = _UnlessSuppressed(help_text="Of them, people who gave some unasked.")
+    given = _UnlessSuppressed(help_text="Feedback given, both streams: down + up + peer.")
+    down = _UnlessSuppressed(help_text="To someone who reports to the giver.")
+    up = _UnlessSuppressed(help_text="To the giver's manager or above.")
+    peer = _UnlessSuppressed(help_text="Between peers.")
+    unasked = _UnlessSuppressed(help_text="Feedback given that answered no request.")
+    wins = _UnlessSuppressed(help_text="Wins shared with a team.")
+
+
+class ShareSerializer(serializers.Serializer):
+    suppressed = serializers.BooleanField(help_text="Fewer than five people: no numbers.")
+    people = serializers.IntegerField(help_text="Active people in the organisation.")
+    count = serializers.IntegerField(source="shown", allow_null=True)
+    share = serializers.FloatField(**RATE)
+
+
+class RecentFeedbackSerializer(serializers.Serializer):
+    days = serializers.IntegerField(source="recent_days")
+    asked = ShareSerializer(
+        source="asked_recently", help_text="Active people who asked for feedback."
+    )
+    gave_unasked = ShareSerializer(
+        source="gave_unasked_recently",
+        help_text="Active people who gave feedback nobody had asked them for.",
+    )
+
+
+class OrgFeedbackSerializer(serializers.Serializer):
+    as_of = serializers.DateTimeField()
+    recent = RecentFeedbackSerializer(source="feedback")
+    months = MonthFeedbackSerializer(many=True, source="feedback.months")
+
+
+class FeedbackView(APIView):
+    permission_classes = [HasRole.of(*HEALTH_ROLES)]
+
+    @extend_schema(
+        operation_id="health_feedback",
+        summary="Feedback across the organisation, month by month",
+        description="The last six calendar months in your time zone (the current one so "
+        "far): people who asked for feedback and their requests; people who gave feedback "
+        "and those who gave some unasked; feedback given down, up and between peers (both "
+        "streams together, never apart) and how much answered no request; wins shared. "
+        "And over the last 90 days, the shares of the organisation that asked and that "
+        "gave unasked. Counts only, the organisation only; a month with fewer than five "
+        "people asking and fewer than five giving, and a share under five people, come "
+        "back with null numbers. As of the current refresh slot, like skills.",
+        responses={200: OrgFeedbackSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request):
+        return Response(OrgFeedbackSerializer(snapshots.feedback(tz=_tz())).data)
 
 
 def _tz():

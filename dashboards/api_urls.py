@@ -24,4 +24,5 @@ urlpatterns = [
     path("health/attention/", api_hr.AttentionView.as_view(), name="health-attention"),
     path("health/skills/", api_hr.SkillsView.as_view(), name="health-skills"),
     path("health/peers/", api_hr.PeersView.as_view(), name="health-peers"),
+    path("health/feedback/", api_hr.FeedbackView.as_view(), name="health-feedback"),
 ]

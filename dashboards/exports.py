@@ -13,7 +13,7 @@ from feedback.evaluations import safe_cell
 from people.models import Team, User
 from people.services import audit_record
 
-from . import org, org_peers, org_skills, snapshots
+from . import org, org_feedback, org_peers, org_skills, snapshots
 from .charts import percent
 from .privacy import TOO_FEW
 
@@ -194,6 +194,33 @@ def peers_table(peers: org_peers.OrgPeers, *, as_of: datetime) -> Table:
     header = ["month", "people in a pair or trio", "share of everyone", "people who met a peer",
               "peer sessions held", "pairs started", "pairs ended"]  # fmt: skip
     return Table(header, rows, as_of=as_of)
+
+
+def feedback_table(feedback: org_feedback.OrgFeedback, *, as_of: datetime) -> Table:
+    """A row per month, then one for the last RECENT_DAYS: how many people asked and
+    gave unasked, and their shares of the organisation. A month or a count of fewer
+    than five people says so."""
+    rows = []
+    for m in feedback.months:
+        numbers = [m.asked, m.requests, m.givers, m.unasked_givers, m.given, m.down, m.up,
+                   m.peer, m.unasked, m.wins, "", ""]  # fmt: skip
+        rows.append([f"{m.month:%Y-%m}", *([TOO_FEW] + [""] * 11 if m.suppressed else numbers)])
+    asked, gave = feedback.asked_recently, feedback.gave_unasked_recently
+    rows.append([f"last {feedback.recent_days} days", _count_cell(asked), "", "", _count_cell(gave),
+                 "", "", "", "", "", "", _share_cell(asked), _share_cell(gave)])  # fmt: skip
+    header = ["month", "people who asked for feedback", "requests", "people who gave feedback",
+              "people who gave unasked", "feedback given", "down", "up", "between peers",
+              "given unasked", "wins shared", "share of everyone who asked",
+              "share of everyone who gave unasked"]  # fmt: skip
+    return Table(header, rows, as_of=as_of)
+
+
+def _count_cell(share: org_feedback.Share) -> object:
+    return TOO_FEW if share.suppressed else share.count
+
+
+def _share_cell(share: org_feedback.Share) -> str:
+    return "" if share.suppressed else percent(share.share)
 
 
 def _mean_cell(value: float | None, people: int) -> object:

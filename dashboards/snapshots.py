@@ -33,7 +33,7 @@ from cadence.selectors_rollout import Overview
 from people.models import Team, User
 from people.roles import GROUP_FOR_ROLE, Role
 
-from . import org, org_skills
+from . import org, org_feedback, org_skills
 from .privacy import MIN_GROUP
 from .windows import DEFAULT_WEEKS, window_ending
 
@@ -300,20 +300,49 @@ def skills(*, tz: tzinfo, below: User | None = None, now: datetime | None = None
     manager — as of this slot, in the reader's time zone (its months are calendar
     months there): about 250 ms at 10,000 people, so computed once a slot and kept,
     like a team's page, and the page, its CSV and the API agree."""
-    as_of = slot_start(now)
     scope = "organisation" if below is None else f"below-{below.pk}"
 
-    def key(slot: datetime) -> str:
-        return _key("skills", scope, str(tz), slot.isoformat())
-
-    def compute() -> SkillsSnapshot:
+    def work(as_of: datetime) -> SkillsSnapshot:
         today = as_of.astimezone(tz).date()
         found = org_skills.organisation_skills(today=today, tz=tz, until=as_of, below=below)
-        snapshot = SkillsSnapshot(as_of, found)
+        return SkillsSnapshot(as_of, found)
+
+    return _kept_per_slot("skills", scope, tz=tz, now=now, work=work)
+
+
+@dataclass(frozen=True)
+class FeedbackSnapshot:
+    as_of: datetime
+    feedback: org_feedback.OrgFeedback
+
+
+def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
+    """Feedback across the organisation (`org_feedback`) as of this slot, in the
+    reader's time zone: about 0.4 s at 10,000 people, so kept per slot like skills."""
+
+    def work(as_of: datetime) -> FeedbackSnapshot:
+        today = as_of.astimezone(tz).date()
+        return FeedbackSnapshot(
+            as_of, org_feedback.organisation_feedback(today=today, tz=tz, until=as_of)
+        )
+
+    return _kept_per_slot("feedback", "organisation", tz=tz, now=now, work=work)
+
+
+def _kept_per_slot(kind: str, scope: str, *, tz: tzinfo, now: datetime | None, work):
+    """`work(as_of)` for this slot, computed by the first reader of the slot and kept
+    for the rest (or the slot before's while another process computes it)."""
+    as_of = slot_start(now)
+
+    def key(slot: datetime) -> str:
+        return _key(kind, scope, str(tz), slot.isoformat())
+
+    def compute():
+        snapshot = work(as_of)
         cache.set(key(as_of), snapshot, timeout=_timeout())
         return snapshot
 
-    computing = _key("skills-computing", scope, str(tz), as_of.isoformat())
+    computing = _key(f"{kind}-computing", scope, str(tz), as_of.isoformat())
     return _this_slot_or_the_last(
         as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
     )

@@ -13,6 +13,8 @@ urlpatterns = [
     path("hr/skills/export.csv", views_hr.skills_export, name="hr_skills_export"),
     path("hr/peers/", views_hr.peers_hr, name="hr_peers"),
     path("hr/peers/export.csv", views_hr.peers_export, name="hr_peers_export"),
+    path("hr/feedback/", views_hr.feedback_hr, name="hr_feedback"),
+    path("hr/feedback/export.csv", views_hr.feedback_export, name="hr_feedback_export"),
     path("hr/export/<slug:table>.csv", views_hr.organisation_export, name="hr_export"),
     path("hr/teams/<int:pk>/export/<slug:table>.csv", views_hr.team_export, name="hr_team_export"),
 ]

@@ -1,8 +1,8 @@
 """Cadence health for HR and programme admins: the whole organisation and each team,
 aggregates only, with every table as CSV. A wrong window is a 400 with the reason.
 And skills across the organisation (`org_skills`), whose page a manager also reads
-over the people below them (`views_team.skills_below`), and peer coaching across the
-organisation (`org_peers`)."""
+over the people below them (`views_team.skills_below`), peer coaching across the
+organisation (`org_peers`) and feedback across it (`org_feedback`)."""
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
@@ -159,6 +159,48 @@ def skills_export(request):
         reader=request.user, table="skills", rows=len(table.rows), ip=client_ip(request)
     )
     return _download(table, f"skills-organisation-{table.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv")
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def feedback_hr(request):
+    snapshot = snapshots.feedback(tz=timezone.get_current_timezone())
+    return render(
+        request,
+        "dashboards/feedback.html",
+        {
+            "feedback": snapshot.feedback,
+            "recent": [
+                (
+                    "Asked for feedback",
+                    snapshot.feedback.asked_recently,
+                    "asked a colleague or their manager for feedback",
+                ),
+                (
+                    "Gave feedback unasked",
+                    snapshot.feedback.gave_unasked_recently,
+                    "gave someone feedback nobody had asked them for",
+                ),
+            ],
+            "as_of": snapshot.as_of,
+            "min_group": MIN_GROUP,
+            "refresh_minutes": settings.DASHBOARD_REFRESH_MINUTES,
+        },
+    )
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
+def feedback_export(request):
+    tz = timezone.get_current_timezone()
+    snapshot = snapshots.feedback(tz=tz)
+    table = exports.feedback_table(snapshot.feedback, as_of=snapshot.as_of)
+    exports.export_record(
+        reader=request.user, table="feedback", rows=len(table.rows), ip=client_ip(request)
+    )
+    return _download(
+        table, f"feedback-organisation-{snapshot.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv"
+    )
 
 
 @require_GET

@@ -367,6 +367,8 @@ ROUTES: dict[str, dict] = dict(
         ("hr_skills_export", page("hr", "admin")),
         ("hr_peers", page("hr", "admin")),
         ("hr_peers_export", page("hr", "admin")),
+        ("hr_feedback", page("hr", "admin")),
+        ("hr_feedback_export", page("hr", "admin")),
         ("home_programme", page("admin")),
         # Importing people: programme admins alone. Applying or discarding the ready
         # import redirects to it.
@@ -786,6 +788,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:health-attention", api("hr", "admin")),
         ("api:health-skills", api("hr", "admin")),
         ("api:health-peers", api("hr", "admin")),
+        ("api:health-feedback", api("hr", "admin")),
         ("api:people-import-list", api("admin")),
         ("api:people-import-list POST", api("admin", ok="400")),  # no file
         ("api:people-import-detail", {"ready": api("admin")}),

@@ -159,6 +159,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("team-health", f"/hr/teams/{central.pk}/"),
             ("skills-across", "/hr/skills/"),
             ("peers-across", "/hr/peers/"),
+            ("feedback-across", "/hr/feedback/"),
             ("install-plans", "/rollout/"),
             ("install-plans-not-started", "/rollout/?show=not_started"),
         ],

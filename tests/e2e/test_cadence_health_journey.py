@@ -14,6 +14,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from coaching.models import PairNote, SharedNotes
+from feedback.models import Feedback
 from people.models import AuditEvent, Team
 from tests.e2e.a11y import assert_accessible
 from tests.e2e.conftest import sign_in
@@ -120,4 +121,26 @@ def test_hr_finds_where_the_rhythm_breaks_and_takes_the_numbers_away(
     rows = list(csv.reader(StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
     assert [row[0] for row in rows][-1] == "today" and len(rows) == 1 + 6 + 1
     assert AuditEvent.objects.filter(verb="dashboards.export", data__table="peers").exists()
+
+    # --- 7. …and whether people seek feedback and give it in every direction ------------
+    with page.expect_navigation():
+        page.get_by_role("main").get_by_role("link", name="Cadence health").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Feedback across the organisation").click()
+    expect(page).to_have_url(f"{live_server.url}/hr/feedback/")
+    recent = page.get_by_role("region", name="The last 90 days")
+    expect(recent.get_by_text("Asked for feedback")).to_be_visible()
+    expect(recent.get_by_text("Gave feedback unasked")).to_be_visible()
+    months = page.get_by_role("table", name="Feedback, month by month")
+    expect(months.get_by_role("row")).to_have_count(2 + 6)
+    chart = page.get_by_role("img", name="People who asked for feedback, month by month")
+    expect(chart).to_be_visible()
+    feedback_words = next(f.observation for f in Feedback.objects.filter(stream="developmental"))
+    assert feedback_words not in page.content()
+    check_both_widths(page, "journey-feedback-across")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download this table (CSV)").click()
+    rows = list(csv.reader(StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    assert rows[-1][0] == "last 90 days" and len(rows) == 1 + 6 + 1
+    assert AuditEvent.objects.filter(verb="dashboards.export", data__table="feedback").exists()
     assert errors == [], errors
