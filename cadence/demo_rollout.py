@@ -8,7 +8,9 @@
   weekday after today); what the engine drafted before is discarded by its own
   `occurrences_discard_untouched` and drafted again. Plans of pairs that ended carry
   the pair's dates, and the invitations queued when each pair was formed are dated
-  then too: delivered, and read by whoever has answered (aisha.bello has not).
+  then too: delivered, and read by whoever has answered (aisha.bello has not). So are
+  the requests for feedback `feedback.demo` made weeks ago: told then, read when
+  answered (it runs first).
 - Install plans: each demo team's 30/60/90-day checklist, started about 90 days ago
   by its lead through `cadence.services_rollout`. Most items tick themselves from
   the history; Sofia ticked both by-hand items for Enterprise East (recordings on in
@@ -25,6 +27,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from coaching.models import CoachingSession, SessionKind, SessionParticipant, SessionStatus
+from feedback.models import RequestedResponder
 from people.demo import TEAMS, demo_email, demo_people
 from people.models import Team, User
 
@@ -163,6 +166,26 @@ def _peer_asked(people: dict[str, User]) -> None:
 # --- Install plans -----------------------------------------------------------------------
 
 
+def _feedback_asked(people: dict[str, User]) -> None:
+    """The people asked for feedback weeks ago (`feedback.demo`'s answered requests)
+    were told then: dated to the request, delivered a couple of minutes later, and
+    read when they answered."""
+    rows = Notification.objects.filter(
+        kind=NotificationKind.FEEDBACK_ASKED, recipient__in=people.values()
+    ).select_related("feedback_request")
+    answered = {
+        (request, responder): at
+        for request, responder, at in RequestedResponder.objects.filter(
+            responder__in=people.values(), answered_at__isnull=False
+        ).values_list("request_id", "responder_id", "answered_at")
+    }
+    for row in rows:
+        asked = row.feedback_request.created_at
+        if row.created_at - asked <= timedelta(days=1):
+            continue  # dated already (or asked today)
+        _sent(row, at=asked, read_at=answered.get((row.feedback_request_id, row.recipient_id)))
+
+
 def _rollouts(people: dict[str, User], *, today: date) -> bool:
     created = False
     teams = Team.objects.filter(name__in=ROLLOUTS).select_related("lead").order_by("name")
@@ -207,15 +230,16 @@ def rollout_summary(people: dict[str, User], live_pair_plans: list[int]) -> list
 
 
 def seed_rollouts(people: dict[str, User] | None = None) -> list[str]:
-    """Continue the demo pairs' plans after their bookings, date the pairs' and the
-    peer requests' notifications, and start each demo team's install plan, unless done
-    before. Returns the lines to print either way."""
+    """Continue the demo pairs' plans after their bookings, date the pairs', the peer
+    requests' and the feedback requests' notifications, and start each demo team's
+    install plan, unless done before. Returns the lines to print either way."""
     people = people or _demo_people()
     today = timezone.localdate()
     with transaction.atomic():
         live = _pair_plans(people, today=today)
         _pair_invitations(people)
         _peer_asked(people)
+        _feedback_asked(people)
         created = _rollouts(people, today=today)
     engine.occurrences_generate(plan_ids=live)
     first = (

@@ -1,7 +1,9 @@
 """Feedback for the demo organisation: both streams in every direction, open and
-answered requests, acknowledgements with themes, items shared with a coach, and a
-wins feed per team. Written through the services; only `created_at` is backdated so
-the history spreads over the quarter. Idempotent: skipped when any feedback exists."""
+answered requests (half the reps asked a peer and their manager earlier in the
+quarter), acknowledgements with themes, items shared with a coach, and a wins feed
+per team. Written through the services; only the moments are backdated so the history
+spreads over the quarter (HR's feedback across the organisation reads it month by
+month). Idempotent: skipped when any feedback exists."""
 
 import random
 from datetime import timedelta
@@ -14,7 +16,7 @@ from people.demo import HEAD, TEAMS, demo_email
 from people.models import Team, User
 
 from . import services
-from .models import Feedback, FeedbackRequest, Stream, Win
+from .models import Feedback, FeedbackRequest, RequestedResponder, Stream, Win
 
 OBSERVATIONS = [
     (
@@ -109,6 +111,33 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
     def backdate(item, days):
         Feedback.objects.filter(pk=item.pk).update(created_at=now - timedelta(days=days))
 
+    def asked_earlier(requester, responders, days, topic):
+        """A request made `days` ago, answered by every responder within a week."""
+        request = services.feedback_request_create(
+            requester=requester,
+            responders=responders,
+            due_on=timezone.localdate() + timedelta(days=1),
+            topic=topic,
+        )
+        FeedbackRequest.objects.filter(pk=request.pk).update(
+            created_at=now - timedelta(days=days), due_on=(now - timedelta(days=days - 10)).date()
+        )
+        for n, responder in enumerate(responders):
+            text = OBSERVATIONS[(days + n) % len(OBSERVATIONS)]
+            answer = services.feedback_request_answer(
+                request=request,
+                responder=responder,
+                observation=text[0],
+                impact=text[1],
+                suggestion=text[2],
+            )
+            answered = now - timedelta(days=days - 2 - n)
+            Feedback.objects.filter(pk=answer.pk).update(created_at=answered)
+            RequestedResponder.objects.filter(request=request, responder=responder).update(
+                answered_at=answered
+            )
+        return len(responders)
+
     for team_name, manager in managers.items():
         team = Team.objects.get(name=team_name)
         reps = list(User.objects.filter(reports_to=manager).order_by("display_name"))
@@ -150,6 +179,9 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
             if i % 3 == 0:
                 peer_item = Feedback.objects.filter(author=peer, recipient=rep).first()
                 services.feedback_share(feedback=peer_item, actor=rep, person=manager)
+            if i % 2 == 1:  # asked a peer and the manager, weeks ago
+                days = 20 + (i * 17 + len(team_name)) % 60
+                made += asked_earlier(rep, [peer, manager], days, "My last few discovery calls")
         # one evaluative review per team for the first two reps
         for rep, text in zip(reps[:2], EVALUATIVE, strict=False):
             item = services.feedback_give(
@@ -196,8 +228,9 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
             topic="My next two discovery calls",
             goal=Goal.objects.active().filter(owner=asker).first(),
         )
-        for title, link in WINS[team_name]:
-            services.win_share(author=rng.choice(reps), team=team, title=title, link=link)
+        for n, (title, link) in enumerate(WINS[team_name]):
+            win = services.win_share(author=rng.choice(reps), team=team, title=title, link=link)
+            Win.objects.filter(pk=win.pk).update(created_at=now - timedelta(days=3 + 30 * n))
     # the head asks his managers for feedback too
     services.feedback_request_create(
         requester=head,

@@ -8,6 +8,7 @@ import pytest
 from django.db.models import Exists, F, Max, Min, OuterRef, Q
 from django.utils import timezone
 
+from cadence.models import Notification, NotificationKind, NotificationStatus
 from coaching.models import (
     AgendaItem,
     CancelReason,
@@ -25,7 +26,8 @@ from coaching.models import (
     SharedNotes,
 )
 from coaching.selectors import coaching_quality
-from feedback.models import Feedback, FeedbackRequest
+from dashboards.org_feedback import organisation_feedback
+from feedback.models import Feedback, FeedbackRequest, RequestedResponder
 from people.models import ImportStatus, PeopleImport, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
@@ -546,3 +548,30 @@ def test_hr_s_export_was_imported_once_and_changed_nobody(demo):
     assert job.uploaded_at < timezone.now()
     demo.again()
     assert PeopleImport.objects.count() == 1
+
+
+def test_feedback_is_sought_across_the_quarter_and_its_old_asks_were_read(demo):
+    """Half the reps asked a peer and their manager weeks ago and were answered: HR's
+    feedback across the organisation has months to read. Those asks were announced
+    then, and read when answered; only the open requests wait in an inbox."""
+    now = timezone.now()
+    answered = FeedbackRequest.objects.filter(created_at__lt=now - timedelta(days=14))
+    assert answered.count() >= 10
+    assert len({r.created_at.date().replace(day=1) for r in answered}) >= 2  # several months
+    assert not RequestedResponder.objects.filter(request__in=answered, answered_at=None).exists()
+    for request in answered:
+        assert all(f.created_at > request.created_at for f in request.answers.all())
+    told = Notification.objects.filter(
+        kind=NotificationKind.FEEDBACK_ASKED, feedback_request__in=answered
+    )
+    assert told.count() == RequestedResponder.objects.filter(request__in=answered).count()
+    assert not told.exclude(status=NotificationStatus.SENT).exists()
+    assert not told.filter(read_at=None).exists()
+    assert {n.created_at for n in told} <= {r.created_at for r in answered}
+    found = organisation_feedback(today=now.date(), tz=ZoneInfo("UTC"), until=now)
+    assert sum(not m.suppressed for m in found.months) >= 3
+    assert not found.asked_recently.suppressed
+    demo.again()
+    assert FeedbackRequest.objects.filter(created_at__lt=now - timedelta(days=14)).count() == (
+        answered.count()
+    )

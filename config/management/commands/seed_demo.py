@@ -52,6 +52,7 @@ class Command(BaseCommand):
         # the pairs' plans continue after their own bookings, and the install plans.
         for line in seed_peers({spec.key: user for spec, user in people}):
             self.stdout.write(line)
+        self.stdout.write(seed_feedback())  # before the rollouts, which date its notifications
         for line in seed_rollouts({spec.key: user for spec, user in people}):
             self.stdout.write(line)
         self.stdout.write(seed_imports({spec.key: user for spec, user in people}))
@@ -59,4 +60,3 @@ class Command(BaseCommand):
         # session tomorrow), as beat would have queued them.
         queue_notifications()
 
-        self.stdout.write(seed_feedback())
