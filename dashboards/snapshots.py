@@ -272,21 +272,12 @@ def organisation_page(
 def team(*, team: Team, weeks: int, tz: tzinfo, now: datetime | None = None) -> TeamSnapshot:
     """One team's snapshot: this slot's, or the slot before's while another process
     computes this one."""
-    as_of = slot_start(now)
 
-    def key(slot: datetime) -> str:
-        return _key("team", team.pk, weeks, str(tz), slot.isoformat())
-
-    def compute() -> TeamSnapshot:
+    def work(as_of: datetime) -> TeamSnapshot:
         window = window_ending(weeks=weeks, now=as_of)
-        snapshot = TeamSnapshot(as_of, org.team_health(team=team, window=window, now=as_of, tz=tz))
-        cache.set(key(as_of), snapshot, timeout=_timeout())
-        return snapshot
+        return TeamSnapshot(as_of, org.team_health(team=team, window=window, now=as_of, tz=tz))
 
-    computing = _key("team-computing", team.pk, weeks, str(tz), as_of.isoformat())
-    return _this_slot_or_the_last(
-        as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
-    )
+    return _kept_per_slot("team", team.pk, weeks, tz=tz, now=now, work=work)
 
 
 @dataclass(frozen=True)
@@ -329,20 +320,21 @@ def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
     return _kept_per_slot("feedback", "organisation", tz=tz, now=now, work=work)
 
 
-def _kept_per_slot(kind: str, scope: str, *, tz: tzinfo, now: datetime | None, work):
-    """`work(as_of)` for this slot, computed by the first reader of the slot and kept
-    for the rest (or the slot before's while another process computes it)."""
+def _kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
+    """`work(as_of)` for this slot of `kind` and `scope` in `tz`: computed by the
+    slot's first reader and kept for the rest (or the slot before's while another
+    process computes it)."""
     as_of = slot_start(now)
 
     def key(slot: datetime) -> str:
-        return _key(kind, scope, str(tz), slot.isoformat())
+        return _key(kind, *scope, str(tz), slot.isoformat())
 
     def compute():
         snapshot = work(as_of)
         cache.set(key(as_of), snapshot, timeout=_timeout())
         return snapshot
 
-    computing = _key(f"{kind}-computing", scope, str(tz), as_of.isoformat())
+    computing = _key(f"{kind}-computing", *scope, str(tz), as_of.isoformat())
     return _this_slot_or_the_last(
         as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
     )
