@@ -287,6 +287,9 @@ class GrowthSerializer(serializers.Serializer):
     )
     recent_days = serializers.IntegerField(help_text="What `recent` counts back over.")
     inbox = InboxSerializer(source="*")
+    last_asked_at = serializers.DateTimeField(
+        allow_null=True, help_text="When you last asked anyone for feedback; null if never."
+    )
     next_session = SessionRefSerializer(allow_null=True)
     next_to_prepare = SessionRefSerializer(allow_null=True, help_text="Has a prepare page.")
     recent_sessions = RecentSessionSerializer(many=True, source="recent")

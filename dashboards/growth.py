@@ -47,6 +47,7 @@ class GrowthDashboard:
     inbox: list
     inbox_count: int
     latest_feedback: list[Feedback]
+    last_asked_at: datetime | None  # when I last asked anyone for feedback
     scorecards_waiting: int
     to_rate: list[CoachingSession] = field(default_factory=list)
     recent_days: int = RECENT_DAYS
@@ -135,6 +136,7 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
         inbox=waiting,
         inbox_count=waiting[0].total if waiting else 0,
         latest_feedback=latest,
+        last_asked_at=feedback.last_asked(user=person),
         scorecards_waiting=scorecards.waiting_on(user=person).count(),
         to_rate=_to_rate(person, now),
     )

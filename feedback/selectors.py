@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from coaching.models import Goal
@@ -202,6 +202,12 @@ def my_requests(*, user: User) -> QuerySet[FeedbackRequest]:
             )
         )
     )
+
+
+def last_asked(*, user: User) -> datetime | None:
+    """When `user` last asked anyone for feedback (one query, by the requester's
+    index): My coaching nudges them to ask again."""
+    return FeedbackRequest.objects.filter(requester=user).aggregate(last=Max("created_at"))["last"]
 
 
 def inbox(*, user: User) -> QuerySet[RequestedResponder]:
