@@ -1,6 +1,7 @@
 """Programme configuration under /api/v1/: focus areas and GROW prompts, read by
 everyone signed in, changed by programme admins (status codes as in coaching.api)."""
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import ProtectedError, Q
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -34,6 +35,7 @@ from .models import (
     Prompt,
     SessionKind,
 )
+from .services_focus_areas import focus_area_save
 
 
 class ShowAllSerializer(serializers.Serializer):
@@ -141,6 +143,32 @@ class FocusAreaViewSet(viewsets.ModelViewSet):
         if self.action == "list" and not query_params(ShowAllSerializer, self.request).get("all"):
             queryset = queryset.active_on(timezone.localdate())
         return queryset
+
+    def perform_create(self, serializer):
+        serializer.instance = self._save(serializer.validated_data, None)
+
+    def perform_update(self, serializer):
+        serializer.instance = self._save(serializer.validated_data, serializer.instance)
+
+    def _save(self, data: dict, area: FocusArea | None) -> FocusArea:
+        """Through the service, as the page saves (audited); a PATCH keeps what it
+        leaves out."""
+
+        def kept(field):
+            if field in data:
+                return data[field]
+            if area is None:
+                return [] if field in ("teams", "criteria") else None
+            value = getattr(area, field)
+            return list(value.all()) if field in ("teams", "criteria") else value
+
+        fields = ("name", "behaviours", "starts_on", "ends_on", "teams", "criteria")
+        try:
+            return focus_area_save(
+                actor=self.request.user, area=area, **{f: kept(f) for f in fields}
+            )
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
 
     def perform_destroy(self, instance):
         try:

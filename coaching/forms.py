@@ -31,7 +31,12 @@ class LocalDateTimeInput(forms.DateTimeInput):
 
 
 class DateInput(forms.DateInput):
+    """A browser date picker: its value is always ISO, whatever the locale's format."""
+
     input_type = "date"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%Y-%m-%d", **kwargs)
 
 
 def _below(user):

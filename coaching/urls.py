@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views, views_goals, views_skills
+from . import views, views_focus_areas, views_goals, views_skills
 
 urlpatterns = [
     path("sessions/", views.session_list, name="session_list"),
@@ -29,6 +29,18 @@ urlpatterns = [
     path("goals/<int:pk>/edit/", views_goals.goal_edit, name="goal_edit"),
     path("goals/<int:pk>/close/", views_goals.goal_close, name="goal_close"),
     path("goals/<int:pk>/reopen/", views_goals.goal_reopen, name="goal_reopen"),
+    path("programme/focus-areas/", views_focus_areas.focus_area_list, name="focus_area_list"),
+    path("programme/focus-areas/new/", views_focus_areas.focus_area_new, name="focus_area_new"),
+    path(
+        "programme/focus-areas/<int:pk>/",
+        views_focus_areas.focus_area_edit,
+        name="focus_area_edit",
+    ),
+    path(
+        "programme/focus-areas/<int:pk>/end/",
+        views_focus_areas.focus_area_end_today,
+        name="focus_area_end",
+    ),
     path("", include("coaching.urls_pairs")),
     path("", include("coaching.urls_learning")),
     path("", include("coaching.urls_diagnosis")),

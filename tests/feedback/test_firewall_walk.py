@@ -735,7 +735,7 @@ FILLS_BY_MODEL = {
     AgendaItem: ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],
     CadencePlan: ["plan_edit", "plan_pause", "plan_end"],
-    FocusArea: ["api:focus-area-detail"],
+    FocusArea: ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
     RecordedCall: ["call_detail", "call_score", "api:recorded-call-detail"],
     ScoringRound: [
         "round_detail",
