@@ -256,9 +256,16 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
 
 @transaction.atomic
 def policy_assignment_end(*, assignment: PolicyAssignment, actor: User | None) -> None:
+    """The team stops keeping the policy: its plans end (sessions already held stay)."""
     plans_end(plans=assignment.plans.live(), actor=actor, reason=EndReason.POLICY_ENDED)
     assignment.ended_at = timezone.now()
     assignment.save(update_fields=["ended_at"])
+    audit_record(
+        actor=actor,
+        verb="policy.ended",
+        target=assignment.team,
+        data={"policy_id": assignment.policy_id},
+    )
 
 
 # --- Following the team -----------------------------------------------------------------

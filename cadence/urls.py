@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views
+from . import views, views_policies
 
 urlpatterns = [
     path("cadence/", views.my_cadence, name="my_cadence"),
@@ -13,6 +13,17 @@ urlpatterns = [
         "me/notifications/preferences/",
         views.notification_preferences,
         name="notification_preferences",
+    ),
+    path("programme/cadence/", views_policies.team_cadence, name="team_cadence"),
+    path(
+        "programme/cadence/teams/<int:pk>/apply/",
+        views_policies.team_policy_apply,
+        name="team_policy_apply",
+    ),
+    path(
+        "programme/cadence/teams/<int:pk>/end/",
+        views_policies.team_policy_end,
+        name="team_policy_end",
     ),
     path("", include("cadence.urls_rollout")),
 ]

@@ -15,6 +15,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from people.models import User
+from people.paging import StateChoice
 from people.roles import Role
 from people.selectors import roles_of
 from scorecards.models import RaterRole, RoundContext, Score, Scorecard
@@ -196,14 +197,6 @@ PAIR_STATES = {
     "active": ("Active", Q(started_at__isnull=False, ended_at__isnull=True)),
     "ended": ("Ended", Q(ended_at__isnull=False)),
 }
-
-
-@dataclass(frozen=True)
-class StateChoice:
-    key: str
-    label: str
-    count: int
-    current: bool
 
 
 def overview_choices(show: str) -> list[StateChoice]:

@@ -1,8 +1,20 @@
 """Long lists: the page number from a query parameter (one parser, so every page and
-API that pages refuses a bad number with the same message), and the first few rows of
-a list shown short."""
+API that pages refuses a bad number with the same message), the first few rows of a
+list shown short, and a list's states as tabs with their counts."""
+
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
+
+
+@dataclass(frozen=True)
+class StateChoice:
+    """One tab of a list shown by state (`templates/_show_tabs.html`)."""
+
+    key: str
+    label: str
+    count: int
+    current: bool
 
 
 def parse_page(raw: str | None) -> int:

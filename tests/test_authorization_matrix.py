@@ -115,6 +115,8 @@ OBJECT_KIND = {
         "api:health-team",
         "team_skills",
         "team_rollout",
+        "team_policy_apply",
+        "team_policy_end",
         "rollout_tick",
         "rollout_untick",
         "team_playbooks",
@@ -558,6 +560,16 @@ ROUTES: dict[str, dict] = dict(
         post("plan_pause", each(PLAN, page, ok="400")),
         post("plan_end", each(PLAN, page, ok="400")),
         ("rollout_overview", page("head", "hr", "admin")),
+        ("team_cadence", page("admin")),
+        # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
+        post(
+            "team_policy_apply",
+            {"mine": page("admin", ok="400"), "other": page("admin", ok="400")},
+        ),
+        post(
+            "team_policy_end",
+            {"mine": page("admin", ok="400"), "other": page("admin", ok=REDIRECT)},
+        ),
         ("team_rollout", each(TEAM_HEALTH, page)),
         # Ticked by the team's lead alone; those who watch it get 404.
         post("rollout_tick", {"mine": page("manager", ok="400"), "other": page()}),

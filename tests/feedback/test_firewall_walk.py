@@ -761,6 +761,8 @@ FILLS_BY_MODEL = {
         "api:health-team",
         "team_skills",
         "team_rollout",
+        "team_policy_apply",
+        "team_policy_end",
         "rollout_tick",
         "rollout_untick",
         "team_playbooks",

@@ -1,0 +1,83 @@
+"""Cadence policies as the programme admin's Team cadence page shows them: each policy
+in words with how many teams keep it, and every team — a page at a time — with the
+policy it keeps (or none). A fixed number of queries whatever the number of teams."""
+
+from dataclasses import dataclass
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+
+from people.models import Team
+from people.paging import StateChoice
+
+from .models import CadencePolicy, PolicyAssignment, PolicyItem
+from .selectors import describe_rule
+
+TEAMS_PER_PAGE = 25
+
+_LIVE = PolicyAssignment.objects.filter(team=OuterRef("pk"), ended_at__isnull=True)
+TEAM_STATES = {
+    "": ("All teams", Q()),
+    "without": ("Without a policy", ~Exists(_LIVE)),
+    "with": ("With a policy", Exists(_LIVE)),
+}
+
+
+def policies_with_items() -> list[CadencePolicy]:
+    """Every policy, its items in words (`rule_text`) and how many teams keep it now
+    (two queries)."""
+    policies = list(
+        CadencePolicy.objects.annotate(
+            teams_now=Count("assignments", filter=Q(assignments__ended_at__isnull=True))
+        ).prefetch_related(Prefetch("items", queryset=PolicyItem.objects.order_by("kind")))
+    )
+    for policy in policies:
+        for item in policy.items.all():
+            item.rule_text = describe_rule(item, time_zone="")
+    return policies
+
+
+def team_choices(show: str) -> list[StateChoice]:
+    """Each state with how many teams are in it (one query)."""
+    counts = Team.objects.aggregate(
+        **{key or "all": Count("pk", filter=rule) for key, (_, rule) in TEAM_STATES.items()}
+    )
+    return [
+        StateChoice(key, label, counts[key or "all"], key == show)
+        for key, (label, _) in TEAM_STATES.items()
+    ]
+
+
+@dataclass(frozen=True)
+class Kept:
+    assignment_id: int
+    policy_id: int
+    policy_name: str
+    applied_at: object
+
+
+def teams_page(*, show: str = "", page_number: int = 1) -> Page:
+    """A page of teams in one state, by name, each with its lead and `kept` (the live
+    assignment, or None): the count and the page, two queries. A page past the end
+    shows the last one."""
+    live = _LIVE.select_related("policy")
+    teams = (
+        Team.objects.filter(TEAM_STATES[show][1])
+        .select_related("lead")
+        .annotate(
+            assignment_id=Subquery(live.values("pk")[:1]),
+            kept_policy_id=Subquery(live.values("policy_id")[:1]),
+            kept_policy_name=Subquery(live.values("policy__name")[:1]),
+            kept_since=Subquery(live.values("applied_at")[:1]),
+        )
+        .order_by("name", "pk")
+    )
+    page = Paginator(teams, TEAMS_PER_PAGE).get_page(page_number)
+    page.object_list = list(page.object_list)
+    for team in page.object_list:
+        team.kept = (
+            Kept(team.assignment_id, team.kept_policy_id, team.kept_policy_name, team.kept_since)
+            if team.assignment_id
+            else None
+        )
+    return page

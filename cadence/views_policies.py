@@ -1,0 +1,89 @@
+"""Team cadence (`/programme/cadence/`), for programme admins: the cadence policies in
+words, and every team with the policy it keeps — apply one (its plans are made at
+once, never doubled; another policy the team kept ends first) or end it (its plans
+end; what was held stays). Everyone else gets 404. Policies themselves are written in
+the admin site."""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from people.access import role_required
+from people.models import Team
+from people.paging import page_asked
+from people.roles import Role
+
+from . import services
+from .forms_policies import PolicyApplyForm, TeamsShownForm
+from .models import PolicyAssignment
+from .selectors_policies import TEAM_STATES, policies_with_items, team_choices, teams_page
+
+
+@require_GET
+@role_required(Role.PROGRAMME_ADMIN)
+def team_cadence(request):
+    return _page(request)
+
+
+def _page(request, *, error=None):
+    """A wrong state, page number or form is a 400 with the reason."""
+    form = TeamsShownForm(request.GET)
+    valid = form.is_valid()
+    show = form.cleaned_data["show"] if valid else ""
+    number, page_error = page_asked(request.GET.get("page"))
+    policies = policies_with_items()
+    context = {
+        "form": form,
+        "policies": policies,
+        "choices": team_choices(show),
+        "page": teams_page(show=show, page_number=number) if valid else None,
+        "page_error": page_error,
+        "error": error,
+    }
+    status = 400 if error or page_error or not valid else 200
+    return render(request, "cadence/team_cadence.html", context, status=status)
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def team_policy_apply(request, pk: int):
+    team = get_object_or_404(Team.objects.select_related("lead"), pk=pk)
+    form = PolicyApplyForm(request.POST)
+    if not form.is_valid():
+        return _page(request, error=[e for errors in form.errors.values() for e in errors])
+    policy = form.cleaned_data["policy"]
+    try:
+        assignment = services.policy_apply(policy=policy, team=team, actor=request.user)
+    except ValidationError as exc:
+        return _page(request, error=exc.messages)
+    made = assignment.plans.live().count()
+    messages.success(request, f"{team} keeps “{policy}”: {made} plan{'s' * (made != 1)} live.")
+    return redirect(_back(request))
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def team_policy_end(request, pk: int):
+    team = get_object_or_404(Team, pk=pk)
+    assignment = PolicyAssignment.objects.filter(team=team, ended_at__isnull=True).first()
+    if assignment is None:
+        return _page(request, error=[f"{team} keeps no policy now."])
+    services.policy_assignment_end(assignment=assignment, actor=request.user)
+    messages.success(request, f"{team} no longer keeps “{assignment.policy}”; its plans ended.")
+    return redirect(_back(request))
+
+
+def _back(request) -> str:
+    """The list as it was: the state and page the form carried (anything else is
+    dropped, so the redirect only ever goes back to this page)."""
+    kept = {}
+    if request.POST.get("show") in TEAM_STATES:
+        kept["show"] = request.POST["show"]
+    if request.POST.get("page", "").isdigit():
+        kept["page"] = request.POST["page"]
+    base = reverse("team_cadence")
+    return f"{base}?{urlencode(kept)}" if kept else base
