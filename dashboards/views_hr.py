@@ -80,6 +80,16 @@ def _csv(ask: exports.Ask, table: exports.Table, name: str, *, team=None) -> Htt
     return _download(table, exports.filename(name, table=table, ask=ask, team=team))
 
 
+def _audited_download(request, table: exports.Table, *, name: str, file: str) -> HttpResponse:
+    """A month-by-month table as an audited CSV download, named for its moment in the
+    reader's time zone."""
+    exports.export_record(
+        reader=request.user, table=name, rows=len(table.rows), ip=client_ip(request)
+    )
+    local = table.as_of.astimezone(timezone.get_current_timezone())
+    return _download(table, f"{file}-{local:%Y-%m-%d-%H%M}.csv")
+
+
 def _download(table: exports.Table, filename: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -152,13 +162,9 @@ def skills_page(request, *, below):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def skills_export(request):
-    tz = timezone.get_current_timezone()
-    snapshot = snapshots.skills(tz=tz)
+    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
     table = exports.skills_table(snapshot.skills, as_of=snapshot.as_of)
-    exports.export_record(
-        reader=request.user, table="skills", rows=len(table.rows), ip=client_ip(request)
-    )
-    return _download(table, f"skills-organisation-{table.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv")
+    return _audited_download(request, table, name="skills", file="skills-organisation")
 
 
 @require_GET
@@ -192,15 +198,9 @@ def feedback_hr(request):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def feedback_export(request):
-    tz = timezone.get_current_timezone()
-    snapshot = snapshots.feedback(tz=tz)
+    snapshot = snapshots.feedback(tz=timezone.get_current_timezone())
     table = exports.feedback_table(snapshot.feedback, as_of=snapshot.as_of)
-    exports.export_record(
-        reader=request.user, table="feedback", rows=len(table.rows), ip=client_ip(request)
-    )
-    return _download(
-        table, f"feedback-organisation-{snapshot.as_of.astimezone(tz):%Y-%m-%d-%H%M}.csv"
-    )
+    return _audited_download(request, table, name="feedback", file="feedback-organisation")
 
 
 @require_GET
@@ -219,8 +219,4 @@ def peers_hr(request):
 def peers_export(request):
     found = org_peers.peers_now(tz=timezone.get_current_timezone())
     table = exports.peers_table(found.peers, as_of=found.as_of)
-    exports.export_record(
-        reader=request.user, table="peers", rows=len(table.rows), ip=client_ip(request)
-    )
-    local = found.as_of.astimezone(timezone.get_current_timezone())
-    return _download(table, f"peer-coaching-organisation-{local:%Y-%m-%d-%H%M}.csv")
+    return _audited_download(request, table, name="peers", file="peer-coaching-organisation")
