@@ -2,11 +2,7 @@
 session, added and ticked off by the people in it (status codes as in coaching.api)."""
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    extend_schema,
-    extend_schema_view,
-)
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
@@ -22,15 +18,8 @@ from config.api import (
 from people.api import PersonRefSerializer
 
 from . import rules, selectors, services
-from .api import (
-    FORBIDDEN,
-    ID_CONVERTER,
-    VisibleSessionField,
-)
-from .models import (
-    AgendaItem,
-    visible_session_for_lists,
-)
+from .api import FORBIDDEN, ID_CONVERTER, VisibleSessionField
+from .models import AgendaItem, visible_session_for_lists
 
 
 class AgendaItemSerializer(serializers.ModelSerializer):

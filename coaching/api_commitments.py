@@ -27,16 +27,8 @@ from config.api import (
 from people.api import PersonRefSerializer
 
 from . import rules, services
-from .api import (
-    FORBIDDEN,
-    ID_CONVERTER,
-    VisibleSessionField,
-    stale_response,
-)
-from .models import (
-    Commitment,
-    CommitmentStatus,
-)
+from .api import FORBIDDEN, ID_CONVERTER, VisibleSessionField, stale_response
+from .models import Commitment, CommitmentStatus
 
 
 class CommitmentSerializer(serializers.ModelSerializer):

@@ -25,16 +25,8 @@ from config.api import (
 from people.models import Team
 from scorecards.models import Criterion
 
-from .api import (
-    ID_CONVERTER,
-    Conflict,
-)
-from .models import (
-    FocusArea,
-    GrowStep,
-    Prompt,
-    SessionKind,
-)
+from .api import ID_CONVERTER, Conflict
+from .models import FocusArea, GrowStep, Prompt, SessionKind
 from .services_focus_areas import focus_area_save
 
 

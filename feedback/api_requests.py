@@ -3,11 +3,7 @@ and the inbox of requests waiting on me (status codes and the firewall as in
 feedback.api)."""
 
 from django.db.models import Prefetch
-from drf_spectacular.utils import (
-    extend_schema,
-    extend_schema_field,
-    extend_schema_view,
-)
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -36,12 +32,7 @@ from .api import (
     given,
     text_field,
 )
-from .models import (
-    FeedbackRequest,
-    RequestedResponder,
-    ResponderStatus,
-    Stream,
-)
+from .models import FeedbackRequest, RequestedResponder, ResponderStatus, Stream
 
 
 class ResponderSerializer(serializers.Serializer):

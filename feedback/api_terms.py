@@ -2,10 +2,7 @@
 judge rather than observe, flagged as feedback is written; programme admins keep the
 list (status codes as in feedback.api)."""
 
-from drf_spectacular.utils import (
-    extend_schema,
-    extend_schema_view,
-)
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
 
 from config.api import (
@@ -16,13 +13,8 @@ from config.api import (
     refuse_unknown_fields,
 )
 
-from .api import (
-    ID_CONVERTER,
-    ID_PARAM,
-)
-from .models import (
-    InterpretiveTerm,
-)
+from .api import ID_CONVERTER, ID_PARAM
+from .models import InterpretiveTerm
 
 
 class InterpretiveTermSerializer(serializers.ModelSerializer):

@@ -3,11 +3,7 @@ codes as in feedback.api)."""
 
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    extend_schema,
-    extend_schema_view,
-)
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
@@ -23,14 +19,8 @@ from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, TeamMembership
 
 from . import services
-from .api import (
-    ID_CONVERTER,
-    ID_PARAM,
-)
-from .models import (
-    TEXT_LIMIT,
-    Win,
-)
+from .api import ID_CONVERTER, ID_PARAM
+from .models import TEXT_LIMIT, Win
 
 NOT_YOUR_TEAM = "Share wins with a team you are on."
 
