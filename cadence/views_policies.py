@@ -36,11 +36,14 @@ def _page(request, *, error=None):
     show = form.cleaned_data["show"] if valid else ""
     number, page_error = page_asked(request.GET.get("page"))
     policies = policies_with_items()
+    page = teams_page(show=show, page_number=number) if valid else None
+    kept = {"show": show, "page": str(page.number)} if page is not None else {}
     context = {
         "form": form,
         "policies": policies,
+        "back": urlencode(_kept(kept)),
         "choices": team_choices(show),
-        "page": teams_page(show=show, page_number=number) if valid else None,
+        "page": page,
         "page_error": page_error,
         "error": error,
     }
@@ -77,13 +80,20 @@ def team_policy_end(request, pk: int):
     return redirect(_back(request))
 
 
-def _back(request) -> str:
-    """The list as it was: the state and page the form carried (anything else is
-    dropped, so the redirect only ever goes back to this page)."""
+def _kept(query) -> dict[str, str]:
+    """The list's state and page from a query string (anything else is dropped, so
+    the redirect only ever goes back to this page)."""
     kept = {}
-    if request.POST.get("show") in TEAM_STATES:
-        kept["show"] = request.POST["show"]
-    if request.POST.get("page", "").isdigit():
-        kept["page"] = request.POST["page"]
+    if query.get("show") in TEAM_STATES and query.get("show"):
+        kept["show"] = query["show"]
+    if query.get("page", "").isdigit():
+        kept["page"] = query["page"]
+    return kept
+
+
+def _back(request) -> str:
+    """The list as it was when the form was sent (its action carries the state and
+    page in its query string)."""
+    kept = _kept(request.GET)
     base = reverse("team_cadence")
     return f"{base}?{urlencode(kept)}" if kept else base

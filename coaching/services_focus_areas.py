@@ -18,6 +18,7 @@ from scorecards.models import Criterion
 from .models import TEXT_LIMIT, FocusArea
 
 NAME_LIMIT = FocusArea._meta.get_field("name").max_length
+SPAN_DAYS = 5 * 366  # a start this near today, an end this near the start
 
 
 @transaction.atomic
@@ -44,10 +45,15 @@ def focus_area_save(
         errors["behaviours"] = "Say what good looks like: one observable behaviour per line."
     elif len(behaviours) > TEXT_LIMIT:
         errors["behaviours"] = f"Keep the behaviours under {TEXT_LIMIT:,} characters."
+    today = timezone.localdate()
     if starts_on is None:
         errors["starts_on"] = "Pick the day it starts."
+    elif abs((starts_on - today).days) > SPAN_DAYS:
+        errors["starts_on"] = "Pick a start within five years of today."
     elif ends_on is not None and ends_on < starts_on:
         errors["ends_on"] = "A focus area ends on or after the day it starts."
+    elif ends_on is not None and (ends_on - starts_on).days > SPAN_DAYS:
+        errors["ends_on"] = "Pick an end within five years of the start."
     if errors:
         raise ValidationError(errors)
     created = area is None

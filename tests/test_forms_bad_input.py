@@ -42,7 +42,7 @@ from django.test import Client
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 
-from cadence.models import CadencePlan
+from cadence.models import CadencePlan, CadencePolicy
 from coaching import services_pairs as pairs
 from coaching.models import (
     AgendaItem,
@@ -114,7 +114,7 @@ FIELD_MODELS = {
         "peers",
     },
     SocialAccount: {"account"},
-    Team: {"team"},
+    Team: {"team", "teams"},
     Goal: {"goal"},
     FocusArea: {"focus_area", "focus_areas"},
     CoachingSession: {"session"},
@@ -130,8 +130,9 @@ FIELD_MODELS = {
     Commitment: {"commitment"},
     AgendaItem: {"item"},
     ScoringRound: {"round", "scoring"},
-    Criterion: {"criterion"},
+    Criterion: {"criterion", "criteria"},
     CadencePlan: {"plan"},
+    CadencePolicy: {"policy"},
 }
 MODEL_OF = {name: model for model, names in FIELD_MODELS.items() for name in names}
 # Selects of numbers that are no ids (the unknown value is still tried).

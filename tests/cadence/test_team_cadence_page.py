@@ -76,9 +76,10 @@ def test_the_tabs_count_and_filter_teams(admin, world):
 
 
 def test_applying_a_policy_makes_the_plans_and_comes_back_to_the_same_list(admin, org, world):
+    page = admin.get(PAGE, {"show": "without"}).content.decode()
+    assert f'action="{PAGE}teams/{world.east.pk}/apply/?show=without&amp;page=1"' in page
     response = admin.post(
-        f"{PAGE}teams/{world.east.pk}/apply/",
-        {"policy": world.standard.pk, "show": "without", "page": "1"},
+        f"{PAGE}teams/{world.east.pk}/apply/?show=without&page=1", {"policy": world.standard.pk}
     )
     assert response.status_code == 302
     assert response["Location"] == f"{PAGE}?show=without&page=1"
@@ -105,7 +106,7 @@ def test_applying_another_policy_ends_the_one_before(admin, world):
 def test_ending_a_policy_ends_its_plans_and_is_audited(admin, org, world):
     live = CadencePlan.objects.live().filter(assignment__team=world.west)
     assert live.exists()
-    response = admin.post(f"{PAGE}teams/{world.west.pk}/end/", {"show": "with", "page": "x"})
+    response = admin.post(f"{PAGE}teams/{world.west.pk}/end/?show=with&page=x&next=//evil")
     assert response.status_code == 302 and response["Location"] == f"{PAGE}?show=with"
     assert not live.exists()
     assert PolicyAssignment.objects.get(team=world.west).ended_at is not None

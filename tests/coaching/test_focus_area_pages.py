@@ -107,6 +107,9 @@ def test_an_admin_adds_one_for_two_teams_measured_by_two_criteria(admin, org, cr
         ({"teams": ["999999"]}, "teams", "Pick teams from the list."),
         ({"criteria": ["999999"]}, "criteria", "Pick criteria from the scorecard library."),
         ({"name": "x" * 121}, "name", "at most 120 characters"),
+        ({"starts_on": "0001-01-01"}, "starts_on", "within five years of today"),
+        ({"starts_on": "9999-12-31"}, "starts_on", "within five years of today"),
+        ({"ends_on": "9999-12-31"}, "ends_on", "within five years of the start"),
     ],
 )
 def test_bad_input_is_a_400_with_the_reason_and_saves_nothing(admin, change, field, message):
