@@ -60,15 +60,14 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     """A page of teams in one state, by name, each with its lead and `kept` (the live
     assignment, or None): the count and the page, two queries. A page past the end
     shows the last one."""
-    live = _LIVE.select_related("policy")
     teams = (
         Team.objects.filter(TEAM_STATES[show][1])
         .select_related("lead")
         .annotate(
-            assignment_id=Subquery(live.values("pk")[:1]),
-            kept_policy_id=Subquery(live.values("policy_id")[:1]),
-            kept_policy_name=Subquery(live.values("policy__name")[:1]),
-            kept_since=Subquery(live.values("applied_at")[:1]),
+            assignment_id=Subquery(_LIVE.values("pk")[:1]),
+            kept_policy_id=Subquery(_LIVE.values("policy_id")[:1]),
+            kept_policy_name=Subquery(_LIVE.values("policy__name")[:1]),
+            kept_since=Subquery(_LIVE.values("applied_at")[:1]),
         )
         .order_by("name", "pk")
     )
