@@ -28,6 +28,7 @@ from scorecards.models import Criterion
 from .api import ID_CONVERTER, Conflict
 from .models import FocusArea, GrowStep, Prompt, SessionKind
 from .services_focus_areas import focus_area_save
+from .services_prompts import prompt_save, prompt_set_active
 
 
 class ShowAllSerializer(serializers.Serializer):
@@ -213,6 +214,37 @@ class PromptViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         return Prompt.objects.order_by("step", "position", "id")
+
+    def perform_create(self, serializer):
+        serializer.instance = self._save(serializer.validated_data, None)
+
+    def perform_update(self, serializer):
+        serializer.instance = self._save(serializer.validated_data, serializer.instance)
+
+    def _save(self, data: dict, prompt: Prompt | None) -> Prompt:
+        """Through the service, as the page saves (audited); a PATCH keeps what it
+        leaves out, and `is_active` retires or restores."""
+
+        def kept(field, default=None):
+            if field in data:
+                return data[field]
+            return getattr(prompt, field) if prompt is not None else default
+
+        try:
+            saved = prompt_save(
+                actor=self.request.user,
+                prompt=prompt,
+                step=kept("step"),
+                kind=kept("kind", ""),
+                text=kept("text", ""),
+                position=kept("position"),
+            )
+            if "is_active" in data and data["is_active"] != saved.is_active:
+                prompt_set_active(actor=self.request.user, prompt=saved, active=data["is_active"])
+        except DjangoValidationError as exc:
+            detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+            raise serializers.ValidationError(detail) from None
+        return saved
 
     def filter_queryset(self, queryset):
         if self.action != "list":

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views, views_focus_areas, views_goals, views_skills
+from . import views, views_focus_areas, views_goals, views_prompts, views_skills
 
 urlpatterns = [
     path("sessions/", views.session_list, name="session_list"),
@@ -40,6 +40,15 @@ urlpatterns = [
         "programme/focus-areas/<int:pk>/end/",
         views_focus_areas.focus_area_end_today,
         name="focus_area_end",
+    ),
+    path("programme/questions/", views_prompts.prompt_list, name="prompt_list"),
+    path("programme/questions/new/", views_prompts.prompt_new, name="prompt_new"),
+    path("programme/questions/<int:pk>/", views_prompts.prompt_edit, name="prompt_edit"),
+    path("programme/questions/<int:pk>/retire/", views_prompts.prompt_retire, name="prompt_retire"),
+    path(
+        "programme/questions/<int:pk>/restore/",
+        views_prompts.prompt_restore,
+        name="prompt_restore",
     ),
     path("", include("coaching.urls_pairs")),
     path("", include("coaching.urls_learning")),

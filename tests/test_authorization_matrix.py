@@ -140,7 +140,7 @@ OBJECT_KIND = {
         "api:goal-close",
         "api:goal-reopen",
     ],
-    "prompt": ["api:prompt-detail"],
+    "prompt": ["api:prompt-detail", "prompt_edit", "prompt_retire", "prompt_restore"],
     "pair": [
         "pair_detail",
         "pair_accept",
@@ -428,6 +428,12 @@ ROUTES: dict[str, dict] = dict(
         ),
         ("calibration_list", page(*ALL)),
         ("calibration_new", page("head", "admin")),
+        ("prompt_list", page("admin")),
+        ("prompt_new", page("admin")),
+        ("prompt_edit", {"any": page("admin")}),
+        # The first seeded question is in use: retiring it works, restoring it is a 400.
+        post("prompt_retire", {"any": page("admin", ok=REDIRECT)}),
+        post("prompt_restore", {"any": page("admin", ok="400")}),
         ("focus_area_list", page("admin")),
         ("focus_area_new", page("admin")),
         ("focus_area_edit", {"any": page("admin")}),

@@ -786,7 +786,7 @@ FILLS_BY_MODEL = {
         "api:goal-close",
         "api:goal-reopen",
     ],
-    Prompt: ["api:prompt-detail"],
+    Prompt: ["api:prompt-detail", "prompt_edit", "prompt_retire", "prompt_restore"],
     PeerPair: [
         "pair_detail",
         "pair_accept",
