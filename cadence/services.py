@@ -224,7 +224,7 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     and the lead's manager. Plans that already exist are kept, not doubled."""
     if team.lead is None:
         raise ValidationError({"team": f"{team} needs a lead before it can keep a cadence."})
-    current = PolicyAssignment.objects.filter(team=team, ended_at__isnull=True).first()
+    current = _live_assignment(team)
     if current is not None and current.policy_id != policy.pk:
         policy_assignment_end(assignment=current, actor=actor)
         current = None
@@ -251,6 +251,24 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
         elif not CadencePlan.objects.live().filter(kind=item.kind, team=team).exists():
             _from_item(item, assignment, coach=lead, team=team, actor=actor)
     audit_record(actor=actor, verb="policy.applied", target=team, data={"policy_id": policy.pk})
+    return assignment
+
+
+def _live_assignment(team: Team) -> PolicyAssignment | None:
+    return (
+        PolicyAssignment.objects.filter(team=team, ended_at__isnull=True)
+        .select_related("policy", "team")
+        .first()
+    )
+
+
+@transaction.atomic
+def team_policy_end(*, team: Team, actor: User | None) -> PolicyAssignment:
+    """End whatever policy the team keeps now; a team keeping none is refused."""
+    assignment = _live_assignment(team)
+    if assignment is None:
+        raise ValidationError(f"{team} keeps no policy now.")
+    policy_assignment_end(assignment=assignment, actor=actor)
     return assignment
 
 

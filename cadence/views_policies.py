@@ -19,7 +19,6 @@ from people.roles import Role
 
 from . import services
 from .forms_policies import PolicyApplyForm, TeamsShownForm
-from .models import PolicyAssignment
 from .selectors_policies import TEAM_STATES, policies_with_items, team_choices, teams_page
 
 
@@ -72,10 +71,10 @@ def team_policy_apply(request, pk: int):
 @role_required(Role.PROGRAMME_ADMIN)
 def team_policy_end(request, pk: int):
     team = get_object_or_404(Team, pk=pk)
-    assignment = PolicyAssignment.objects.filter(team=team, ended_at__isnull=True).first()
-    if assignment is None:
-        return _page(request, error=[f"{team} keeps no policy now."])
-    services.policy_assignment_end(assignment=assignment, actor=request.user)
+    try:
+        assignment = services.team_policy_end(team=team, actor=request.user)
+    except ValidationError as exc:
+        return _page(request, error=exc.messages)
     messages.success(request, f"{team} no longer keeps “{assignment.policy}”; its plans ended.")
     return redirect(_back(request))
 

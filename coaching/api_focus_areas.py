@@ -40,6 +40,22 @@ SHOW_ALL = OpenApiParameter(
 )
 
 
+def merged(data: dict, instance, defaults: dict, *, many=()) -> dict:
+    """A write's fields for the service: what the request sent, else what `instance`
+    holds (a PATCH keeps what it leaves out), else the default — `many` are
+    many-to-many fields, as lists."""
+    values = {
+        field: data[field] if field in data else getattr(instance, field, default)
+        for field, default in defaults.items()
+    }
+    for field in many:
+        if field in data:
+            values[field] = data[field]
+        else:
+            values[field] = list(getattr(instance, field).all()) if instance else []
+    return values
+
+
 def config_schema(prefix, serializer, *, list_parameters, destroy_conflict=None) -> dict:
     """Schemas of a programme-configuration resource: read by all, written by admins."""
     writes = {400: VALIDATION_ERROR, 403: ADMINS_ONLY}
@@ -147,18 +163,12 @@ class FocusAreaViewSet(viewsets.ModelViewSet):
         """Through the service, as the page saves (audited); a PATCH keeps what it
         leaves out."""
 
-        def kept(field):
-            if field in data:
-                return data[field]
-            if area is None:
-                return [] if field in ("teams", "criteria") else None
-            value = getattr(area, field)
-            return list(value.all()) if field in ("teams", "criteria") else value
-
-        fields = ("name", "behaviours", "starts_on", "ends_on", "teams", "criteria")
+        fields = {"name": None, "behaviours": None, "starts_on": None, "ends_on": None}
         try:
             return focus_area_save(
-                actor=self.request.user, area=area, **{f: kept(f) for f in fields}
+                actor=self.request.user,
+                area=area,
+                **merged(data, area, fields, many=("teams", "criteria")),
             )
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.message_dict) from None
@@ -225,19 +235,10 @@ class PromptViewSet(viewsets.ModelViewSet):
         """Through the service, as the page saves (audited); a PATCH keeps what it
         leaves out, and `is_active` retires or restores."""
 
-        def kept(field, default=None):
-            if field in data:
-                return data[field]
-            return getattr(prompt, field) if prompt is not None else default
-
+        fields = {"step": None, "kind": "", "text": "", "position": None}
         try:
             saved = prompt_save(
-                actor=self.request.user,
-                prompt=prompt,
-                step=kept("step"),
-                kind=kept("kind", ""),
-                text=kept("text", ""),
-                position=kept("position"),
+                actor=self.request.user, prompt=prompt, **merged(data, prompt, fields)
             )
             if "is_active" in data and data["is_active"] != saved.is_active:
                 prompt_set_active(actor=self.request.user, prompt=saved, active=data["is_active"])

@@ -71,6 +71,16 @@ def access_agenda_item(*, user: User, pk: int) -> AgendaItem:
     return item
 
 
+def prompt_bank() -> list[tuple[str, str, list[Prompt]]]:
+    """The whole question bank, retired questions too, for programme admins: (label,
+    step, prompts) in GROW order, each step's in the order sessions show them (one
+    query)."""
+    grouped: dict[str, list[Prompt]] = {step: [] for step in GrowStep.values}
+    for prompt in Prompt.objects.order_by("step", "position", "pk"):
+        grouped.get(prompt.step, []).append(prompt)
+    return [(GrowStep(step).label, step, prompts) for step, prompts in grouped.items()]
+
+
 def prompts_for(kind: str) -> dict[str, list[Prompt]]:
     """The question bank for a kind of session, grouped by GROW step (one query)."""
     grouped: dict[str, list[Prompt]] = {step: [] for step in GrowStep.values}

@@ -13,6 +13,7 @@ from people.roles import Role
 
 from .forms_prompts import PromptForm
 from .models import GrowStep, Prompt
+from .selectors import prompt_bank
 from .services_prompts import prompt_save, prompt_set_active
 
 
@@ -23,12 +24,7 @@ def prompt_list(request):
 
 
 def _list(request, *, error=None, status=200):
-    """Every prompt in one query, grouped by step in GROW order."""
-    by_step = {step: [] for step in GrowStep.values}
-    for prompt in Prompt.objects.order_by("step", "position", "pk"):
-        by_step.get(prompt.step, []).append(prompt)
-    steps = [(GrowStep(step).label, step, prompts) for step, prompts in by_step.items()]
-    context = {"steps": steps, "error": error}
+    context = {"steps": prompt_bank(), "error": error}
     return render(request, "coaching/prompts.html", context, status=status)
 
 
