@@ -3,6 +3,7 @@ coming and ended; add one, change one, end one today — through
 `services_focus_areas`, audited, as the API now saves them too. Bad input is a 400
 with the reason and saves nothing. Everyone else gets 404 (the authorization matrix)."""
 
+import re
 from datetime import date
 
 import pytest
@@ -123,11 +124,14 @@ def test_bad_input_is_a_400_with_the_reason_and_saves_nothing(admin, change, fie
 
 def test_the_edit_form_shows_what_is_saved_and_saves_a_change(admin, criteria):
     area = FocusAreaFactory(name="Discovery", starts_on=date(2026, 1, 5))
-    area.teams.set([TeamFactory(name="East")])
+    east = TeamFactory(name="East")
+    TeamFactory(name="West")
+    area.teams.set([east])
     area.criteria.set(criteria[:1])
     page = admin.get(f"/programme/focus-areas/{area.pk}/").content.decode()
     assert 'value="2026-01-05"' in page  # ISO, as a browser's date picker needs it
-    assert "selected" in page and "checked" in page
+    assert re.findall(r'<option value="(\d+)" selected>', page) == [str(east.pk)]
+    assert re.findall(r'value="(\d+)"[^>]*checked', page) == [str(criteria[0].pk)]
     response = admin.post(
         f"/programme/focus-areas/{area.pk}/",
         {"name": "Discovery", "behaviours": "Ask first", "starts_on": "2026-01-05"},

@@ -252,6 +252,29 @@ def test_the_csv_is_an_audited_download(world, org, client_for, at_today):
     assert (event.actor, event.data) == (org.hr, {"table": "feedback", "rows": 7})
 
 
+@pytest.mark.parametrize("path", ["/hr/feedback/", "/api/v1/health/feedback/"])
+def test_the_page_and_the_api_cost_the_same_at_any_size(org, client_for, at_today, path):
+    """Worked out once a slot (six queries) and then read from the cache: the reader's
+    session, person and roles only."""
+    client = client_for(org.hr)
+
+    def cost():
+        with CaptureQueriesContext(connection) as computed:
+            assert client.get(path, **JSON).status_code == 200
+        with CaptureQueriesContext(connection) as kept:
+            assert client.get(path, **JSON).status_code == 200
+        cache.clear()
+        return len(computed), len(kept)
+
+    small = cost()
+    reps = [UserFactory(manager=org.manager) for _ in range(8)]
+    for n, rep in enumerate(reps):
+        answer(utc(2, 10 + n), ask(utc(2, 1 + n), rep, org.manager), org.manager)
+        give(utc(3, 1 + n), rep, reps[n - 1])
+    assert cost() == small
+    assert small[0] - small[1] == 6
+
+
 def test_an_empty_organisation_shows_nothing_to_count(org, client_for, at_today):
     body = client_for(org.hr).get("/hr/feedback/").content.decode()
     assert "Too few to show: fewer than 5 people." in body
