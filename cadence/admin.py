@@ -13,6 +13,8 @@ from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.html import format_html
 
+from people.admin_audit import AuditedConfigMixin
+
 from . import services
 from .models import (
     CadencePlan,
@@ -60,7 +62,8 @@ class PolicyItemInline(admin.TabularInline):
 
 
 @admin.register(CadencePolicy)
-class CadencePolicyAdmin(admin.ModelAdmin):
+class CadencePolicyAdmin(AuditedConfigMixin, admin.ModelAdmin):
+    audit_prefix = "policy"
     list_display = ["name", "what_it_runs", "teams"]
     search_fields = ["name"]
     fieldsets = [

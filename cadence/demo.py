@@ -20,7 +20,7 @@ Idempotent: teams that already keep a policy are left alone; notifications are
 unique, so queuing again records nothing twice."""
 
 from dataclasses import dataclass
-from datetime import date, time, timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -30,7 +30,6 @@ from django.utils import timezone
 from coaching.models import (
     RUNNING_ROLES,
     CoachingSession,
-    SessionKind,
     SessionParticipant,
     SessionStatus,
 )
@@ -49,46 +48,16 @@ from .models import (
     PolicyItem,
     Recurrence,
     TeamChannel,
-    Weekday,
 )
 from .services import plan_update, policy_apply
+from .services_policies import SUGGESTED_ITEMS
 
 POLICY = "Sales team standard"
 POLICY_DESCRIPTION = (
     "What every sales team runs: a weekly 30-minute 1:1 per rep, a weekly team call "
     "review, a monthly role-play on the focus area, and a monthly manager review."
 )
-ITEMS = [
-    dict(
-        kind=SessionKind.ONE_ON_ONE,
-        recurrence=Recurrence.WEEKLY,
-        weekday=Weekday.TUESDAY,
-        local_time=time(10, 0),
-        duration_minutes=30,
-    ),
-    dict(
-        kind=SessionKind.TEAM_CALL_REVIEW,
-        recurrence=Recurrence.WEEKLY,
-        weekday=Weekday.THURSDAY,
-        local_time=time(15, 0),
-        duration_minutes=45,
-    ),
-    dict(
-        kind=SessionKind.ROLE_PLAY,
-        recurrence=Recurrence.MONTHLY_NTH,
-        week_of_month=2,
-        weekday=Weekday.WEDNESDAY,
-        local_time=time(14, 0),
-        duration_minutes=60,
-    ),
-    dict(
-        kind=SessionKind.MANAGER_REVIEW,
-        recurrence=Recurrence.MONTHLY_LAST,
-        weekday=Weekday.FRIDAY,
-        local_time=time(11, 0),
-        duration_minutes=45,
-    ),
-]
+ITEMS = [dict(kind=kind, **rule) for kind, rule in SUGGESTED_ITEMS.items()]
 CHANNEL_TEAM = "Enterprise East"
 # Nothing listens there: the channel is switched off after its failure, for the admin to see.
 CHANNEL_URL = "http://127.0.0.1:9/hook"

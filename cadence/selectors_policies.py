@@ -5,15 +5,23 @@ policy it keeps (or none). A fixed number of queries whatever the number of team
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Subquery, Value, When
 
 from people.models import Team
 from people.paging import StateChoice
 
-from .models import CadencePolicy, PolicyAssignment, PolicyItem
+from .models import PLANNED_KINDS, CadencePolicy, PolicyAssignment, PolicyItem
 from .selectors import describe_rule
 
 TEAMS_PER_PAGE = 25
+
+
+def items_in_order() -> Prefetch:
+    """A policy's items in the programme's order: 1:1, call review, role-play, manager
+    review."""
+    order = Case(*[When(kind=kind, then=Value(i)) for i, (kind, _) in enumerate(PLANNED_KINDS)])
+    return Prefetch("items", queryset=PolicyItem.objects.order_by(order))
+
 
 _LIVE = PolicyAssignment.objects.filter(team=OuterRef("pk"), ended_at__isnull=True)
 TEAM_STATES = {
@@ -29,7 +37,7 @@ def policies_with_items() -> list[CadencePolicy]:
     policies = list(
         CadencePolicy.objects.annotate(
             teams_now=Count("assignments", filter=Q(assignments__ended_at__isnull=True))
-        ).prefetch_related(Prefetch("items", queryset=PolicyItem.objects.order_by("kind")))
+        ).prefetch_related(items_in_order())
     )
     for policy in policies:
         for item in policy.items.all():
@@ -56,11 +64,11 @@ class Kept:
     applied_at: object
 
 
-def teams_page(*, show: str = "", page_number: int = 1) -> Page:
-    """A page of teams in one state, by name, each with its lead and `kept` (the live
-    assignment, or None): the count and the page, two queries. A page past the end
-    shows the last one."""
-    teams = (
+def teams_with_policy(show: str = ""):
+    """Teams in one state, by name, each with its lead and the live assignment's id,
+    policy id and name and start (`assignment_id`, `kept_policy_id`,
+    `kept_policy_name`, `kept_since`; None without one) — one query."""
+    return (
         Team.objects.filter(TEAM_STATES[show][1])
         .select_related("lead")
         .annotate(
@@ -71,7 +79,12 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
         )
         .order_by("name", "pk")
     )
-    page = Paginator(teams, TEAMS_PER_PAGE).get_page(page_number)
+
+
+def teams_page(*, show: str = "", page_number: int = 1) -> Page:
+    """A page of `teams_with_policy`, each with `kept` (the live assignment, or
+    None): the count and the page, two queries. A page past the end shows the last."""
+    page = Paginator(teams_with_policy(show), TEAMS_PER_PAGE).get_page(page_number)
     page.object_list = list(page.object_list)
     for team in page.object_list:
         team.kept = (

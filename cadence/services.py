@@ -24,6 +24,7 @@ from .models import (
     NotificationPreference,
     PolicyAssignment,
     Recurrence,
+    Weekday,
 )
 
 RULE_FIELDS = (
@@ -37,17 +38,36 @@ RULE_FIELDS = (
 )
 
 
-def _check_rule(plan: CadencePlan) -> None:
+def check_rule(rule, *, exclude: list[str]) -> None:
+    """A rule (a plan's or a policy item's) in words a person can act on, field by
+    field, before the model's own checks (whose constraint messages name no field);
+    the database's constraints stay the last word."""
+    errors = {}
+    if rule.recurrence not in Recurrence.values:
+        errors["recurrence"] = "Pick how often it recurs."
+    if rule.weekday not in Weekday.values:
+        errors["weekday"] = "Pick a day of the week."
+    if not _within(rule.interval_weeks, 1, 8):
+        errors["interval_weeks"] = "Every 1 to 8 weeks."
+    if not _within(rule.week_of_month, 1, 4):
+        errors["week_of_month"] = "The 1st to the 4th."
+    if not _within(rule.duration_minutes, 5, 480):
+        errors["duration_minutes"] = "Between 5 and 480 minutes."
+    if not isinstance(rule.local_time, time):
+        errors["local_time"] = "Pick a time of day."
+    if errors:
+        raise ValidationError(errors)
     try:
-        plan.full_clean(exclude=["coach", "coachee", "team", "assignment", "ended_by"])
+        rule.full_clean(exclude=exclude)
     except ValidationError as exc:
         raise ValidationError(exc.message_dict) from None
-    if plan.recurrence not in Recurrence.values:
-        raise ValidationError({"recurrence": "Pick how often it recurs."})
-    if not 1 <= plan.interval_weeks <= 8:
-        raise ValidationError({"interval_weeks": "Every 1 to 8 weeks."})
-    if not 1 <= plan.week_of_month <= 4:
-        raise ValidationError({"week_of_month": "The 1st to the 4th."})
+
+
+def _within(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+PLAN_EXCLUDE = ["coach", "coachee", "team", "assignment", "ended_by"]
 
 
 def may_manage(*, actor: User, plan: CadencePlan) -> bool:
@@ -100,7 +120,7 @@ def plan_create(
         starts_on=starts_on or timezone.localdate(),
         ends_on=ends_on,
     )
-    _check_rule(plan)
+    check_rule(plan, exclude=PLAN_EXCLUDE)
     try:
         with transaction.atomic():
             plan.save()
@@ -126,7 +146,7 @@ def plan_update(*, plan: CadencePlan, actor: User, check: bool = True, **changes
         raise ValidationError(f"Cannot change: {', '.join(sorted(unknown))}.")
     for name, value in changes.items():
         setattr(plan, name, value)
-    _check_rule(plan)
+    check_rule(plan, exclude=PLAN_EXCLUDE)
     rule_changed = bool(set(changes) & set(RULE_FIELDS)) or "ends_on" in changes
     if rule_changed:
         engine.occurrences_discard_untouched(plan=plan)

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views, views_policies
+from . import views, views_policies, views_policy_editor
 
 urlpatterns = [
     path("cadence/", views.my_cadence, name="my_cadence"),
@@ -15,6 +15,10 @@ urlpatterns = [
         name="notification_preferences",
     ),
     path("programme/cadence/", views_policies.team_cadence, name="team_cadence"),
+    path("programme/cadence/policies/new/", views_policy_editor.policy_new, name="policy_new"),
+    path(
+        "programme/cadence/policies/<int:pk>/", views_policy_editor.policy_edit, name="policy_edit"
+    ),
     path(
         "programme/cadence/teams/<int:pk>/apply/",
         views_policies.team_policy_apply,

@@ -5,13 +5,15 @@ programme admins see counts on dashboards, never anyone's words."""
 
 from django.contrib import admin
 
+from people.admin_audit import AuditedConfigMixin
 from scorecards.models import Criterion
 
 from .models import FocusArea, Prompt
 
 
 @admin.register(FocusArea)
-class FocusAreaAdmin(admin.ModelAdmin):
+class FocusAreaAdmin(AuditedConfigMixin, admin.ModelAdmin):
+    audit_prefix = "focus_area"
     list_display = ["name", "starts_on", "ends_on", "scope"]
     list_filter = ["starts_on"]
     search_fields = ["name", "behaviours"]
@@ -36,7 +38,8 @@ class FocusAreaAdmin(admin.ModelAdmin):
 
 
 @admin.register(Prompt)
-class PromptAdmin(admin.ModelAdmin):
+class PromptAdmin(AuditedConfigMixin, admin.ModelAdmin):
+    audit_prefix = "prompt"
     list_display = ["text", "step", "kind", "position", "is_active"]
     list_editable = ["position", "is_active"]
     list_filter = ["step", "kind", "is_active"]

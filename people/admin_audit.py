@@ -48,3 +48,43 @@ class AuditedAccessMixin:
                 verb = "group.added" if added else "group.removed"
                 data = {"group": name, "via": "admin"}
             audit_record(actor=request.user, verb=verb, target=person, data=data, ip=_ip(request))
+
+
+class AuditedConfigMixin:
+    """For programme configuration written in the admin site (focus areas, prompts,
+    cadence policies): `<audit_prefix>.created` / `.changed` / `.deleted`, as the
+    programme's pages record them, with the changed field names (inline rows as
+    `<model> rows`) and `via: "admin"` — never the words themselves."""
+
+    audit_prefix = ""
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        changed = list(form.changed_data) + [
+            f"{formset.model._meta.model_name} rows"
+            for formset in formsets
+            if formset.has_changed()
+        ]
+        if change and not changed:
+            return
+        audit_record(
+            actor=request.user,
+            verb=f"{self.audit_prefix}.{'changed' if change else 'created'}",
+            target=form.instance,
+            data={"fields": sorted(changed), "via": "admin"},
+            ip=_ip(request),
+        )
+
+    def delete_model(self, request, obj):
+        target_id = obj.pk
+        super().delete_model(request, obj)
+        audit_record(
+            actor=request.user,
+            verb=f"{self.audit_prefix}.deleted",
+            data={"id": target_id, "via": "admin"},
+            ip=_ip(request),
+        )
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            self.delete_model(request, obj)

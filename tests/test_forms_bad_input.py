@@ -136,7 +136,7 @@ FIELD_MODELS = {
 }
 MODEL_OF = {name: model for model, names in FIELD_MODELS.items() for name in names}
 # Selects of numbers that are no ids (the unknown value is still tried).
-NUMBER_CHOICES = {"weekday", "score", "rating"}
+NUMBER_CHOICES = {"weekday", "week_of_month", "score", "rating"}
 
 # Tables whose rows may change when a submission is refused, and why.
 MAY_CHANGE = {

@@ -168,6 +168,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("focus-areas", "/programme/focus-areas/"),
             ("focus-area-new", "/programme/focus-areas/new/"),
             ("team-cadence", "/programme/cadence/"),
+            ("policy-new", "/programme/cadence/policies/new/"),
             ("question-bank", "/programme/questions/"),
             ("peers-overview", "/peers/overview/"),
             ("cadence-health-26-weeks", "/hr/?weeks=26"),
