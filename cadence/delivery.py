@@ -280,4 +280,10 @@ def _team_text(row: Notification) -> str | None:
             f"{team.name} this week: {d['held']} of {d['due']} sessions held"
             f"{', team call review held' if d['review_held'] else ''}. Keep the rhythm going."
         )
+    if row.kind == NotificationKind.CHANNEL_TEST:
+        return (
+            f"Tandem is connected to {team.name}'s channel: the team's call review "
+            "reminders and a weekly digest will appear here — names, times and counts, "
+            "never anyone's words."
+        )
     return None

@@ -285,6 +285,7 @@ class NotificationKind(models.TextChoices):
     FEEDBACK_DUE = "feedback_due", "Feedback request due"
     PAIR_INVITED = "pair_invited", "Invited to a peer pair"
     PEER_ASKED = "peer_asked", "Asked for a peer"
+    CHANNEL_TEST = "channel_test", "Team channel test"
 
 
 class NotificationStatus(models.TextChoices):

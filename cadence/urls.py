@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views, views_policies, views_policy_editor
+from . import views, views_channels, views_policies, views_policy_editor
 
 urlpatterns = [
     path("cadence/", views.my_cadence, name="my_cadence"),
@@ -28,6 +28,16 @@ urlpatterns = [
         "programme/cadence/teams/<int:pk>/end/",
         views_policies.team_policy_end,
         name="team_policy_end",
+    ),
+    path("programme/channels/", views_channels.team_channels, name="team_channels"),
+    path("programme/channels/connect/", views_channels.channel_connect, name="channel_connect"),
+    path("programme/channels/<int:pk>/", views_channels.channel_change, name="channel_change"),
+    path(
+        "programme/channels/<int:pk>/switch/", views_channels.channel_switch, name="channel_switch"
+    ),
+    path("programme/channels/<int:pk>/test/", views_channels.channel_test, name="channel_test"),
+    path(
+        "programme/channels/<int:pk>/remove/", views_channels.channel_remove, name="channel_remove"
     ),
     path("", include("cadence.urls_rollout")),
 ]

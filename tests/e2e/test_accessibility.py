@@ -169,6 +169,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("focus-area-new", "/programme/focus-areas/new/"),
             ("team-cadence", "/programme/cadence/"),
             ("policy-new", "/programme/cadence/policies/new/"),
+            ("team-channels", "/programme/channels/"),
             ("question-bank", "/programme/questions/"),
             ("peers-overview", "/peers/overview/"),
             ("cadence-health-26-weeks", "/hr/?weeks=26"),
