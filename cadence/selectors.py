@@ -238,11 +238,9 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
     )
 
 
-def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
-    """The person's own notifications, newest first, fifty a page, each as one line;
-    their unread count and preferences. Six queries, whatever the numbers (five when
-    no line is about a session)."""
-    rows = (
+def inbox(*, user: User):
+    """The person's own notifications, newest first, with what their lines name."""
+    return (
         Notification.objects.visible_to(user)
         .select_related(
             "session__team",
@@ -260,8 +258,12 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
         )
         .order_by("-created_at", "-id")
     )
-    page = Paginator(rows, NOTIFICATIONS_PER_PAGE).get_page(page_number)
-    items = list(page.object_list)
+
+
+def notification_lines(*, user: User, rows) -> list[NotificationLine]:
+    """`rows` of `user`'s inbox as one line each, as the page shows them (the page and
+    the API say the same). One query: which of their sessions `user` may still see."""
+    items = list(rows)
     session_ids = {n.session_id for n in items if n.session_id}
     visible = (
         set(
@@ -272,6 +274,15 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
         if session_ids
         else set()
     )
+    return [_line(n, user, visible) for n in items]
+
+
+def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
+    """The person's own notifications, newest first, fifty a page, each as one line;
+    their unread count and preferences. Six queries, whatever the numbers (five when
+    no line is about a session)."""
+    page = Paginator(inbox(user=user), NOTIFICATIONS_PER_PAGE).get_page(page_number)
+    lines = notification_lines(user=user, rows=page.object_list)
     unread = (
         Notification.objects.visible_to(user)
         .filter(read_at__isnull=True)
@@ -280,7 +291,7 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
     preference = NotificationPreference.objects.filter(person=user).first()
     return NotificationsPage(
         page=page,
-        lines=[_line(n, user, visible) for n in items],
+        lines=lines,
         unread=unread["count"],
         newest_id=unread["newest"],
         preference=preference or NotificationPreference(person=user),
