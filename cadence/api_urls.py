@@ -1,10 +1,23 @@
 """API routes of the cadence app, mounted under /api/v1/."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import api_rollout
+from . import api_channels, api_notifications, api_plans, api_policies, api_rollout
 
 router = SimpleRouter(use_regex_path=False)
 api_rollout.register(router)
+api_plans.register(router)
+api_notifications.register(router)
+router.register("cadence-policies", api_policies.CadencePolicyViewSet, basename="cadence-policy")
+router.register("team-cadence", api_policies.TeamCadenceViewSet, basename="team-cadence")
+router.register("team-channels", api_channels.TeamChannelViewSet, basename="team-channel")
 
-urlpatterns = router.urls
+urlpatterns = [
+    *router.urls,
+    path(
+        "me/notification-preferences/",
+        api_notifications.NotificationPreferenceView.as_view(),
+        name="notification-preferences",
+    ),
+]

@@ -12,6 +12,7 @@ from people.paging import StateChoice
 
 from .models import PLANNED_KINDS, CadencePolicy, PolicyAssignment, PolicyItem
 from .selectors import describe_rule
+from .services_policies import KIND_NAMES
 
 TEAMS_PER_PAGE = 25
 
@@ -42,6 +43,7 @@ def policies_with_items() -> list[CadencePolicy]:
     for policy in policies:
         for item in policy.items.all():
             item.rule_text = describe_rule(item, time_zone="")
+            item.kind_name = KIND_NAMES[item.kind]
     return policies
 
 

@@ -22,6 +22,13 @@ from .models import PLANNED_KINDS, CadencePolicy, PolicyItem, Recurrence, Weekda
 from .services import check_rule
 
 POLICY_KINDS = [kind for kind, _ in PLANNED_KINDS[:4]]
+# A kind's name beside its rule, which says how often ("1:1: Wednesdays, every 2 weeks").
+KIND_NAMES = {
+    "one_on_one": "1:1",
+    "team_call_review": "Team call review",
+    "role_play": "Role-play",
+    "manager_review": "Manager review",
+}
 ITEM_FIELDS = (
     "recurrence",
     "weekday",

@@ -88,8 +88,17 @@ OBJECT_KIND = {
     ],
     "agenda": ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     "commitment": ["commitment_close", "api:commitment-detail", "api:commitment-close"],
-    "plan": ["plan_edit", "plan_pause", "plan_end"],
+    "plan": ["plan_edit", "plan_pause", "plan_end", "api:plan-detail", "api:plan-end"],
     "focus": ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
+    "policy": ["policy_edit", "api:cadence-policy-detail"],
+    "channel": [
+        "channel_change",
+        "channel_switch",
+        "channel_test",
+        "channel_remove",
+        "api:team-channel-detail",
+        "api:team-channel-test",
+    ],
     "call": ["call_detail", "call_score", "api:recorded-call-detail"],
     "round": [
         "round_detail",
@@ -117,6 +126,7 @@ OBJECT_KIND = {
         "team_rollout",
         "team_policy_apply",
         "team_policy_end",
+        "api:team-cadence-detail",
         "rollout_tick",
         "rollout_untick",
         "team_playbooks",
@@ -304,6 +314,7 @@ REP_OR_OTHER = {"rep": ("rep", "manager", "head"), "other": ("other_manager", "h
 # The rep's recorded call: the other manager rates it in the head's calibration.
 CALL = {"rep": ("rep", "manager", "head", "other_manager"), "other": ("other_manager", "head")}
 PLAN = {"rep": ("manager", "head"), "other": ("other_manager", "head")}  # the coach's, and above
+PLAN_READ = {"rep": ("rep", *PLAN["rep"]), "other": PLAN["other"]}  # and the coachee
 RATERS = {
     "coach": ("rep", "manager"),
     "self": ("rep",),
@@ -567,6 +578,16 @@ ROUTES: dict[str, dict] = dict(
         post("plan_end", each(PLAN, page, ok="400")),
         ("rollout_overview", page("head", "hr", "admin")),
         ("team_cadence", page("admin")),
+        ("policy_new", page("admin")),
+        ("policy_edit", {"any": page("admin")}),
+        # The world's one channel is switched off: testing it is refused; empty bodies
+        # are refused too, and removing needs none.
+        ("team_channels", page("admin")),
+        post("channel_connect", page("admin", ok="400")),
+        post("channel_change", {"any": page("admin", ok="400")}),
+        post("channel_switch", {"any": page("admin", ok="400")}),
+        post("channel_test", {"any": page("admin", ok="400")}),
+        post("channel_remove", {"any": page("admin", ok=REDIRECT)}),
         # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
         post(
             "team_policy_apply",
@@ -792,7 +813,39 @@ ROUTES: dict[str, dict] = dict(
         ("api:win-detail", {"mine": api("rep", "peer", "manager")}),
         ("api:interpretive-term-list", api(*ALL)),
         ("api:interpretive-term-detail", each(ANYONE, api)),
+        # Plans: the list is the plans one runs (empty for most); a plan is read by its
+        # coach, its coachee and those above the coach, changed by the coach and those
+        # above (the coachee gets 404, as on the page). Empty bodies change nothing: 400.
+        ("api:plan-list", api(*ALL)),
+        ("api:plan-detail", each(PLAN_READ, api)),
+        ("api:plan-detail PATCH", each(PLAN, api, ok="400")),
+        ("api:plan-end", each(PLAN, api, ok="400")),
+        # One's own notifications and preferences; an empty mark-read marks them all.
+        ("api:notification-list", api(*ALL)),
+        ("api:notification-read", api(*ALL)),
+        ("api:notification-preferences", api(*ALL)),
+        ("api:notification-preferences PUT", api(*ALL, ok="400")),  # every field needed
+        ("api:notification-preferences PATCH", api(*ALL, ok="400")),
         ("api:rollout-list", api(*ALL)),
+        ("api:cadence-policy-list", api(*ALL)),
+        ("api:cadence-policy-detail", each(ANYONE, api)),
+        ("api:team-cadence-list", api("admin")),
+        ("api:team-channel-list", api("admin")),
+        ("api:team-channel-list POST", api("admin", ok="400")),
+        ("api:team-channel-detail", {"any": api("admin")}),
+        ("api:team-channel-detail PATCH", {"any": api("admin")}),
+        ("api:team-channel-detail DELETE", {"any": api("admin", ok="204")}),
+        ("api:team-channel-test", {"any": api("admin", ok="400")}),
+        ("api:team-cadence-detail", {"mine": api("admin"), "other": api("admin")}),
+        # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
+        (
+            "api:team-cadence-detail PUT",
+            {"mine": api("admin", ok="400"), "other": api("admin", ok="400")},
+        ),
+        (
+            "api:team-cadence-detail DELETE",
+            {"mine": api("admin", ok="400"), "other": api("admin", ok="204")},
+        ),
         ("api:rollout-detail", {"mine": api(*TEAM_HEALTH["mine"])}),
         ("api:rollout-tick", {"mine": api(*TEAM_HEALTH["mine"], ok="400")}),
         ("api:rollout-untick", {"mine": api(*TEAM_HEALTH["mine"], ok="400")}),
@@ -838,6 +891,7 @@ ROUTES: dict[str, dict] = dict(
                 "api:session-list": {},
                 "api:win-list": {},
                 # Programme configuration: programme admins only.
+                "api:cadence-policy-list": CONFIG_ONLY,
                 "api:focus-area-list": CONFIG_ONLY,
                 "api:interpretive-term-list": CONFIG_ONLY,
                 "api:playbook-module-list": CONFIG_ONLY,
@@ -856,6 +910,9 @@ ROUTES: dict[str, dict] = dict(
             for method, ok in (("PATCH", "200"), ("PUT", "400"), ("DELETE", "204"))
             if (key, method) != ("api:focus-area-detail", "DELETE")
         ],
+        # A PATCH with nothing in it keeps the policy; a PUT needs a name and items.
+        ("api:cadence-policy-detail PATCH", each(ANYONE, write, may=("admin",))),
+        ("api:cadence-policy-detail PUT", each(ANYONE, write, may=("admin",), ok="400")),
         # A focus area in use cannot be deleted (409); only the admin gets that far.
         ("api:focus-area-detail DELETE", each(ANYONE, write, may=("admin",), ok="409")),
         ("api:scorecard-template-detail PATCH", {"walk": write(*ALL, may=("admin",), ok="400")}),

@@ -278,6 +278,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Two sets of choices are both called `kind`: every kind of session, and the four a
+    # cadence policy holds. Named here, so neither gets a hash for a name.
+    "ENUM_NAME_OVERRIDES": {
+        "SessionKindEnum": "coaching.models.SessionKind",
+        "PolicyItemKindEnum": "cadence.services_policies.POLICY_KINDS",
+    },
     # 400/401/403/404/415/429/503 declared once for every operation (config/openapi.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -61,7 +61,7 @@ def admin(org, client_for):
 def test_it_shows_each_policy_in_words_and_each_team_with_what_it_keeps(admin, world):
     body = admin.get(PAGE).content.decode()
     assert "Sales team standard" in body and "1 team" in body
-    assert "Weekly 1:1</strong>: Tuesdays 10:00, weekly, 30 min" in body
+    assert "1:1</strong>: Tuesdays 10:00, weekly, 30 min" in body
     assert "Team call review</strong>: Thursdays 15:00, weekly, 45 min" in body
     east, west = body.index('<th scope="row">East'), body.index('<th scope="row">West')
     assert "no policy" in body[east:west] and "Sales team standard" in body[west:]

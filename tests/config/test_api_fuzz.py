@@ -77,6 +77,7 @@ FINDINGS_FIXED = [
 # exist — the requester's own and other people's — not only ids nobody has.
 MODEL_OF_PATH = {
     "agenda-items": "coaching.AgendaItem",
+    "cadence-policies": "cadence.CadencePolicy",
     "commitments": "coaching.Commitment",
     "dashboards": "people.User",
     "diagnoses": "coaching.Diagnosis",
@@ -90,6 +91,7 @@ MODEL_OF_PATH = {
     "learnings": "coaching.Learning",
     "pair-habits": "coaching.Habit",
     "peer-pairs": "coaching.PeerPair",
+    "plans": "cadence.CadencePlan",
     "playbook-modules": "coaching.PlaybookModule",
     "prompts": "coaching.Prompt",
     "recorded-calls": "scorecards.RecordedCall",
@@ -98,6 +100,8 @@ MODEL_OF_PATH = {
     "scorecards": "scorecards.Scorecard",
     "scoring-rounds": "scorecards.ScoringRound",
     "sessions": "coaching.CoachingSession",
+    "team-cadence": "people.Team",
+    "team-channels": "cadence.TeamChannel",
     "team-playbooks": "people.Team",
     "wins": "feedback.Win",
 }

@@ -6,7 +6,8 @@
 
 The rules are axe's WCAG 2.0 and 2.1 A and AA rules plus its best practices; only
 violations axe rates serious or critical fail a test (moderate and minor ones, such as
-a skipped heading level, are worth fixing but are judgement calls)."""
+a skipped heading level, are worth fixing but are judgement calls). An id used twice
+on a page fails too."""
 
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,20 @@ def report(violations: list[dict], *, where: str = "") -> str:
     return "\n".join(lines)
 
 
+# axe rates a repeated id "needs review", not a violation; but a label, an
+# aria-labelledby or a link to `#id` then finds the first element of that id, and the
+# one it was meant for goes unnamed. So it is looked for here, on the whole page.
+DUPLICATE_IDS_JS = """() => {
+    const seen = {};
+    for (const el of document.querySelectorAll("[id]")) seen[el.id] = (seen[el.id] || 0) + 1;
+    return Object.keys(seen).filter((id) => seen[id] > 1).sort();
+}"""
+
+
 def assert_accessible(page: Page, *, context: Any = None) -> None:
-    """Fail with a readable report when axe finds serious or critical violations."""
+    """Fail with a readable report when axe finds serious or critical violations, or
+    when an id is on the page twice."""
     violations = audit(page, context=context)
     assert not violations, report(violations, where=page.url)
+    repeated = page.evaluate(DUPLICATE_IDS_JS)
+    assert not repeated, f"ids used more than once on {page.url}: {repeated}"

@@ -54,6 +54,7 @@ from cadence.models import (
     NotificationKind,
     NotificationStatus,
     PolicyAssignment,
+    PolicyItem,
     Rollout,
     TeamChannel,
 )
@@ -656,6 +657,7 @@ def _admin_rows(people):
     PeriodicTask.objects.create(name="walk", task="cadence.tasks.sweep", interval=every_minute)
     other_team = team_create(name="Omar's team", lead=people["other_manager"])
     policy = CadencePolicy.objects.create(name="Weekly rhythm")
+    PolicyItem.objects.create(policy=policy, kind="one_on_one", local_time=clock(10))
     PolicyAssignment.objects.create(policy=policy, team=other_team)
     TeamChannel.objects.create(
         team=other_team, webhook_url="https://hooks.example.com/x", is_active=False
@@ -734,7 +736,16 @@ FILLS_BY_MODEL = {
     ],
     AgendaItem: ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],
-    CadencePlan: ["plan_edit", "plan_pause", "plan_end"],
+    CadencePlan: ["plan_edit", "plan_pause", "plan_end", "api:plan-detail", "api:plan-end"],
+    CadencePolicy: ["policy_edit", "api:cadence-policy-detail"],
+    TeamChannel: [
+        "channel_change",
+        "channel_switch",
+        "channel_test",
+        "channel_remove",
+        "api:team-channel-detail",
+        "api:team-channel-test",
+    ],
     FocusArea: ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
     RecordedCall: ["call_detail", "call_score", "api:recorded-call-detail"],
     ScoringRound: [
@@ -763,6 +774,7 @@ FILLS_BY_MODEL = {
         "team_rollout",
         "team_policy_apply",
         "team_policy_end",
+        "api:team-cadence-detail",
         "rollout_tick",
         "rollout_untick",
         "team_playbooks",
