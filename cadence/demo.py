@@ -1,4 +1,5 @@
-"""The demo's cadence: the "Sales team standard" policy applied to the three demo teams,
+"""The demo's cadence: the "Sales team standard" policy applied to the three demo teams
+(and "New team ramp-up" written by the programme admin for teams to come),
 their plans' sessions for the weeks ahead, a team channel, and a few notifications.
 
 It runs after the coaching demo, which wrote twelve weeks of history and each rep's
@@ -20,7 +21,7 @@ Idempotent: teams that already keep a policy are left alone; notifications are
 unique, so queuing again records nothing twice."""
 
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -48,9 +49,10 @@ from .models import (
     PolicyItem,
     Recurrence,
     TeamChannel,
+    Weekday,
 )
 from .services import plan_update, policy_apply
-from .services_policies import SUGGESTED_ITEMS
+from .services_policies import SUGGESTED_ITEMS, policy_save
 
 POLICY = "Sales team standard"
 POLICY_DESCRIPTION = (
@@ -58,6 +60,24 @@ POLICY_DESCRIPTION = (
     "review, a monthly role-play on the focus area, and a monthly manager review."
 )
 ITEMS = [dict(kind=kind, **rule) for kind, rule in SUGGESTED_ITEMS.items()]
+# A second policy, written by the programme admin and kept by no team yet: what a new
+# team keeps in its first quarter.
+RAMP_UP = "New team ramp-up"
+RAMP_UP_DESCRIPTION = (
+    "For a team in its first quarter: longer 1:1s and a role-play every other week while "
+    "the habits form. Move the team to the standard once its install plan is done."
+)
+RAMP_UP_ITEMS = {
+    "one_on_one": SUGGESTED_ITEMS["one_on_one"] | {"duration_minutes": 45},
+    "team_call_review": SUGGESTED_ITEMS["team_call_review"],
+    "role_play": dict(
+        recurrence=Recurrence.WEEKLY,
+        weekday=Weekday.WEDNESDAY,
+        interval_weeks=2,
+        local_time=time(14, 0),
+        duration_minutes=60,
+    ),
+}
 CHANNEL_TEAM = "Enterprise East"
 # Nothing listens there: the channel is switched off after its failure, for the admin to see.
 CHANNEL_URL = "http://127.0.0.1:9/hook"
@@ -75,7 +95,8 @@ class CadenceSeedResult:
     def lines(self) -> list[str]:
         return [
             f"  cadence: “{POLICY}” on {len(TEAMS)} teams, {self.live_plans} live plans, "
-            f"{self.planned_ahead} sessions planned ahead, {self.notifications} notifications"
+            f"{self.planned_ahead} sessions planned ahead, {self.notifications} notifications; "
+            f"“{RAMP_UP}” written for new teams"
         ]
 
 
@@ -208,6 +229,10 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
     created = False
     with transaction.atomic():
         policy = _policy()
+        if not CadencePolicy.objects.filter(name=RAMP_UP).exists():
+            policy_save(
+                actor=admin, name=RAMP_UP, description=RAMP_UP_DESCRIPTION, items=RAMP_UP_ITEMS
+            )
         teams = Team.objects.filter(name__in=TEAMS).select_related("lead").order_by("name")
         for team in teams:
             if PolicyAssignment.objects.filter(team=team, ended_at__isnull=True).exists():

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.db.models import F
 from django.utils import timezone
 
-from cadence.demo import POLICY, seed_cadence
+from cadence.demo import POLICY, RAMP_UP, seed_cadence
 from cadence.health import consecutive_misses
 from cadence.models import (
     CadencePlan,
@@ -26,7 +26,7 @@ from cadence.models import (
     TeamChannel,
 )
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
-from people.models import User
+from people.models import AuditEvent, User
 
 
 def _person(key):
@@ -49,6 +49,18 @@ def _counts():
 
 
 class TestDemoCadence:
+    @pytest.mark.django_db
+    def test_a_second_policy_written_by_the_admin_waits_for_a_new_team(self):
+        ramp_up = CadencePolicy.objects.get(name=RAMP_UP)
+        assert sorted(ramp_up.items.values_list("kind", "duration_minutes")) == [
+            ("one_on_one", 45),
+            ("role_play", 60),
+            ("team_call_review", 45),
+        ]
+        assert not ramp_up.assignments.exists()
+        created = AuditEvent.objects.get(verb="policy.created", target_id=str(ramp_up.pk))
+        assert created.actor.email == "ada.okafor@example.com"
+
     @pytest.mark.django_db
     def test_the_policy_runs_on_the_three_teams_with_live_plans(self):
         policy = CadencePolicy.objects.get(name=POLICY)
