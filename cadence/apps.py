@@ -13,11 +13,12 @@ class CadenceConfig(AppConfig):
             peer_requested,
         )
         from feedback.signals import feedback_requested
-        from people.signals import person_deactivated, team_membership_changed
+        from people.signals import person_deactivated, team_lead_changed, team_membership_changed
 
         from .receivers import (
             end_pair_cadence,
             follow_pair_members,
+            follow_team_lead,
             follow_team_membership,
             invite_pair_members,
             revoke_calendar_feed,
@@ -27,6 +28,7 @@ class CadenceConfig(AppConfig):
         )
 
         team_membership_changed.connect(follow_team_membership, dispatch_uid="cadence-membership")
+        team_lead_changed.connect(follow_team_lead, dispatch_uid="cadence-team-lead")
         feedback_requested.connect(
             tell_people_asked_for_feedback, dispatch_uid="cadence-feedback-asked"
         )

@@ -5,6 +5,10 @@ def follow_team_membership(sender, membership, **kwargs):
     services.follow_membership(membership=membership)
 
 
+def follow_team_lead(sender, team, **kwargs):
+    services.follow_lead(team=team)
+
+
 def tell_people_asked_for_feedback(sender, request, **kwargs):
     feedback_reminders.asked_queue(request=request)
 

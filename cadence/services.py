@@ -7,6 +7,7 @@ from datetime import date, time
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -251,6 +252,14 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     assignment = current or PolicyAssignment.objects.create(
         policy=policy, team=team, applied_by=actor
     )
+    _plans_for_team(assignment, team, actor)
+    audit_record(actor=actor, verb="policy.applied", target=team, data={"policy_id": policy.pk})
+    return assignment
+
+
+def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> None:
+    """The plans the policy makes for the team and its lead, those that exist kept."""
+    policy = assignment.policy
     lead = team.lead
     members = User.objects.filter(
         memberships__team=team, memberships__left_at__isnull=True, is_active=True
@@ -270,8 +279,6 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
             _from_item(item, assignment, coach=boss, coachee=lead, actor=actor)
         elif not CadencePlan.objects.live().filter(kind=item.kind, team=team).exists():
             _from_item(item, assignment, coach=lead, team=team, actor=actor)
-    audit_record(actor=actor, verb="policy.applied", target=team, data={"policy_id": policy.pk})
-    return assignment
 
 
 def _live_assignment(team: Team) -> PolicyAssignment | None:
@@ -329,6 +336,24 @@ def follow_membership(*, membership: TeamMembership) -> None:
         actor=None,
         reason=EndReason.LEFT_TEAM,
     )
+
+
+def follow_lead(*, team: Team) -> None:
+    """A team with a policy has a new lead (or none): the plans its policy made with
+    the lead before end ("New manager") — the members' 1:1s, the team's sessions, the
+    old lead's review with their manager — and the new lead's are made as applying the
+    policy would. Sessions already held stay."""
+    assignment = _live_assignment(team)
+    if assignment is None:
+        return
+    review = Q(kind=SessionKind.MANAGER_REVIEW)
+    lead_id = assignment.team.lead_id
+    stale = assignment.plans.live().filter(
+        (review & ~Q(coachee_id=lead_id)) | (~review & ~Q(coach_id=lead_id))
+    )
+    plans_end(plans=stale, actor=None, reason=EndReason.NEW_MANAGER)
+    if assignment.team.lead_id is not None:
+        _plans_for_team(assignment, assignment.team, actor=None)
 
 
 # --- Programme admins, notifications ----------------------------------------------------

@@ -9,6 +9,9 @@ from .services import audit_record
 # Sent with `membership=` when someone joins or leaves a team, so apps to the right
 # (the cadence engine) can follow without people importing them.
 team_membership_changed = Signal()
+# Sent with `team=` when a team's lead changes (or it has none now): the cadence moves
+# the plans its policy made to the new lead.
+team_lead_changed = Signal()
 # Sent with `person=` by `person_deactivate`, inside its transaction: apps to the right
 # end what they hold for the person (calendar feeds) and return {name: count} for
 # the audit event.
