@@ -13,6 +13,9 @@ from .services import (
     person_reactivate,
     reporting_line_change,
     reporting_line_validate,
+    team_create,
+    team_lead_set,
+    team_rename,
 )
 
 
@@ -153,10 +156,20 @@ class UserAdmin(AuditedAccessMixin, DjangoUserAdmin):
 
 
 class TeamMembershipInline(admin.TabularInline):
+    """Read here; people are added and taken off on Programme → Teams, through the
+    services, so the audit trail and the cadence follow."""
+
     model = TeamMembership
     extra = 0
-    autocomplete_fields = ["person"]
     fields = ["person", "joined_at", "left_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
     def get_queryset(self, request):
         # Each row is named after its person and team.
@@ -170,6 +183,27 @@ class TeamAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     autocomplete_fields = ["lead"]
     inlines = [TeamMembershipInline]
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": ["name", "lead"],
+                "description": "People are added to a team and taken off it on Programme → "
+                "Teams, where the cadence follows each change.",
+            },
+        )
+    ]
+
+    def save_model(self, request, obj, form, change):
+        """Through the services, as the Teams pages save: audited, and a new lead takes
+        over the plans the team's policy made."""
+        if not change:
+            team = team_create(name=obj.name, lead=obj.lead, actor=request.user)
+            obj.pk, obj.created_at = team.pk, team.created_at
+            return
+        team = Team.objects.get(pk=obj.pk)
+        team_rename(team=team, name=obj.name, actor=request.user)
+        team_lead_set(team=team, lead=obj.lead, actor=request.user)
 
 
 @admin.register(AuditEvent)

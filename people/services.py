@@ -189,16 +189,39 @@ def reporting_line_change(
     return person
 
 
+TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
+
+
 @transaction.atomic
 def team_create(*, name: str, lead: User | None = None, actor: User | None = None) -> Team:
     name = name.strip()
     if not name:
         raise ValidationError({"name": "A team needs a name."})
+    if len(name) > TEAM_NAME_LIMIT:
+        raise ValidationError({"name": f"Keep the name under {TEAM_NAME_LIMIT} characters."})
     if Team.objects.with_name(name).exists():
         raise ValidationError({"name": f"There is already a team called {name}."})
     team = Team.objects.create(name=name, lead=lead)
     audit_record(actor=actor, verb="team.created", target=team)
     return team
+
+
+@transaction.atomic
+def team_rename(*, team: Team, name: str, actor: User | None = None) -> bool:
+    """A team's new name (unique whatever its case); True when that changed anything."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "A team needs a name."})
+    if len(name) > TEAM_NAME_LIMIT:
+        raise ValidationError({"name": f"Keep the name under {TEAM_NAME_LIMIT} characters."})
+    if name == team.name:
+        return False
+    if Team.objects.with_name(name).exclude(pk=team.pk).exists():
+        raise ValidationError({"name": f"There is already a team called {name}."})
+    team.name = name
+    team.save(update_fields=["name"])
+    audit_record(actor=actor, verb="team.renamed", target=team)
+    return True
 
 
 @transaction.atomic
@@ -215,6 +238,9 @@ def team_lead_set(*, team: Team, lead: User | None, actor: User | None = None) -
         target=team,
         data={"from_lead_id": previous_id, "to_lead_id": lead.pk if lead else None},
     )
+    from .signals import team_lead_changed
+
+    team_lead_changed.send(sender=Team, team=team)
     return True
 
 

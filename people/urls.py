@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_imports, views_pick
+from . import views, views_imports, views_pick, views_teams
 
 urlpatterns = [
     # Before allauth's own URLs, so this one answers /accounts/login/.
@@ -27,4 +27,17 @@ urlpatterns = [
         name="people_import_discard",
     ),
     path("people/pick/<slug:source>/", views_pick.people_pick, name="people_pick"),
+    path("programme/teams/", views_teams.team_list, name="team_list"),
+    path("programme/teams/new/", views_teams.team_new, name="team_new"),
+    path("programme/teams/<int:pk>/", views_teams.team_detail, name="team_detail"),
+    path(
+        "programme/teams/<int:pk>/members/add/",
+        views_teams.team_member_add_view,
+        name="team_member_add",
+    ),
+    path(
+        "programme/teams/<int:pk>/members/<int:person_pk>/remove/",
+        views_teams.team_member_remove_view,
+        name="team_member_remove",
+    ),
 ]

@@ -170,6 +170,8 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("team-cadence", "/programme/cadence/"),
             ("policy-new", "/programme/cadence/policies/new/"),
             ("team-channels", "/programme/channels/"),
+            ("teams", "/programme/teams/"),
+            ("team", f"/programme/teams/{central.pk}/"),
             ("question-bank", "/programme/questions/"),
             ("peers-overview", "/peers/overview/"),
             ("cadence-health-26-weeks", "/hr/?weeks=26"),

@@ -101,3 +101,38 @@ def test_a_question_changed_from_the_admin_list_is_audited(admin_client):
     )
     assert response.status_code == 302
     assert events("prompt.") == [("prompt.changed", {"fields": ["position"], "via": "admin"})]
+
+
+def test_a_team_saved_in_the_admin_goes_through_the_services(admin_client, org):
+    from cadence.models import CadencePlan
+    from cadence.services import policy_apply
+    from people.models import Team, TeamMembership
+    from tests.cadence.test_team_cadence_page import make_policy
+
+    response = admin_client.post(
+        "/admin/people/team/add/",
+        {"name": "North", "lead": org.manager.pk, **_no_rows()},
+    )
+    assert response.status_code == 302
+    team = Team.objects.get(name="North")
+    TeamMembership.objects.create(team=team, person=org.rep)
+    policy_apply(policy=make_policy(), team=team, actor=org.admin)
+    response = admin_client.post(
+        f"/admin/people/team/{team.pk}/change/",
+        {"name": "North", "lead": org.other_manager.pk, **_no_rows(initial=1)},
+    )
+    assert response.status_code == 302
+    assert CadencePlan.objects.live().get(coachee=org.rep).coach == org.other_manager
+    assert events("team.") == [
+        ("team.created", {}),
+        ("team.lead_changed", {"from_lead_id": org.manager.pk, "to_lead_id": org.other_manager.pk}),
+    ]
+
+
+def _no_rows(initial=0):
+    return {
+        "memberships-TOTAL_FORMS": str(initial),
+        "memberships-INITIAL_FORMS": str(initial),
+        "memberships-MIN_NUM_FORMS": "0",
+        "memberships-MAX_NUM_FORMS": "1000",
+    }
