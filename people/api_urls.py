@@ -2,9 +2,10 @@
 
 from rest_framework.routers import SimpleRouter
 
-from . import api_imports
+from . import api_imports, api_teams
 
 router = SimpleRouter(use_regex_path=False)
 api_imports.register(router)
+api_teams.register(router)
 
 urlpatterns = router.urls

@@ -9,7 +9,7 @@ from datetime import datetime
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -198,10 +198,14 @@ def team_create(*, name: str, lead: User | None = None, actor: User | None = Non
     if not name:
         raise ValidationError({"name": "A team needs a name."})
     if len(name) > TEAM_NAME_LIMIT:
-        raise ValidationError({"name": f"Keep the name under {TEAM_NAME_LIMIT} characters."})
+        raise ValidationError({"name": f"Keep the name to {TEAM_NAME_LIMIT} characters."})
     if Team.objects.with_name(name).exists():
         raise ValidationError({"name": f"There is already a team called {name}."})
-    team = Team.objects.create(name=name, lead=lead)
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(name=name, lead=lead)
+    except IntegrityError:  # the same name, made a moment ago by someone else
+        raise ValidationError({"name": f"There is already a team called {name}."}) from None
     audit_record(actor=actor, verb="team.created", target=team)
     return team
 
@@ -213,13 +217,18 @@ def team_rename(*, team: Team, name: str, actor: User | None = None) -> bool:
     if not name:
         raise ValidationError({"name": "A team needs a name."})
     if len(name) > TEAM_NAME_LIMIT:
-        raise ValidationError({"name": f"Keep the name under {TEAM_NAME_LIMIT} characters."})
+        raise ValidationError({"name": f"Keep the name to {TEAM_NAME_LIMIT} characters."})
     if name == team.name:
         return False
     if Team.objects.with_name(name).exclude(pk=team.pk).exists():
         raise ValidationError({"name": f"There is already a team called {name}."})
-    team.name = name
-    team.save(update_fields=["name"])
+    previous, team.name = team.name, name
+    try:
+        with transaction.atomic():
+            team.save(update_fields=["name"])
+    except IntegrityError:  # the same name, taken a moment ago by someone else
+        team.name = previous
+        raise ValidationError({"name": f"There is already a team called {name}."}) from None
     audit_record(actor=actor, verb="team.renamed", target=team)
     return True
 

@@ -131,6 +131,10 @@ OBJECT_KIND = {
         "rollout_untick",
         "team_playbooks",
         "api:team-playbook-detail",
+        "api:team-detail",
+        "api:team-members",
+        "team_detail",
+        "team_member_add",
     ],
     "rollout": ["api:rollout-detail", "api:rollout-tick", "api:rollout-untick"],
     "import": [
@@ -200,6 +204,8 @@ PICK_SOURCES = (
     "reviewable",
     "share",
     "pairable",
+    "team-leads",
+    "team-joiners",
 )
 ROUTE_KIND = {key: kind for kind, keys in OBJECT_KIND.items() for key in keys}
 
@@ -217,6 +223,12 @@ def variants(route, matrix):
         return {
             "manager": {"manager_id": p["manager"].pk},
             "other": {"manager_id": p["other_manager"].pk},
+        }
+    if key in ("api:team-member", "team_member_remove"):
+        # A team and a person: Rita is on Mia's team, Olga on none.
+        return {
+            "mine": {route.params[0]: objs["team"]["mine"], route.params[1]: p["rep"].pk},
+            "other": {route.params[0]: objs["team"]["other"], route.params[1]: p["other_rep"].pk},
         }
     if key == "people_pick":
         return {name: {"source": name} for name in PICK_SOURCES}
@@ -405,6 +417,8 @@ ROUTES: dict[str, dict] = dict(
                 "reviewable": page("manager", "other_manager", "head", "hr", ok="400"),
                 "share": page(),
                 "pairable": page("manager", "other_manager", "head", "admin", ok="400"),
+                "team-leads": page("admin", ok="400"),
+                "team-joiners": page(),  # names no team: nobody's to search
             },
         ),
         ("my_data_download", page(*ALL)),
@@ -579,6 +593,14 @@ ROUTES: dict[str, dict] = dict(
         ("rollout_overview", page("head", "hr", "admin")),
         ("team_cadence", page("admin")),
         ("policy_new", page("admin")),
+        ("team_list", page("admin")),
+        post("team_new", page("admin", ok="400")),
+        ("team_detail", {"mine": page("admin"), "other": page("admin")}),
+        post(
+            "team_member_add", {"mine": page("admin", ok="400"), "other": page("admin", ok="400")}
+        ),
+        # Rita is on Mia's team (taken off: back to the team's page); Olga is on none.
+        post("team_member_remove", {"mine": page("admin", ok=REDIRECT), "other": page()}),
         ("policy_edit", {"any": page("admin")}),
         # The world's one channel is switched off: testing it is refused; empty bodies
         # are refused too, and removing needs none.
@@ -846,6 +868,15 @@ ROUTES: dict[str, dict] = dict(
             "api:team-cadence-detail DELETE",
             {"mine": api("admin", ok="400"), "other": api("admin", ok="204")},
         ),
+        # Teams: programme admins alone. Empty bodies: a new team needs a name, adding
+        # needs a person (400); a change with nothing in it changes nothing. Taking Rita
+        # off Mia's team is a 204; Olga is not on Omar's, so a 404 for the admin too.
+        ("api:team-list", api("admin")),
+        ("api:team-list POST", api("admin", ok="400")),
+        ("api:team-detail", {"mine": api("admin"), "other": api("admin")}),
+        ("api:team-detail PATCH", {"mine": api("admin"), "other": api("admin")}),
+        ("api:team-members", {"mine": api("admin", ok="400"), "other": api("admin", ok="400")}),
+        ("api:team-member", {"mine": api("admin", ok="204"), "other": api()}),
         ("api:rollout-detail", {"mine": api(*TEAM_HEALTH["mine"])}),
         ("api:rollout-tick", {"mine": api(*TEAM_HEALTH["mine"], ok="400")}),
         ("api:rollout-untick", {"mine": api(*TEAM_HEALTH["mine"], ok="400")}),

@@ -103,6 +103,7 @@ MODEL_OF_PATH = {
     "team-cadence": "people.Team",
     "team-channels": "cadence.TeamChannel",
     "team-playbooks": "people.Team",
+    "teams": "people.Team",
     "wins": "feedback.Win",
 }
 

@@ -779,6 +779,10 @@ FILLS_BY_MODEL = {
         "rollout_untick",
         "team_playbooks",
         "api:team-playbook-detail",
+        "api:team-detail",
+        "api:team-members",
+        "team_detail",
+        "team_member_add",
     ],
     Rollout: ["api:rollout-detail", "api:rollout-tick", "api:rollout-untick"],
     PeopleImport: [
@@ -869,12 +873,30 @@ FILLS = {
             "reviewable",
             "share",
             "pairable",
+            "team-leads",
+            "team-joiners",
         )
     ],
     "calendar_feed": _feed_tokens,
     "hr_export": lambda: [{"table": table} for table in ORGANISATION_TABLES],
     "hr_team_export": lambda: [
         {"pk": team["pk"], "table": table} for team in _pks(Team)() for table in TEAM_TABLES
+    ],
+    # Every team with each person ever on it (the route only deletes: a GET shows nothing).
+    "api:team-member": lambda: [
+        {"pk": team, "person_id": person}
+        for team, person in Team.objects.order_by("pk", "memberships__pk").values_list(
+            "pk", "memberships__person_id"
+        )
+        if person is not None
+    ],
+    # The page route only takes POST: walked like the API's (a GET is 405, shows nothing).
+    "team_member_remove": lambda: [
+        {"pk": team, "person_pk": person}
+        for team, person in Team.objects.order_by("pk", "memberships__pk").values_list(
+            "pk", "memberships__person_id"
+        )
+        if person is not None
     ],
     "account_confirm_email": _email_keys,
     "account_reset_password_from_key": _reset_keys,
