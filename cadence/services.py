@@ -209,16 +209,26 @@ def plans_end(*, plans, actor: User | None, reason: str, note: str = "") -> list
 # --- Policies ---------------------------------------------------------------------------
 
 
-def _plans_for_member(assignment: PolicyAssignment, person: User, actor) -> list[CadencePlan]:
+def _plans_for_member(
+    assignment: PolicyAssignment, person: User, actor, *, items: list | None = None
+) -> list[CadencePlan]:
+    """The person's 1:1 plan with the lead, unless they have it. `items`: the policy's
+    1:1 items when the caller walks a whole team (read once, not per member)."""
     lead = assignment.team.lead
+    if items is None:
+        items = _one_on_one_items(assignment)
     made = []
-    for item in assignment.policy.items.filter(kind=SessionKind.ONE_ON_ONE):
+    for item in items:
         if lead is None or person.pk == lead.pk:
             continue
         if CadencePlan.objects.live().filter(kind=item.kind, coach=lead, coachee=person).exists():
             continue
         made.append(_from_item(item, assignment, coach=lead, coachee=person, actor=actor))
     return made
+
+
+def _one_on_one_items(assignment: PolicyAssignment) -> list:
+    return list(assignment.policy.items.filter(kind=SessionKind.ONE_ON_ONE))
 
 
 def _from_item(item, assignment, *, coach, coachee=None, team=None, actor=None) -> CadencePlan:
@@ -264,8 +274,9 @@ def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> None:
     members = User.objects.filter(
         memberships__team=team, memberships__left_at__isnull=True, is_active=True
     ).exclude(pk=lead.pk)
+    items = _one_on_one_items(assignment)
     for person in members:
-        _plans_for_member(assignment, person, actor)
+        _plans_for_member(assignment, person, actor, items=items)
     for item in policy.items.exclude(kind=SessionKind.ONE_ON_ONE):
         if item.kind == SessionKind.MANAGER_REVIEW:
             boss = lead.reports_to

@@ -9,7 +9,7 @@ import pytest
 from cadence.models import CadencePlan, EndReason
 from cadence.services import policy_apply
 from people.services import team_lead_set
-from tests.factories import TeamFactory, TeamMembershipFactory
+from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_team_cadence_page import make_policy
 
@@ -22,10 +22,12 @@ def live(**filters):
 
 @pytest.fixture
 def east(org):
-    """Mia leads Rita and Pavel; the team keeps 1:1s and a call review."""
+    """Mia leads Rita, Pavel and Nia; the team keeps 1:1s and a call review. (Three
+    members, so reading the policy once per member would trip the N+1 detector.)"""
     team = TeamFactory(name="East", lead=org.manager)
     TeamMembershipFactory(team=team, person=org.rep)
     TeamMembershipFactory(team=team, person=org.peer)
+    TeamMembershipFactory(team=team, person=UserFactory(email="nia@example.com"))
     policy_apply(policy=make_policy(), team=team, actor=org.admin)
     return team
 
@@ -35,6 +37,7 @@ def test_a_new_lead_takes_over_the_plans_the_policy_made(org, east):
     team_lead_set(team=east, lead=org.other_manager, actor=org.admin)
 
     assert sorted(live(kind="one_on_one").values_list("coach__email", "coachee__email")) == [
+        ("other.manager@example.com", "nia@example.com"),
         ("other.manager@example.com", "peer@example.com"),
         ("other.manager@example.com", "rep@example.com"),
     ]
@@ -46,8 +49,9 @@ def test_a_new_lead_takes_over_the_plans_the_policy_made(org, east):
 
 def test_a_member_who_becomes_lead_keeps_no_1_1_with_themselves(org, east):
     team_lead_set(team=east, lead=org.rep, actor=org.admin)
-    assert list(live(kind="one_on_one").values_list("coach__email", "coachee__email")) == [
-        ("rep@example.com", "peer@example.com")
+    assert sorted(live(kind="one_on_one").values_list("coach__email", "coachee__email")) == [
+        ("rep@example.com", "nia@example.com"),
+        ("rep@example.com", "peer@example.com"),
     ]
 
 

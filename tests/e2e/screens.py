@@ -11,6 +11,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from .a11y import assert_accessible
+
 DESKTOP = 1280
 PHONE = 390
 HEIGHTS = {DESKTOP: 800, PHONE: 844}  # a laptop; an iPhone 12-15's CSS pixels
@@ -95,3 +97,14 @@ def screenshot(page: Page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}-{width}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def check_both_widths(page: Page, name: str) -> None:
+    """A journey's page at a desktop's width and a phone's: accessible, fitting, and
+    photographed (`var/screenshots/<name>-<width>.png`); back at the desktop's after."""
+    for width in (DESKTOP, PHONE):
+        at_width(page, width)
+        assert_accessible(page)
+        assert_fits(page)
+        screenshot(page, name)
+    at_width(page, DESKTOP)

@@ -16,24 +16,14 @@ from playwright.sync_api import Page, expect
 from coaching.models import PairNote, SharedNotes
 from feedback.models import Feedback
 from people.models import AuditEvent, Team
-from tests.e2e.a11y import assert_accessible
 from tests.e2e.conftest import sign_in
-from tests.e2e.screens import DESKTOP, PHONE, assert_fits, at_width, screenshot
+from tests.e2e.screens import check_both_widths
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HELEN = "helen.park@example.com"  # HR
 SLIPPING = "Mid-Market Central"
-
-
-def check_both_widths(page: Page, name: str) -> None:
-    for width in (DESKTOP, PHONE):
-        at_width(page, width)
-        assert_accessible(page)
-        assert_fits(page)
-        screenshot(page, name)
-    at_width(page, DESKTOP)
 
 
 def test_hr_finds_where_the_rhythm_breaks_and_takes_the_numbers_away(

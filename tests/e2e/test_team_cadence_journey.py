@@ -19,13 +19,13 @@ from datetime import time
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from cadence.demo import POLICY, seed_cadence
+from cadence.demo import POLICY, RAMP_UP, seed_cadence
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, Recurrence, Weekday
 from coaching.models import SessionKind
 from people.models import AuditEvent, Team, TeamMembership
-from tests.e2e.a11y import DUPLICATE_IDS_JS, assert_accessible
+from tests.e2e.a11y import DUPLICATE_IDS_JS
 from tests.e2e.conftest import sign_in
-from tests.e2e.screens import DESKTOP, PHONE, assert_fits, at_width, screenshot
+from tests.e2e.screens import check_both_widths
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,15 +45,6 @@ IN_WORDS = [
 REFUSED_IN_CONSOLE = (
     "Failed to load resource: the server responded with a status of 400 (Bad Request)"
 )
-
-
-def check_both_widths(page: Page, name: str) -> None:
-    for width in (DESKTOP, PHONE):
-        at_width(page, width)
-        assert_accessible(page)
-        assert_fits(page)
-        screenshot(page, name)
-    at_width(page, DESKTOP)
 
 
 def kind(page: Page, legend: str) -> Locator:
@@ -124,8 +115,8 @@ def test_a_programme_admin_writes_a_policy_and_gives_it_to_a_team(
     expect(page.get_by_role("heading", level=1)).to_have_text("New cadence policy")
     name_field = page.locator(".field").filter(has=page.get_by_label("Name", exact=True))
     expect(name_field.get_by_role("alert")).to_have_text(NO_NAME)
-    assert list(CadencePolicy.objects.values_list("name", flat=True)) == [POLICY]
-    assert not AuditEvent.objects.filter(verb="policy.created").exists()
+    assert sorted(CadencePolicy.objects.values_list("name", flat=True)) == [RAMP_UP, POLICY]
+    assert not AuditEvent.objects.filter(verb="policy.created", target_repr=NAME).exists()
 
     # --- 3. Named, two kinds kept, the 1:1 every other Wednesday: saved --------------------
     page.get_by_label("Name", exact=True).fill(NAME)
@@ -159,7 +150,7 @@ def test_a_programme_admin_writes_a_policy_and_gives_it_to_a_team(
         time(15, 0),
         45,
     )
-    created = AuditEvent.objects.get(verb="policy.created")
+    created = AuditEvent.objects.get(verb="policy.created", target_id=str(policy.pk))
     assert created.actor.email == demo_org.admin and created.target_id == str(policy.pk)
     assert created.data == {"kinds": ["one_on_one", "team_call_review"]}
     check_both_widths(page, "journey-team-cadence")

@@ -87,6 +87,10 @@ def test_someone_who_left_cannot_lead(admin, org):
 
 
 def test_renaming_and_a_new_lead_are_saved_and_the_plans_follow_the_lead(admin, org, east):
+    # Three on the team: the page's N+1 detector would answer 500 if the policy were
+    # read once per member.
+    TeamMembershipFactory(team=east, person=org.peer)
+    TeamMembershipFactory(team=east, person=UserFactory())
     policy_apply(policy=make_policy(), team=east, actor=org.admin)
     response = admin.post(url(east), {"name": "East Coast", "lead": org.other_manager.pk})
     assert response.status_code == 302
