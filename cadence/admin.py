@@ -1,8 +1,10 @@
 """Cadence configuration for programme admins: policies and the teams they are applied
 to, plans (read mostly), team channels and the notification outbox (read only).
 
-Every change goes through `cadence.services`, so plans are never doubled and edits
-regenerate only untouched sessions. Nothing here shows anyone's words: sessions, notes
+Assignments and plans change through `cadence.services`, so plans are never doubled
+and edits regenerate only untouched sessions; hand edits of policies and team channels
+are audited as the app's pages audit them (`AuditedConfigMixin`: field names, never a
+webhook address). Nothing here shows anyone's words: sessions, notes
 and private notes are not registered (see coaching/admin.py), notifications hold only
 references, and calendar feeds (whose token is a secret) are not registered either."""
 
@@ -311,8 +313,10 @@ class CadencePlanAdmin(admin.ModelAdmin):
 
 
 @admin.register(TeamChannel)
-class TeamChannelAdmin(admin.ModelAdmin):
+class TeamChannelAdmin(AuditedConfigMixin, admin.ModelAdmin):
     """Team-level messages only (names, times, counts). Failures stay here to see."""
+
+    audit_prefix = "channel"
 
     list_display = ["team", "format", "is_active", "last_success_at", "last_failure_at", "error"]
     list_filter = ["is_active", "format"]

@@ -1,8 +1,7 @@
 """Team cadence (`/programme/cadence/`), for programme admins: the cadence policies in
 words (written in `views_policy_editor`), and every team with the policy it keeps:
-apply one (its plans are made at once, never doubled;
-another policy the team kept ends first) or end it (its plans end; what was held
-stays). Everyone else gets 404."""
+apply one (its plans are made at once, never doubled; another policy the team kept
+ends first) or end it (its plans end; what was held stays). Everyone else gets 404."""
 
 from urllib.parse import urlencode
 

@@ -1,7 +1,9 @@
 """Programme configuration changed by hand in the admin site is audited as the
-programme's pages audit it — focus areas, GROW questions and cadence policies,
-created, changed (with the changed field names, inline rows included) and deleted,
-`via: "admin"` — and an unchanged save records nothing."""
+programme's pages audit it — focus areas, GROW questions, cadence policies and team
+channels, created, changed (with the changed field names, inline rows included, never
+a webhook address) and deleted, `via: "admin"` — and an unchanged save records
+nothing; a team saved there goes through the services, so a new lead takes over the
+plans."""
 
 from datetime import date
 
@@ -136,3 +138,18 @@ def _no_rows(initial=0):
         "memberships-MIN_NUM_FORMS": "0",
         "memberships-MAX_NUM_FORMS": "1000",
     }
+
+
+def test_a_team_channel_changed_in_the_admin_is_audited_without_its_address(admin_client):
+    from cadence.models import TeamChannel
+    from tests.factories import TeamFactory
+
+    secret = "https://hooks.slack.com/services/T0/B0/very-secret-token"
+    channel = TeamChannel.objects.create(team=TeamFactory(name="East"), webhook_url=secret)
+    response = admin_client.post(
+        f"/admin/cadence/teamchannel/{channel.pk}/change/",
+        {"team": channel.team_id, "webhook_url": secret, "format": "teams", "is_active": "on"},
+    )
+    assert response.status_code == 302
+    assert events("channel.") == [("channel.changed", {"fields": ["format"], "via": "admin"})]
+    assert "very-secret-token" not in str(AuditEvent.objects.values_list("data", "target_repr"))
