@@ -182,7 +182,7 @@ def test_the_page_without_focus_areas_says_how_to_start(client, org):
     client.force_login(org.admin)
     body = client.get("/hr/skills/").content.decode()
     assert "No current focus area names scorecard criteria" in body
-    assert "/admin/coaching/focusarea/" in body
+    assert "/programme/focus-areas/" in body
 
 
 def test_the_api_gives_the_same_numbers(client, world):
