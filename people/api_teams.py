@@ -8,6 +8,7 @@ leaver's. A team is never deleted (its history names it): no DELETE, 405. Bad in
 queries whatever their sizes."""
 
 from django.db import transaction
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -21,6 +22,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from config.api import (
+    MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     PersonField,
@@ -223,6 +225,8 @@ class TeamViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         url_name="member",
     )
     def member_remove(self, request, pk: int, person_id: int):
+        if person_id > MAX_ID:  # no such id; SQLite cannot even compare a foreign key to it
+            raise Http404
         with transaction.atomic():
             team = _locked(pk)
             membership = get_object_or_404(

@@ -185,3 +185,11 @@ def test_everyone_else_gets_404_and_nothing_changes(org, client_for, east):
         assert client.post(url(east, "members/add/"), {"person": who.pk}).status_code == 404
         assert client.get("/people/pick/team-joiners/", {"team": east.pk}).status_code == 404
     assert Team.objects.count() == 1 and verbs() == []
+
+
+def test_ids_beyond_any_database_id_are_a_404(admin, org, east):
+    huge = 2**64
+    assert admin.get(f"{LIST}{huge}/").status_code == 404
+    assert admin.post(f"{LIST}{huge}/members/add/", {"person": org.peer.pk}).status_code == 404
+    assert admin.post(url(east, f"members/{huge}/remove/")).status_code == 404
+    assert admin.post(url(east, "members/add/"), {"person": str(huge)}).status_code == 400
