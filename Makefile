@@ -27,7 +27,7 @@ run: install
 ## test: the whole suite, browser journeys included (installs Debian's chromium if needed).
 test: install chromium
 	$(BIN)/ruff check .
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 lint: install
 	$(BIN)/ruff check .
