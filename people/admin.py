@@ -14,8 +14,7 @@ from .services import (
     reporting_line_change,
     reporting_line_validate,
     team_create,
-    team_lead_set,
-    team_rename,
+    team_update,
 )
 
 
@@ -201,9 +200,7 @@ class TeamAdmin(admin.ModelAdmin):
             team = team_create(name=obj.name, lead=obj.lead, actor=request.user)
             obj.pk, obj.created_at = team.pk, team.created_at
             return
-        team = Team.objects.get(pk=obj.pk)
-        team_rename(team=team, name=obj.name, actor=request.user)
-        team_lead_set(team=team, lead=obj.lead, actor=request.user)
+        team_update(team=obj, name=obj.name, lead=obj.lead, actor=request.user)
 
 
 @admin.register(AuditEvent)

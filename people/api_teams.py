@@ -177,14 +177,9 @@ class TeamViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         responses={200: TeamDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def partial_update(self, request, pk: int):
-        get_object_or_404(Team, pk=pk)
+        team = get_object_or_404(Team, pk=pk)
         data = validated(TeamChangeSerializer, request)
-        with transaction.atomic():
-            team = _locked(pk)
-            if "name" in data:
-                services.team_rename(team=team, name=data["name"], actor=request.user)
-            if "lead" in data:
-                services.team_lead_set(team=team, lead=data["lead"], actor=request.user)
+        services.team_update(team=team, actor=request.user, **data)
         return self._answer(pk)
 
     @extend_schema(

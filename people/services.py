@@ -253,6 +253,23 @@ def team_lead_set(*, team: Team, lead: User | None, actor: User | None = None) -
     return True
 
 
+_UNCHANGED = object()
+
+
+@transaction.atomic
+def team_update(
+    *, team: Team, name: str | None = None, lead=_UNCHANGED, actor: User | None = None
+) -> bool:
+    """Rename the team and/or change its lead (`None` clears it), all or nothing, with
+    the team's row locked so two editors take turns. What is not passed stays. True
+    when that changed anything."""
+    locked = Team.objects.select_for_update().get(pk=team.pk)
+    renamed = name is not None and team_rename(team=locked, name=name, actor=actor)
+    led = lead is not _UNCHANGED and team_lead_set(team=locked, lead=lead, actor=actor)
+    team.name, team.lead_id = locked.name, locked.lead_id
+    return renamed or led
+
+
 @transaction.atomic
 def team_member_add(*, team: Team, person: User, actor: User | None = None) -> TeamMembership:
     """Idempotent: adding a current member returns the open membership."""

@@ -7,7 +7,6 @@ theirs ends). Refusals are 400 with the reason, nothing saved; everyone else get
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,7 +18,7 @@ from .forms_teams import MemberAddForm, TeamForm, TeamSearchForm
 from .paging import page_asked
 from .roles import Role
 from .selectors_teams import team_leavers, team_with_members, teams_page
-from .services import team_create, team_lead_set, team_member_add, team_member_remove, team_rename
+from .services import team_create, team_member_add, team_member_remove, team_update
 
 
 @require_GET
@@ -68,13 +67,11 @@ def team_detail(request, pk: int):
     form = TeamForm(request.POST, user=request.user)
     if form.is_valid():
         try:
-            with transaction.atomic():
-                renamed = team_rename(team=team, name=form.cleaned_data["name"], actor=request.user)
-                led = team_lead_set(team=team, lead=form.cleaned_data["lead"], actor=request.user)
+            changed = team_update(team=team, actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "Saved." if renamed or led else "Nothing changed.")
+            messages.success(request, "Saved." if changed else "Nothing changed.")
             return redirect("team_detail", pk=pk)
     return _detail(request, team_with_members(pk=pk), team_form=form, status=400)
 
