@@ -128,6 +128,12 @@ class PersonField(serializers.PrimaryKeyRelatedField):
         kwargs.setdefault("queryset", User.objects.filter(is_active=True))
         super().__init__(**kwargs)
 
+    def to_internal_value(self, data):
+        # As `PeopleField` reads each id: 1.5 and true would otherwise be person 1.
+        if isinstance(data, bool) or not isinstance(data, int | str):
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        return super().to_internal_value(data)
+
     @classmethod
     def many_init(cls, *args, **kwargs):
         list_kwargs = {"child_relation": cls(*args, **kwargs)}

@@ -131,9 +131,14 @@ def person_create(
     person.set_password(password) if password else person.set_unusable_password()
     # The address's uniqueness is checked below, with a message that says whose.
     person.full_clean(exclude=["password", "reports_to"], validate_constraints=False)
+    taken = ValidationError({"email": f"{person.email} already belongs to someone."})
     if User.objects.with_email(person.email).exists():
-        raise ValidationError({"email": f"{person.email} already belongs to someone."})
-    person.save()
+        raise taken
+    try:
+        with transaction.atomic():
+            person.save()
+    except IntegrityError:  # the same address, added a moment ago by someone else
+        raise taken from None
     if manager is not None:
         reporting_line_change(person=person, manager=manager, actor=actor)
     audit_record(actor=actor, verb="person.created", target=person)
