@@ -2,10 +2,11 @@
 
 from rest_framework.routers import SimpleRouter
 
-from . import api_imports, api_teams
+from . import api_imports, api_people, api_teams
 
 router = SimpleRouter(use_regex_path=False)
 api_imports.register(router)
 api_teams.register(router)
+api_people.register(router)
 
 urlpatterns = router.urls

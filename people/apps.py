@@ -8,7 +8,7 @@ class PeopleConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from . import forms_teams, signals  # noqa: F401 - the people sources; receivers
+        from . import forms_people, forms_teams, signals  # noqa: F401 - people sources; receivers
         from .groups import ensure_role_groups_after_migrate
 
         # For every app's post_migrate (idempotent), so permissions of apps listed

@@ -12,17 +12,17 @@ from .selectors import roles_of
 from .services import TEAM_NAME_LIMIT
 
 
-def _admin(user: User) -> bool:
+def for_programme_admins(user: User) -> bool:
     return Role.PROGRAMME_ADMIN in roles_of(user)
 
 
-@source("team-leads", allowed=_admin)
+@source("team-leads", allowed=for_programme_admins)
 def team_leads(user: User, params):
     """Whoever is still here may lead a team."""
     return User.objects.filter(is_active=True).order_by("display_name", "pk")
 
 
-@source("team-joiners", allowed=_admin)
+@source("team-joiners", allowed=for_programme_admins)
 def team_joiners(user: User, params):
     """Whoever is still here and not on the team (`params["team"]`) now."""
     team = str(params.get("team", ""))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_imports, views_pick, views_teams
+from . import views, views_imports, views_people, views_pick, views_teams
 
 urlpatterns = [
     # Before allauth's own URLs, so this one answers /accounts/login/.
@@ -39,5 +39,28 @@ urlpatterns = [
         "programme/teams/<int:pk>/members/<int:person_pk>/remove/",
         views_teams.team_member_remove_view,
         name="team_member_remove",
+    ),
+    path("programme/people/", views_people.person_list, name="programme_people"),
+    path("programme/people/new/", views_people.person_new, name="programme_person_new"),
+    path("programme/people/<int:pk>/", views_people.person_detail, name="programme_person"),
+    path(
+        "programme/people/<int:pk>/manager/",
+        views_people.person_manager,
+        name="programme_person_manager",
+    ),
+    path(
+        "programme/people/<int:pk>/appointments/",
+        views_people.person_appointments,
+        name="programme_person_appointments",
+    ),
+    path(
+        "programme/people/<int:pk>/deactivate/",
+        views_people.person_deactivate_view,
+        name="programme_person_deactivate",
+    ),
+    path(
+        "programme/people/<int:pk>/reactivate/",
+        views_people.person_reactivate_view,
+        name="programme_person_reactivate",
     ),
 ]

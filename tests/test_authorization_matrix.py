@@ -193,7 +193,21 @@ OBJECT_KIND = {
     "module": ["api:playbook-module-detail"],
     "win": ["api:win-detail"],
     "term": ["api:interpretive-term-detail"],
-    "person": ["person_detail", "person_goal_add", "person_skills", "diagnosis_new"],
+    "person": [
+        "person_detail",
+        "person_goal_add",
+        "person_skills",
+        "diagnosis_new",
+        "programme_person",
+        "programme_person_manager",
+        "programme_person_appointments",
+        "programme_person_deactivate",
+        "programme_person_reactivate",
+        "api:person-detail",
+        "api:person-appointments",
+        "api:person-deactivate",
+        "api:person-reactivate",
+    ],
     "manager": ["team_manager"],
 }
 PICK_SOURCES = (
@@ -206,6 +220,7 @@ PICK_SOURCES = (
     "pairable",
     "team-leads",
     "team-joiners",
+    "managers",
 )
 ROUTE_KIND = {key: kind for kind, keys in OBJECT_KIND.items() for key in keys}
 
@@ -354,6 +369,7 @@ EXPERIMENT = {"rep": ("rep", "peer", "manager", "head"), "other": ("other_manage
 LEARNING = {"org": ALL, "team": ("rep", "peer", "manager")}
 DIAGNOSIS = {"rep": ("manager", "head"), "other": ("other_manager", "head")}
 PERSON = {"rep": ("manager", "head"), "other_rep": ("other_manager", "head")}
+PERSON_RECORD = {"rep": ("admin",), "other_rep": ("admin",)}  # People under Programme
 TEAM_LEAD = {"mine": ("manager", "head"), "other": ("other_manager", "head")}
 TEAM_HEALTH = {
     "mine": ("manager", "head", "hr", "admin"),
@@ -419,6 +435,7 @@ ROUTES: dict[str, dict] = dict(
                 "pairable": page("manager", "other_manager", "head", "admin", ok="400"),
                 "team-leads": page("admin", ok="400"),
                 "team-joiners": page(),  # names no team: nobody's to search
+                "managers": page("admin", ok="400"),
             },
         ),
         ("my_data_download", page(*ALL)),
@@ -602,6 +619,27 @@ ROUTES: dict[str, dict] = dict(
         # Rita is on Mia's team (taken off: back to the team's page); Olga is on none.
         post("team_member_remove", {"mine": page("admin", ok=REDIRECT), "other": page()}),
         ("policy_edit", {"any": page("admin")}),
+        # People: an empty body clears the manager (Nobody) and the appointments (Rita
+        # and Olga hold none: nothing changes); leaving needs a reason; both are here.
+        ("programme_people", page("admin")),
+        post("programme_person_new", page("admin", ok="400")),
+        ("programme_person", each(PERSON_RECORD, page)),
+        post(
+            "programme_person_manager",
+            each(PERSON_RECORD, page, ok=REDIRECT),
+        ),
+        post(
+            "programme_person_appointments",
+            each(PERSON_RECORD, page, ok=REDIRECT),
+        ),
+        post(
+            "programme_person_deactivate",
+            each(PERSON_RECORD, page, ok="400"),
+        ),
+        post(
+            "programme_person_reactivate",
+            each(PERSON_RECORD, page, ok=REDIRECT),
+        ),
         # The world's one channel is switched off: testing it is refused; empty bodies
         # are refused too, and removing needs none.
         ("team_channels", page("admin")),
@@ -871,6 +909,15 @@ ROUTES: dict[str, dict] = dict(
         # Teams: programme admins alone. Empty bodies: a new team needs a name, adding
         # needs a person (400); a change with nothing in it changes nothing. Taking Rita
         # off Mia's team is a 204; Olga is not on Omar's, so a 404 for the admin too.
+        # People: empty bodies are refused (a new person, appointments, a reason) or
+        # change nothing (PATCH); reactivating someone here changes nothing.
+        ("api:person-list", api("admin")),
+        ("api:person-list POST", api("admin", ok="400")),
+        ("api:person-detail", each(PERSON_RECORD, api)),
+        ("api:person-detail PATCH", each(PERSON_RECORD, api)),
+        ("api:person-appointments", each(PERSON_RECORD, api, ok="400")),
+        ("api:person-deactivate", each(PERSON_RECORD, api, ok="400")),
+        ("api:person-reactivate", each(PERSON_RECORD, api)),
         ("api:team-list", api("admin")),
         ("api:team-list POST", api("admin", ok="400")),
         ("api:team-detail", {"mine": api("admin"), "other": api("admin")}),

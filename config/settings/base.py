@@ -278,11 +278,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # Two sets of choices are both called `kind`: every kind of session, and the four a
-    # cadence policy holds. Named here, so neither gets a hash for a name.
+    # Choices that share a field name with others get a name of their own here, so none
+    # gets a hash for a name: `kind` (every kind of session; the four a cadence policy
+    # holds) and `roles` (the appointed two, beside every role `/me` reports).
     "ENUM_NAME_OVERRIDES": {
         "SessionKindEnum": "coaching.models.SessionKind",
         "PolicyItemKindEnum": "cadence.services_policies.POLICY_KINDS",
+        "AppointedRoleEnum": "people.api_people.APPOINTED",
     },
     # 400/401/403/404/415/429/503 declared once for every operation (config/openapi.py).
     "POSTPROCESSING_HOOKS": [

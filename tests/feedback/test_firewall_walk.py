@@ -862,6 +862,20 @@ FILLS = {
     "team_manager": _pks(User),
     "api:dashboards-team-manager": lambda: [{"manager_id": f["pk"]} for f in _pks(User)()],
     "diagnosis_new": _pks(User),
+    **{
+        key: _pks(User)
+        for key in (
+            "programme_person",
+            "programme_person_manager",
+            "programme_person_appointments",
+            "programme_person_deactivate",
+            "programme_person_reactivate",
+            "api:person-detail",
+            "api:person-appointments",
+            "api:person-deactivate",
+            "api:person-reactivate",
+        )
+    },
     # Without ?name=&id= a 400; the search itself is walked in tests/people/test_pickers.py.
     "people_pick": lambda: [
         {"source": name}
@@ -875,6 +889,7 @@ FILLS = {
             "pairable",
             "team-leads",
             "team-joiners",
+            "managers",
         )
     ],
     "calendar_feed": _feed_tokens,

@@ -1,0 +1,108 @@
+"""What a programme admin changes about someone on the People pages and through the
+API: their name and time zone, their manager, their appointments (HR, programme
+admin), whether they are still here. Built on `people.services`, so every change keeps
+its audit event and its history; the guards the admin site keeps are here, once, for
+pages and API alike: nobody changes their own appointments or deactivates themselves,
+and a superuser's account is changed by superusers only."""
+
+from collections.abc import Iterable
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from .models import User
+from .roles import APPOINTED_ROLES, Role
+from .selectors import roles_of
+from .services import (
+    DEACTIVATION_REASONS,
+    audit_record,
+    person_deactivate,
+    person_reactivate,
+    reporting_line_change,
+    role_grant,
+    role_revoke,
+)
+
+SUPERUSER_ONLY = "Only a superuser changes a superuser's account."
+
+
+def _may_change(*, actor: User, person: User) -> None:
+    if person.is_superuser and not actor.is_superuser:
+        raise ValidationError(SUPERUSER_ONLY)
+
+
+@transaction.atomic
+def person_details_change(*, actor: User, person: User, display_name: str, time_zone: str) -> bool:
+    """Someone's name as others see it and their time zone; True when that changed
+    anything. Their email is theirs: with a password reset it is the account."""
+    _may_change(actor=actor, person=person)
+    person = User.objects.select_for_update().get(pk=person.pk)
+    changed = [
+        field
+        for field, value in (("display_name", display_name.strip()), ("time_zone", time_zone))
+        if getattr(person, field) != value
+    ]
+    if not changed:
+        return False
+    person.display_name, person.time_zone = display_name.strip(), time_zone
+    person.full_clean(exclude=["password", "reports_to"], validate_constraints=False)
+    person.save(update_fields=changed)
+    audit_record(actor=actor, verb="person.changed", target=person, data={"fields": changed})
+    return True
+
+
+def person_manager_change(*, actor: User, person: User, manager: User | None) -> bool:
+    """Who `person` reports to now (`None`: nobody); True when that changed anything.
+    The line's history and its refusals (oneself, a loop, someone who left) are
+    `reporting_line_change`'s."""
+    _may_change(actor=actor, person=person)
+    if person.reports_to_id == (manager.pk if manager else None):
+        return False
+    reporting_line_change(person=person, manager=manager, actor=actor)
+    return True
+
+
+@transaction.atomic
+def appointments_set(*, actor: User, person: User, roles: Iterable[Role]) -> bool:
+    """Make `person` hold exactly `roles` of the appointed ones (HR, programme admin);
+    True when that changed anything. Your own are changed by somebody else."""
+    _may_change(actor=actor, person=person)
+    wanted = set(roles)
+    if wanted - APPOINTED_ROLES:
+        names = ", ".join(sorted(role.label for role in wanted - APPOINTED_ROLES))
+        raise ValidationError({"roles": f"{names} follows from the reporting line."})
+    held = roles_of(person) & APPOINTED_ROLES
+    if wanted == held:
+        return False
+    if person.pk == actor.pk:
+        raise ValidationError({"roles": "Your own appointments are changed by someone else."})
+    for role in sorted(wanted - held):
+        role_grant(person=person, role=role, actor=actor)
+    for role in sorted(held - wanted):
+        role_revoke(person=person, role=role, actor=actor)
+    return True
+
+
+# The reasons a programme admin gives (a code, never words: the audit trail holds none).
+LEAVING_REASONS = {
+    "departed": "Left the organisation",
+    "leave": "On long leave",
+    "security": "A security concern",
+}
+assert set(LEAVING_REASONS) <= set(DEACTIVATION_REASONS)
+
+
+def person_leave(*, actor: User, person: User, reason: str) -> dict:
+    """Deactivate someone (every sign-in ended at once); `person_deactivate` does it."""
+    _may_change(actor=actor, person=person)
+    if person.pk == actor.pk:
+        raise ValidationError("You cannot deactivate yourself: ask another programme admin.")
+    if reason not in LEAVING_REASONS:
+        raise ValidationError({"reason": f"One of: {', '.join(LEAVING_REASONS)}."})
+    return person_deactivate(actor=actor, person=person, reason=reason)
+
+
+def person_return(*, actor: User, person: User) -> User:
+    """Let someone deactivated sign in again, afresh."""
+    _may_change(actor=actor, person=person)
+    return person_reactivate(actor=actor, person=person)

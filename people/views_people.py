@@ -1,0 +1,192 @@
+"""People (`/programme/people/`), for programme admins: everyone, searched by name or
+email, here or deactivated, a page at a time, with their manager and appointments; a
+new person; one person's page to change their name and time zone, their manager, their
+appointments (HR, programme admin), and to deactivate or reactivate them. All through
+`people.services_people`, so each change is audited, the reporting line keeps its
+history and a deactivation ends every sign-in at once. Refusals are 400 with the
+reason, nothing saved; everyone else gets 404."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .access import role_required
+from .forms import add_service_errors
+from .forms_people import (
+    AppointmentsForm,
+    LeaveForm,
+    ManagerForm,
+    PeopleSearchForm,
+    PersonDetailsForm,
+    PersonNewForm,
+)
+from .paging import page_asked
+from .roles import Role
+from .selectors_people import people_choices, people_page, person_record
+from .services import person_create
+from .services_people import (
+    appointments_set,
+    person_details_change,
+    person_leave,
+    person_manager_change,
+    person_return,
+)
+
+
+@require_GET
+@role_required(Role.PROGRAMME_ADMIN)
+def person_list(request):
+    return _list(request, PersonNewForm(user=request.user))
+
+
+def _list(request, new_form, *, status=200):
+    search = PeopleSearchForm(request.GET)
+    valid = search.is_valid()
+    q = search.cleaned_data["q"].strip() if valid else ""
+    show = search.cleaned_data["show"] if valid else ""
+    number, page_error = page_asked(request.GET.get("page"))
+    context = {
+        "search": search,
+        "q": q,
+        "choices": people_choices(show),
+        "page": people_page(q=q, show=show, page_number=number),
+        "page_error": page_error,
+        "new_form": new_form,
+        "kept": {"q": q, "show": show},
+    }
+    failed = status != 200 or page_error or not valid
+    return render(request, "people/person_list.html", context, status=400 if failed else 200)
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def person_new(request):
+    form = PersonNewForm(request.POST, user=request.user)
+    if form.is_valid():
+        try:
+            person = person_create(actor=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(
+                request,
+                f"{person} is added. They sign in with {person.email} — by single sign-on, "
+                "or with a password they set from “Forgot your password?”.",
+            )
+            return redirect("programme_person", pk=person.pk)
+    return _list(request, form, status=400)
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.PROGRAMME_ADMIN)
+def person_detail(request, pk: int):
+    record = person_record(pk=pk)
+    if request.method == "GET":
+        return _detail(request, record)
+    form = PersonDetailsForm(request.POST)
+    return _change(
+        request,
+        record,
+        form,
+        "details_form",
+        lambda: person_details_change(
+            actor=request.user, person=record.person, **form.cleaned_data
+        ),
+    )
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def person_manager(request, pk: int):
+    record = person_record(pk=pk)
+    form = ManagerForm(request.POST, user=request.user)
+    return _change(
+        request,
+        record,
+        form,
+        "manager_form",
+        lambda: person_manager_change(
+            actor=request.user, person=record.person, manager=form.cleaned_data["manager"]
+        ),
+    )
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def person_appointments(request, pk: int):
+    record = person_record(pk=pk)
+    form = AppointmentsForm(request.POST)
+    return _change(
+        request,
+        record,
+        form,
+        "appointments_form",
+        lambda: appointments_set(
+            actor=request.user, person=record.person, roles=map(Role, form.cleaned_data["roles"])
+        ),
+    )
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def person_deactivate_view(request, pk: int):
+    record = person_record(pk=pk)
+    form = LeaveForm(request.POST)
+    return _change(
+        request,
+        record,
+        form,
+        "leave_form",
+        lambda: person_leave(
+            actor=request.user, person=record.person, reason=form.cleaned_data["reason"]
+        ),
+        done=f"{record.person} is deactivated: every sign-in, API token and calendar feed "
+        "of theirs is ended. Their history stays.",
+    )
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def person_reactivate_view(request, pk: int):
+    record = person_record(pk=pk)
+    try:
+        person_return(actor=request.user, person=record.person)
+    except ValidationError as exc:
+        return _detail(request, record, refusal=" ".join(exc.messages), status=400)
+    messages.success(request, f"{record.person} can sign in again.")
+    return redirect("programme_person", pk=pk)
+
+
+def _change(request, record, form, name, change, *, done=None):
+    """Validate `form`, run `change` (a service call); on success say so and show the
+    page afresh, else show it again with the form's errors, as a 400."""
+    if form.is_valid():
+        try:
+            changed = change()
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, done or ("Saved." if changed else "Nothing changed."))
+            return redirect("programme_person", pk=record.person.pk)
+    return _detail(request, record, status=400, **{name: form})
+
+
+def _detail(request, record, *, status=200, refusal=None, **forms):
+    person = record.person
+    context = {
+        "record": record,
+        "person": person,
+        "is_me": person.pk == request.user.pk,
+        "refusal": refusal,
+        "details_form": PersonDetailsForm(
+            initial={"display_name": person.display_name, "time_zone": person.time_zone}
+        ),
+        "manager_form": ManagerForm(initial={"manager": person.reports_to_id}, user=request.user),
+        "appointments_form": AppointmentsForm(
+            initial={"roles": [str(role) for role in record.appointments]}
+        ),
+        "leave_form": LeaveForm(),
+        **forms,
+    }
+    return render(request, "people/person_detail.html", context, status=status)
