@@ -13,14 +13,21 @@ class CadenceConfig(AppConfig):
             peer_requested,
         )
         from feedback.signals import feedback_requested
-        from people.signals import person_deactivated, team_lead_changed, team_membership_changed
+        from people.signals import (
+            person_deactivated,
+            person_reactivated,
+            team_lead_changed,
+            team_membership_changed,
+        )
 
         from .receivers import (
+            end_cadence_of_leaver,
             end_pair_cadence,
             follow_pair_members,
             follow_team_lead,
             follow_team_membership,
             invite_pair_members,
+            resume_cadence_of_returner,
             revoke_calendar_feed,
             start_pair_cadence,
             tell_manager_of_peer_request,
@@ -38,3 +45,5 @@ class CadenceConfig(AppConfig):
         pair_formed.connect(invite_pair_members, dispatch_uid="cadence-pair-formed")
         peer_requested.connect(tell_manager_of_peer_request, dispatch_uid="cadence-peer-asked")
         person_deactivated.connect(revoke_calendar_feed, dispatch_uid="cadence-deactivated")
+        person_deactivated.connect(end_cadence_of_leaver, dispatch_uid="cadence-leaver")
+        person_reactivated.connect(resume_cadence_of_returner, dispatch_uid="cadence-returner")

@@ -143,6 +143,8 @@ class EndReason(models.TextChoices):
     POLICY_ENDED = "policy_ended", "Team policy ended"
     ROLE_CHANGE = "role_change", "Role changed"
     LEAVE = "leave", "Long leave"
+    DEPARTED = "departed", "Left the organisation"
+    DEACTIVATED = "deactivated", "Deactivated"
     PAIR_ENDED = "pair_ended", "Peer pair ended"
     OTHER = "other", "Other"
 

@@ -36,3 +36,13 @@ def tell_manager_of_peer_request(sender, request, **kwargs):
 def revoke_calendar_feed(sender, person, **kwargs):
     """A deactivated person's calendar feed goes with their sign-in."""
     return {"calendar_feeds": calendar_services.calendar_feeds_delete(person=person)}
+
+
+def end_cadence_of_leaver(sender, person, reason="unspecified", **kwargs):
+    """A deactivated person's plans end with them (and their pairs go on without them)."""
+    return services.follow_leaver(person=person, reason=reason)
+
+
+def resume_cadence_of_returner(sender, person, **kwargs):
+    """A reactivated person is back in their teams' cadence."""
+    return services.follow_returner(person=person)

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from coaching.models import DEFAULT_DURATION, SessionKind
+from coaching.models import DEFAULT_DURATION, PeerPair, SessionKind
 from people.models import Team, TeamMembership, User
 from people.selectors import people_below
 from people.services import audit_record, audit_record_many
@@ -365,6 +365,52 @@ def follow_lead(*, team: Team) -> None:
     plans_end(plans=stale, actor=None, reason=EndReason.NEW_MANAGER)
     if assignment.team.lead_id is not None:
         _plans_for_team(assignment, assignment.team, actor=None)
+
+
+# --- Following people who leave and come back ------------------------------------------
+
+# Why someone was deactivated (people.services.DEACTIVATION_REASONS) → why their plans end.
+_END_REASON_OF_LEAVING = {"departed": EndReason.DEPARTED, "leave": EndReason.LEAVE}
+
+
+def _their_plans():
+    return CadencePlan.objects.live().filter(pair__isnull=True)
+
+
+@transaction.atomic
+def follow_leaver(*, person: User, reason: str) -> dict:
+    """Someone was deactivated: every live plan they coach or are coached in ends —
+    sessions with someone gone would only be marked missed, remind and escalate (their
+    reps' 1:1s come back with a new lead, `follow_lead`) — and each pair they were in
+    is drafted again for who remains. Held sessions stay. {"plans_ended": n} for the
+    deactivation's audit event."""
+    why = _END_REASON_OF_LEAVING.get(reason, EndReason.DEACTIVATED)
+    ended = plans_end(
+        plans=_their_plans().filter(Q(coach=person) | Q(coachee=person)), actor=None, reason=why
+    )
+    pairs = PeerPair.objects.filter(
+        pk__in=CadencePlan.objects.live()
+        .filter(pair__members__person=person, pair__members__left_at__isnull=True)
+        .values("pair_id")
+    ).order_by("pk")
+    for pair in pairs:
+        pair_cadence_restart(pair=pair)
+    return {"plans_ended": len(ended) + len(pairs)}
+
+
+@transaction.atomic
+def follow_returner(*, person: User) -> dict:
+    """Someone was reactivated: each team they are on that keeps a policy makes their
+    1:1 with its lead again, and a team they lead gets the plans its policy makes with
+    its lead. A pair carries on with who remained (re-forming it brings them back).
+    {"plans_made": n} for the reactivation's audit event."""
+    theirs = _their_plans().filter(Q(coach=person) | Q(coachee=person))
+    before = theirs.count()
+    for membership in TeamMembership.objects.current().filter(person=person).order_by("pk"):
+        follow_membership(membership=membership)
+    for team in Team.objects.filter(lead=person).order_by("pk"):
+        follow_lead(team=team)
+    return {"plans_made": theirs.count() - before}
 
 
 # --- Programme admins, notifications ----------------------------------------------------

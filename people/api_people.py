@@ -275,7 +275,8 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         operation_id="people_deactivate",
         summary="Deactivate someone, saying why: every sign-in, API token and calendar "
-        "feed of theirs ends at once; their history stays. Not yourself",
+        "feed of theirs ends at once, and every cadence plan they are in; their history "
+        "stays. Not yourself",
         parameters=[PERSON_ID],
         request=LeaveSerializer,
         responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
@@ -289,7 +290,8 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="people_reactivate",
-        summary="Let someone deactivated sign in again, afresh",
+        summary="Let someone deactivated sign in again, afresh, and back into the cadence "
+        "of the teams they are on and lead",
         parameters=[PERSON_ID],
         request=None,
         responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},

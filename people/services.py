@@ -402,7 +402,7 @@ def person_deactivate(*, actor: User | None, person: User, reason: str = "unspec
     from .signals import person_deactivated
 
     ended = {"sessions": sessions, "api_tokens": tokens}
-    for _receiver, counts in person_deactivated.send(sender=User, person=person):
+    for _receiver, counts in person_deactivated.send(sender=User, person=person, reason=reason):
         ended.update(counts or {})
     audit_record(
         actor=actor,
@@ -416,11 +416,16 @@ def person_deactivate(*, actor: User | None, person: User, reason: str = "unspec
 @transaction.atomic
 def person_reactivate(*, actor: User | None, person: User) -> User:
     """Let a deactivated person sign in again (with a fresh sign-in: nothing of before
-    comes back)."""
+    comes back), and — through `person_reactivated` — back into their teams' cadence."""
     person = User.objects.select_for_update().get(pk=person.pk)
     if person.is_active:
         return person
     person.is_active = True
     person.save(update_fields=["is_active"])
-    audit_record(actor=actor, verb="person.reactivated", target=person)
+    from .signals import person_reactivated
+
+    resumed = {}
+    for _receiver, counts in person_reactivated.send(sender=User, person=person):
+        resumed.update(counts or {})
+    audit_record(actor=actor, verb="person.reactivated", target=person, data=resumed)
     return person

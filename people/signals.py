@@ -12,10 +12,13 @@ team_membership_changed = Signal()
 # Sent with `team=` when a team's lead changes (or it has none now): the cadence moves
 # the plans its policy made to the new lead.
 team_lead_changed = Signal()
-# Sent with `person=` by `person_deactivate`, inside its transaction: apps to the right
-# end what they hold for the person (calendar feeds) and return {name: count} for
-# the audit event.
+# Sent with `person=` and `reason=` (a DEACTIVATION_REASONS code) by `person_deactivate`,
+# inside its transaction: apps to the right end what they hold for the person
+# (calendar feeds, cadence plans) and return {name: count} for the audit event.
 person_deactivated = Signal()
+# Sent with `person=` by `person_reactivate`, inside its transaction: the cadence
+# takes them back into the teams they are on.
+person_reactivated = Signal()
 
 
 def _ip(request):

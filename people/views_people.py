@@ -142,7 +142,7 @@ def person_deactivate_view(request, pk: int):
             actor=request.user, person=record.person, reason=form.cleaned_data["reason"]
         ),
         done=f"{record.person} is deactivated: every sign-in, API token and calendar feed "
-        "of theirs is ended. Their history stays.",
+        "of theirs is ended, and so are the plans they were in. Their history stays.",
     )
 
 

@@ -15,14 +15,17 @@ refused with the service's own words and nothing changes. She appoints Aisha HR 
 takes it away again (both audited); on her own page she can change neither her
 appointments nor whether she is here.
 
-She deactivates Aisha, "Left the organisation": Aisha is under "Deactivated", and on
-her own browser her next page asks her to sign in. Let back in, Aisha signs in again.
+She deactivates Aisha, "Left the organisation": Aisha is under "Deactivated", her
+weekly 1:1 has ended with her, and on her own browser her next page asks her to sign
+in. Let back in, she has her 1:1 with Sofia again, and signs in again.
 The list and a person's page (here and deactivated) are accessible and fit a desktop
 and a phone; no page logs a console error beyond the two refusals' 400s."""
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from cadence.demo import seed_cadence
+from cadence.models import CadencePlan
 from people.models import AuditEvent, ReportingLine, User
 from people.roles import Role
 from people.selectors import roles_of
@@ -103,6 +106,7 @@ def audited(verb: str, actor: User, target: User):
 
 
 def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_server, demo_org):
+    seed_cadence()  # every demo team keeps the demo's policy, its plans made
     admin = User.objects.get(email=demo_org.admin)
     aisha, sofia, lena, daniel = person(REP), person(SOFIA), person(LENA), person(DANIEL)
     assert aisha.email == demo_org.rep and aisha.reports_to == sofia
@@ -277,7 +281,7 @@ def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_s
         expect(page).to_have_url(f"{live_server.url}/programme/people/{aisha.pk}/")
         expect(page.get_by_role("status")).to_have_text(
             f"{REP} is deactivated: every sign-in, API token and calendar feed of theirs is "
-            "ended. Their history stays."
+            "ended, and so are the plans they were in. Their history stays."
         )
         expect(page.locator(".lede")).to_contain_text("deactivated: they cannot sign in")
         expect(region(page, "Leaving")).to_have_count(0)
@@ -291,6 +295,9 @@ def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_s
             True,
             1,
         )
+        # Her weekly 1:1 with Sofia ends with her: nothing to sweep as missed.
+        assert left.data["plans_ended"] == 1
+        assert not CadencePlan.objects.live().filter(coachee=aisha).exists()
         check_both_widths(page, "journey-person-deactivated")
 
         page.goto(f"{live_server.url}/programme/people/")
@@ -322,7 +329,12 @@ def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_s
         expect(page.locator(".lede")).to_contain_text(f"reports to {LENA}")
         aisha.refresh_from_db()
         assert aisha.is_active
-        assert audited("person.reactivated", admin, aisha).count() == 1
+        assert audited("person.reactivated", admin, aisha).get().data == {"plans_made": 1}
+        # Back on Enterprise East's cadence: her 1:1 with its lead again.
+        assert (
+            CadencePlan.objects.live().get(coachee=aisha, kind="one_on_one").coach.display_name
+            == SOFIA
+        )
 
         sign_in(aishas_page, live_server, demo_org.rep, demo_org.password, go=False)
         expect(aishas_page).to_have_url(f"{live_server.url}/me/")

@@ -67,7 +67,7 @@ def test_deactivating_ends_every_session_the_token_and_the_feed_at_once(org, lea
 
     ended = person_deactivate(actor=org.admin, person=org.rep, reason="departed")
 
-    assert ended == {"sessions": 2, "api_tokens": 1, "calendar_feeds": 1}
+    assert ended == {"sessions": 2, "api_tokens": 1, "calendar_feeds": 1, "plans_ended": 0}
     assert not SignInSession.objects.filter(user_id=org.rep.pk).exists()
     assert not Token.objects.filter(user=org.rep).exists()
     assert not CalendarFeed.objects.filter(person=org.rep).exists()
@@ -88,6 +88,7 @@ def test_deactivating_ends_every_session_the_token_and_the_feed_at_once(org, lea
         "sessions": 2,
         "api_tokens": 1,
         "calendar_feeds": 1,
+        "plans_ended": 0,  # on no team keeping a cadence (tests/cadence/test_follow_leaver.py)
     }
 
 
