@@ -49,7 +49,9 @@ class TeamSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     lead = PersonRefSerializer(allow_null=True)
-    members_now = serializers.IntegerField(help_text="How many are on the team now.")
+    members_now = serializers.IntegerField(
+        help_text="How many are on the team now, not counting anyone deactivated."
+    )
     created_at = serializers.DateTimeField()
 
 

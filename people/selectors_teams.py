@@ -15,13 +15,20 @@ LEFT_SHOWN = 10  # the most recent leavers on a team's page
 
 
 def teams_listed(*, q: str = "") -> QuerySet[Team]:
-    """Teams whose name holds `q`, by name, each with its lead and `members_now`."""
+    """Teams whose name holds `q`, by name, each with its lead and `members_now` (those
+    on it who are still here: someone deactivated keeps their place, for when they come
+    back, but is not counted)."""
     teams = Team.objects.all()
     if q:
         teams = teams.filter(name__icontains=q)
     return (
         teams.select_related("lead")
-        .annotate(members_now=Count("memberships", filter=Q(memberships__left_at__isnull=True)))
+        .annotate(
+            members_now=Count(
+                "memberships",
+                filter=Q(memberships__left_at__isnull=True, memberships__person__is_active=True),
+            )
+        )
         .order_by("name", "pk")
     )
 

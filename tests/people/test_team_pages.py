@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from cadence.models import CadencePlan
 from cadence.services import policy_apply
 from people.models import AuditEvent, Team, TeamMembership
-from people.services import team_member_remove
+from people.services import person_deactivate, team_member_remove
 from tests.cadence.test_team_cadence_page import make_policy
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
@@ -193,3 +193,13 @@ def test_ids_beyond_any_database_id_are_a_404(admin, org, east):
     assert admin.post(f"{LIST}{huge}/members/add/", {"person": org.peer.pk}).status_code == 404
     assert admin.post(url(east, f"members/{huge}/remove/")).status_code == 404
     assert admin.post(url(east, "members/add/"), {"person": str(huge)}).status_code == 400
+
+
+def test_someone_deactivated_keeps_their_place_but_is_not_counted(admin, org, east):
+    person_deactivate(actor=org.admin, person=org.rep, reason="leave")
+    listed = admin.get(LIST).content.decode()
+    assert re.search(r'>East</a></th>\s*<td data-label="Lead">Mia Manager</td>\s*'
+                     r'<td data-label="People">0</td>', listed)  # fmt: skip
+    page = admin.get(url(east)).content.decode()
+    assert "· 0 on the team" in page
+    assert re.search(r"Rita Rep .*?Deactivated</span></th>", page)
