@@ -53,6 +53,7 @@ from .services_people import (
     person_leave,
     person_manager_change,
     person_return,
+    person_welcome,
 )
 
 PERSON_ID = OpenApiParameter(
@@ -128,6 +129,11 @@ class PersonCreateSerializer(StrictSerializer):
         help_text="An IANA time zone (for example Europe/Berlin); UTC when not given.",
     )
     manager = PersonField(required=False, allow_null=True, help_text=MANAGER_HELP)
+    welcome = serializers.BooleanField(
+        default=False,
+        help_text="Email them a link to set their password (as `welcome/` does). Off unless "
+        "asked: a directory sync adds people before their first day.",
+    )
 
 
 class PersonChangeSerializer(StrictSerializer):
@@ -229,7 +235,11 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     )
     def create(self, request):
         data = validated(PersonCreateSerializer, request)
-        person = person_create(actor=request.user, **data)
+        welcome = data.pop("welcome")
+        with transaction.atomic():
+            person = person_create(actor=request.user, **data)
+            if welcome:
+                person_welcome(actor=request.user, person=person)
         return self._answer(person.pk, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -287,6 +297,19 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         reason = validated(LeaveSerializer, request)["reason"]
         person_leave(actor=request.user, person=person, reason=reason)
         return self._answer(pk)
+
+    @extend_schema(
+        operation_id="people_welcome",
+        summary="Email someone a welcome with a link to set their password (sent by a "
+        "worker; the link works once, for PASSWORD_RESET_TIMEOUT). Not for the deactivated",
+        parameters=[PERSON_ID],
+        request=None,
+        responses={202: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def welcome(self, request, pk: int):
+        person_welcome(actor=request.user, person=get_object_or_404(User, pk=pk))
+        return self._answer(pk, status.HTTP_202_ACCEPTED)
 
     @extend_schema(
         operation_id="people_reactivate",

@@ -60,11 +60,18 @@ class PersonNewForm(PersonDetailsForm):
     email = forms.EmailField(
         max_length=EMAIL_LIMIT,
         help_text="They sign in with it: by single sign-on, or with a password they set "
-        "from “Forgot your password?” on the sign-in page.",
+        "from the welcome email or “Forgot your password?” on the sign-in page.",
         error_messages={"required": "Give the address they sign in with."},
     )
     manager = _ManagerField(help_text="Who they report to; they can be given one later.")
-    field_order = ["display_name", "email", "time_zone", "manager"]
+    welcome = forms.BooleanField(
+        label="Email them a link to set their password",
+        required=False,
+        initial=True,
+        help_text="With where to sign in. The link works for three days; you can send "
+        "another from their page.",
+    )
+    field_order = ["display_name", "email", "time_zone", "manager", "welcome"]
 
     def __init__(self, *args, user: User, **kwargs):
         kwargs.setdefault("initial", {}).setdefault("time_zone", "UTC")

@@ -106,3 +106,15 @@ def person_return(*, actor: User, person: User) -> User:
     """Let someone deactivated sign in again, afresh."""
     _may_change(actor=actor, person=person)
     return person_reactivate(actor=actor, person=person)
+
+
+def person_welcome(*, actor: User, person: User) -> None:
+    """Email `person` a welcome with a link to set their password (a worker sends it once
+    this commits). Audited `person.welcomed`; never for someone deactivated."""
+    if not person.is_active:
+        raise ValidationError(f"{person} is deactivated: reactivate them first.")
+    from .tasks import send_welcome  # the tasks module imports the services
+
+    audit_record(actor=actor, verb="person.welcomed", target=person)
+    # robust: a broker that is down must not undo the change; the admin can send again.
+    transaction.on_commit(lambda: send_welcome.delay(person.pk, actor.pk), robust=True)

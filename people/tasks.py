@@ -1,6 +1,7 @@
 from celery import shared_task
 
-from . import services, services_imports
+from . import services, services_imports, welcome
+from .models import User
 
 
 @shared_task(name="people.clear_expired_sessions")
@@ -16,3 +17,12 @@ def run_import(import_id: int) -> str | None:
 @shared_task(name="people.resume_imports")
 def resume_imports() -> int:
     return services_imports.imports_resume()
+
+
+@shared_task(name="people.send_welcome")
+def send_welcome(person_id: int, invited_by_id: int | None = None) -> bool:
+    person = User.objects.filter(pk=person_id).first()
+    if person is None:
+        return False
+    invited_by = User.objects.filter(pk=invited_by_id).first() if invited_by_id else None
+    return welcome.welcome_send(person, invited_by=invited_by)

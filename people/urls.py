@@ -59,6 +59,11 @@ urlpatterns = [
         name="programme_person_deactivate",
     ),
     path(
+        "programme/people/<int:pk>/welcome/",
+        views_people.person_welcome_view,
+        name="programme_person_welcome",
+    ),
+    path(
         "programme/people/<int:pk>/reactivate/",
         views_people.person_reactivate_view,
         name="programme_person_reactivate",

@@ -8,6 +8,7 @@ reason, nothing saved; everyone else gets 404."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -31,6 +32,7 @@ from .services_people import (
     person_leave,
     person_manager_change,
     person_return,
+    person_welcome,
 )
 
 
@@ -64,16 +66,24 @@ def _list(request, new_form, *, status=200):
 def person_new(request):
     form = PersonNewForm(request.POST, user=request.user)
     if form.is_valid():
+        welcome = form.cleaned_data.pop("welcome")
         try:
-            person = person_create(actor=request.user, **form.cleaned_data)
+            with transaction.atomic():
+                person = person_create(actor=request.user, **form.cleaned_data)
+                if welcome:
+                    person_welcome(actor=request.user, person=person)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(
-                request,
-                f"{person} is added. They sign in with {person.email} — by single sign-on, "
-                "or with a password they set from “Forgot your password?”.",
+            told = (
+                f"A link to set their password is on its way to {person.email}."
+                if welcome
+                else (
+                    f"They sign in with {person.email}: by single sign-on, or with a password "
+                    "they set from “Forgot your password?”."
+                )
             )
+            messages.success(request, f"{person} is added. {told}")
             return redirect("programme_person", pk=person.pk)
     return _list(request, form, status=400)
 
@@ -144,6 +154,20 @@ def person_deactivate_view(request, pk: int):
         done=f"{record.person} is deactivated: every sign-in, API token and calendar feed "
         "of theirs is ended, and so are the plans they were in. Their history stays.",
     )
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def person_welcome_view(request, pk: int):
+    record = person_record(pk=pk)
+    try:
+        person_welcome(actor=request.user, person=record.person)
+    except ValidationError as exc:
+        return _detail(request, record, refusal=" ".join(exc.messages), status=400)
+    messages.success(
+        request, f"A link to set their password is on its way to {record.person.email}."
+    )
+    return redirect("programme_person", pk=pk)
 
 
 @require_POST

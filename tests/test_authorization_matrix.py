@@ -203,10 +203,12 @@ OBJECT_KIND = {
         "programme_person_appointments",
         "programme_person_deactivate",
         "programme_person_reactivate",
+        "programme_person_welcome",
         "api:person-detail",
         "api:person-appointments",
         "api:person-deactivate",
         "api:person-reactivate",
+        "api:person-welcome",
     ],
     "manager": ["team_manager"],
 }
@@ -640,6 +642,7 @@ ROUTES: dict[str, dict] = dict(
             "programme_person_reactivate",
             each(PERSON_RECORD, page, ok=REDIRECT),
         ),
+        post("programme_person_welcome", each(PERSON_RECORD, page, ok=REDIRECT)),
         # The world's one channel is switched off: testing it is refused; empty bodies
         # are refused too, and removing needs none.
         ("team_channels", page("admin")),
@@ -918,6 +921,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:person-appointments", each(PERSON_RECORD, api, ok="400")),
         ("api:person-deactivate", each(PERSON_RECORD, api, ok="400")),
         ("api:person-reactivate", each(PERSON_RECORD, api)),
+        ("api:person-welcome", each(PERSON_RECORD, api, ok="202")),
         ("api:team-list", api("admin")),
         ("api:team-list POST", api("admin", ok="400")),
         ("api:team-detail", {"mine": api("admin"), "other": api("admin")}),

@@ -7,7 +7,8 @@ listed by name, a page at a time, each with their manager and appointments (Ada 
 programme admin, Helen HR); looking for "fisch" leaves Lena Fischer alone. She adds a
 person with a broken email address first: the page stays, saying so, and nobody is
 added. "Priya Raman", priya.raman@example.com in Asia/Kolkata reporting to Sofia, is
-added (and audited) and Ada lands on Priya's page, whose reporting line shows Sofia.
+added (and audited), a welcome email with a link to set her password goes to her,
+and Ada lands on Priya's page, whose reporting line shows Sofia.
 
 She moves Aisha to Lena: the reporting line's history shows both. She tries to make
 Daniel Mensah, the head of sales, report to Lena, who reports to him: the loop is
@@ -22,6 +23,7 @@ The list and a person's page (here and deactivated) are accessible and fit a des
 and a phone; no page logs a console error beyond the two refusals' 400s."""
 
 import pytest
+from django.core import mail
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from cadence.demo import seed_cadence
@@ -178,9 +180,12 @@ def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_s
         expect(page).to_have_url(f"{live_server.url}/programme/people/{priya.pk}/")
         expect(page.get_by_role("heading", level=1)).to_have_text(name)
         expect(page.get_by_role("status")).to_have_text(
-            f"{name} is added. They sign in with {email} — by single sign-on, or with a "
-            "password they set from “Forgot your password?”."
+            f"{name} is added. A link to set their password is on its way to {email}."
         )
+        # The welcome, sent by the worker (eager here): where to sign in, and the link.
+        [welcome] = [m for m in mail.outbox if m.to == [email]]
+        assert "/accounts/password/reset/key/" in welcome.body
+        expect(region(page, "Signing in")).to_contain_text("They have not signed in yet.")
         expect(page.locator(".lede")).to_have_text(f"{email} · {time_zone} · reports to {SOFIA}")
         line = region(page, "Reporting line")
         expect(line.get_by_label("Reports to", exact=True)).to_have_value(str(sofia.pk))

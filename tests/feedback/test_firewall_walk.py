@@ -870,10 +870,12 @@ FILLS = {
             "programme_person_appointments",
             "programme_person_deactivate",
             "programme_person_reactivate",
+            "programme_person_welcome",
             "api:person-detail",
             "api:person-appointments",
             "api:person-deactivate",
             "api:person-reactivate",
+            "api:person-welcome",
         )
     },
     # Without ?name=&id= a 400; the search itself is walked in tests/people/test_pickers.py.

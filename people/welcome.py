@@ -1,0 +1,55 @@
+"""The welcome email a programme admin sends someone they added: where to sign in, and
+a link to set their password — allauth's own password-reset link, so it works once and
+for `PASSWORD_RESET_TIMEOUT` (three days by default); after that, "Forgot your
+password?" on the sign-in page sends another. Sent by a worker (`people.tasks
+.send_welcome`): the request that asks for it never waits on the mail server."""
+
+from allauth.account.forms import default_token_generator
+from allauth.account.utils import user_pk_to_url_str
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from .models import User
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def welcome_link(person: User) -> str:
+    """Where `person` sets their password (and so proves the address is theirs)."""
+    path = reverse(
+        "account_reset_password_from_key",
+        kwargs={
+            "uidb36": user_pk_to_url_str(person),
+            "key": default_token_generator.make_token(person),
+        },
+    )
+    return _absolute(path)
+
+
+def welcome_send(person: User, *, invited_by: User | None) -> bool:
+    """Email `person` their welcome; False (nothing sent) once they are deactivated."""
+    if not person.is_active:
+        return False
+    days = settings.PASSWORD_RESET_TIMEOUT // 86400
+    context = {
+        "person": person,
+        "invited_by": invited_by,
+        "link": welcome_link(person),
+        "days": days,
+        "sign_in_url": _absolute(reverse("account_login")),
+        "site_url": settings.SITE_URL.rstrip("/"),
+    }
+    subject, text, html = (
+        render_to_string(f"emails/welcome-{part}", context)
+        for part in ("subject.txt", "body.txt", "body.html")
+    )
+    message = EmailMultiAlternatives(
+        subject=" ".join(subject.split()), body=text, to=[person.email]
+    )
+    message.attach_alternative(html, "text/html")
+    message.send()
+    return True

@@ -1,0 +1,113 @@
+"""The welcome email: a programme admin adds someone and, unless they say not to, a
+worker emails them where to sign in and a link to set their password — allauth's own
+reset link, which works once; following it they set a password and sign in. It can be
+sent again from their page or the API, never to someone deactivated, and the audit
+trail records that it was sent, never the link."""
+
+import re
+
+import pytest
+from django.core import mail
+
+from people.models import AuditEvent, User
+from people.services import person_create, person_deactivate
+from people.welcome import welcome_send
+
+pytestmark = pytest.mark.django_db
+NEW = {"display_name": "Priya Raman", "email": "priya@example.com", "time_zone": "UTC"}
+LINK = re.compile(r"http://localhost:8000(/accounts/password/reset/key/\S+)")
+
+
+@pytest.fixture
+def admin(org, client_for):
+    return client_for(org.admin)
+
+
+def added(admin, django_capture_on_commit_callbacks, **extra):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin.post("/programme/people/new/", {**NEW, **extra}, follow=True)
+    assert response.status_code == 200
+    return response, User.objects.get(email="priya@example.com")
+
+
+def test_someone_added_gets_a_link_that_sets_their_password_and_signs_them_in(
+    admin, client, org, django_capture_on_commit_callbacks, settings
+):
+    settings.SITE_URL = "http://localhost:8000"
+    response, priya = added(admin, django_capture_on_commit_callbacks, welcome="on")
+    assert "A link to set their password is on its way to priya@example.com." in (
+        response.content.decode()
+    )
+    [message] = mail.outbox
+    assert message.to == ["priya@example.com"]
+    assert message.subject == "Welcome to Tandem: set your password"
+    assert "Adam Admin has added you to Tandem" in message.body
+    assert "The link works once, for 3 days" in message.body
+    link = LINK.search(message.body).group(1)
+    assert link in message.alternatives[0][0]
+    event = AuditEvent.objects.get(verb="person.welcomed")
+    assert (event.actor, event.target_id, event.data) == (org.admin, str(priya.pk), {})
+
+    client.logout()
+    form = client.get(link, follow=True)
+    password = "a brand new passphrase 42"
+    done = client.post(form.redirect_chain[-1][0], {"password1": password, "password2": password})
+    assert done.status_code == 302
+    signed_in = client.post(
+        "/accounts/login/", {"login": "priya@example.com", "password": password}, follow=True
+    )
+    assert signed_in.redirect_chain[-1][0] == "/me/"
+    client.logout()
+    used = client.get(link, follow=True).content.decode()
+    assert "The password reset link was invalid, possibly because it has already been used" in used
+
+
+def test_unticked_nobody_is_emailed(admin, django_capture_on_commit_callbacks):
+    response, priya = added(admin, django_capture_on_commit_callbacks)
+    assert "They sign in with priya@example.com" in response.content.decode()
+    assert mail.outbox == [] and not AuditEvent.objects.filter(verb="person.welcomed").exists()
+
+
+def test_it_is_sent_again_from_their_page_but_never_to_someone_deactivated(
+    admin, org, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        again = admin.post(f"/programme/people/{org.rep.pk}/welcome/")
+    assert again.status_code == 302 and [m.to for m in mail.outbox] == [["rep@example.com"]]
+    person_deactivate(actor=org.admin, person=org.peer, reason="departed")
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = admin.post(f"/programme/people/{org.peer.pk}/welcome/")
+    assert refused.status_code == 400
+    assert "Pavel Peer is deactivated: reactivate them first." in refused.content.decode()
+    assert len(mail.outbox) == 1
+
+
+def test_the_worker_sends_nothing_to_someone_deactivated_meanwhile(org):
+    priya = person_create(actor=org.admin, **NEW)
+    person_deactivate(actor=org.admin, person=priya, reason="departed")
+    priya.refresh_from_db()
+    assert welcome_send(priya, invited_by=org.admin) is False and mail.outbox == []
+
+
+def test_the_api_sends_it_when_asked(org, django_capture_on_commit_callbacks):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_login(org.admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        quiet = api.post("/api/v1/people/", NEW, format="json")
+    assert quiet.status_code == 201 and mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = api.post(f"/api/v1/people/{quiet.json()['id']}/welcome/")
+    assert sent.status_code == 202 and [m.to for m in mail.outbox] == [["priya@example.com"]]
+    with django_capture_on_commit_callbacks(execute=True):
+        created = api.post(
+            "/api/v1/people/", {**NEW, "email": "sam@example.com", "welcome": True}, format="json"
+        )
+    assert created.status_code == 201 and mail.outbox[-1].to == ["sam@example.com"]
+
+
+def test_only_programme_admins_send_it(org, client_for):
+    for who in (org.hr, org.manager, org.rep):
+        assert client_for(who).post(f"/programme/people/{org.peer.pk}/welcome/").status_code == 404
+    assert mail.outbox == []
