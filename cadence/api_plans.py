@@ -156,8 +156,8 @@ class PlanViewSet(viewsets.GenericViewSet):
         return CadencePlan.objects.visible_to(self.request.user)
 
     def list(self, request):
-        # The page's own selector, so the list is what My cadence shows.
-        plans = selectors.my_cadence(coach=request.user, allow_empty=True).plans
+        # My cadence's own selector, so the list is what the page shows.
+        plans = selectors.plans_run_by(coach=request.user)
         page = self.paginate_queryset(plans)
         return self.get_paginated_response(PlanSerializer(page, many=True).data)
 

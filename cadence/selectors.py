@@ -111,16 +111,20 @@ def _makeup_url(session: CoachingSession, viewer: User) -> str:
     return f"{reverse('session_new')}?{urlencode(query)}"
 
 
+def plans_run_by(*, coach: User, now=None) -> list[CadencePlan]:
+    """The live plans `coach` runs, each with its next session and its rule in words, as
+    My cadence lists them (the API's list too)."""
+    live = CadencePlan.objects.live().filter(coach=coach)
+    return [_decorate(p) for p in _plans_with_next(live, now=now or timezone.now())]
+
+
 def my_cadence(*, coach: User, allow_empty: bool = False) -> MyCadence:
     """What `coach` runs: live plans with their next session, their missed sessions of
     the last four weeks, and the sessions they run in the next two weeks (from a plan
     or one-off). 404 for someone who runs no plan unless `allow_empty` (managers, whose
     plans may not exist yet). Five queries, whatever the numbers."""
     now = timezone.now()
-    plans = [
-        _decorate(p)
-        for p in _plans_with_next(CadencePlan.objects.live().filter(coach=coach), now=now)
-    ]
+    plans = plans_run_by(coach=coach, now=now)
     if not plans and not allow_empty and not CadencePlan.objects.filter(coach=coach).exists():
         raise Http404
     running = Q(participants__person=coach) & Q(

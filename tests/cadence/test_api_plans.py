@@ -434,9 +434,9 @@ def test_the_list_costs_the_same_queries_for_one_plan_or_thirteen(org):
     assert Occurrence.objects.count() > 60
     many, thirteen = _queries(client)
     assert (one, thirteen) == (1, 13)
-    # session, user; My cadence's plans with their next session, its misses (none) and
-    # the next two weeks with their people: the page's selector, read whole.
-    assert few == many == 6
+    # session, user; the live plans with their next session (the page's misses and
+    # next two weeks are not read: the list shows neither).
+    assert few == many == 3
 
 
 def test_the_browsable_api_shows_the_list_and_a_plan(org, plan):
