@@ -160,26 +160,35 @@ def person_deactivate_view(request, pk: int):
 @role_required(Role.PROGRAMME_ADMIN)
 def person_welcome_view(request, pk: int):
     record = person_record(pk=pk)
-    try:
-        person_welcome(actor=request.user, person=record.person)
-    except ValidationError as exc:
-        return _detail(request, record, refusal=" ".join(exc.messages), status=400)
-    messages.success(
-        request, f"A link to set their password is on its way to {record.person.email}."
+    return _act(
+        request,
+        record,
+        lambda: person_welcome(actor=request.user, person=record.person),
+        done=f"A link to set their password is on its way to {record.person.email}.",
     )
-    return redirect("programme_person", pk=pk)
 
 
 @require_POST
 @role_required(Role.PROGRAMME_ADMIN)
 def person_reactivate_view(request, pk: int):
     record = person_record(pk=pk)
+    return _act(
+        request,
+        record,
+        lambda: person_return(actor=request.user, person=record.person),
+        done=f"{record.person} can sign in again.",
+    )
+
+
+def _act(request, record, act, *, done):
+    """A change without a form (a button): run `act`; say `done`, or show the page again
+    with the service's refusal, as a 400."""
     try:
-        person_return(actor=request.user, person=record.person)
+        act()
     except ValidationError as exc:
         return _detail(request, record, refusal=" ".join(exc.messages), status=400)
-    messages.success(request, f"{record.person} can sign in again.")
-    return redirect("programme_person", pk=pk)
+    messages.success(request, done)
+    return redirect("programme_person", pk=record.person.pk)
 
 
 def _change(request, record, form, name, change, *, done=None):
