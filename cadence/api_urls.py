@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import api_channels, api_notifications, api_plans, api_policies, api_rollout
+from . import api_channels, api_notifications, api_outbox, api_plans, api_policies, api_rollout
 
 router = SimpleRouter(use_regex_path=False)
 api_rollout.register(router)
@@ -20,4 +20,6 @@ urlpatterns = [
         api_notifications.NotificationPreferenceView.as_view(),
         name="notification-preferences",
     ),
+    path("delivery/", api_outbox.DeliveryView.as_view(), name="delivery"),
+    path("delivery/retry/", api_outbox.DeliveryRetryView.as_view(), name="delivery-retry"),
 ]

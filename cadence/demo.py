@@ -243,13 +243,27 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
             created = True
         channel_team = next((t for t in teams if t.name == CHANNEL_TEAM), None)
         if channel_team is not None:
+            failed_at = timezone.now() - timedelta(days=2)
             TeamChannel.objects.get_or_create(
                 team=channel_team,
                 defaults={
                     "webhook_url": CHANNEL_URL,
                     "is_active": False,
-                    "last_failure_at": timezone.now() - timedelta(days=2),
+                    "last_failure_at": failed_at,
                     "last_error": CHANNEL_ERROR,
+                },
+            )
+            # The digest that failed there, on Email delivery to be sent again.
+            Notification.objects.get_or_create(
+                kind=NotificationKind.TEAM_DIGEST,
+                team=channel_team,
+                period=engine.iso_week(failed_at),
+                defaults={
+                    "status": NotificationStatus.FAILED,
+                    "attempts": 6,
+                    "last_error": CHANNEL_ERROR,
+                    "created_at": failed_at - timedelta(hours=6),
+                    "next_attempt_at": failed_at,
                 },
             )
         _missed_notifications(list(people.values()), now=timezone.now())

@@ -455,6 +455,13 @@ class Notification(models.Model):
                 condition=Q(status="sending"),
                 name="notification_stale_claims",
             ),
+            # The delivery page's failures, newest first. Only rows that failed are in
+            # it, so the sender's updates (pending → sending → sent) never write to it.
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=Q(status="failed"),
+                name="notification_failed",
+            ),
             # A person's in-app list, newest first.
             models.Index(fields=["recipient", "-created_at"], name="notification_inbox"),
             # Escalations and team-channel messages: the deletes that cascade from a

@@ -223,3 +223,24 @@ def reap_stale_claims(*, now: datetime | None = None) -> int:
     return Notification.objects.filter(
         status=NotificationStatus.SENDING, claimed_at__lt=stale
     ).update(status=NotificationStatus.PENDING, claimed_at=None, next_attempt_at=now)
+
+
+@transaction.atomic
+def failed_retry(*, actor, ids: list[int] | None = None) -> int:
+    """Send failed notifications again (those of `ids`, or all): back to pending, due
+    now, with a fresh count of attempts; the senders are started once this commits.
+    The last error stays on the row until the next attempt. Audited with the count."""
+    from people.services import audit_record
+
+    from .tasks import kick_senders  # the tasks module imports this one
+
+    failed = Notification.objects.filter(status=NotificationStatus.FAILED)
+    if ids is not None:
+        failed = failed.filter(pk__in=ids)
+    retried = failed.update(
+        status=NotificationStatus.PENDING, attempts=0, next_attempt_at=timezone.now()
+    )
+    if retried:
+        audit_record(actor=actor, verb="outbox.retried", data={"notifications": retried})
+        kick_senders()
+    return retried

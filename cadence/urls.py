@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views, views_channels, views_policies, views_policy_editor
+from . import views, views_channels, views_outbox, views_policies, views_policy_editor
 
 urlpatterns = [
     path("cadence/", views.my_cadence, name="my_cadence"),
@@ -29,6 +29,8 @@ urlpatterns = [
         views_policies.team_policy_end,
         name="team_policy_end",
     ),
+    path("programme/delivery/", views_outbox.delivery, name="delivery"),
+    path("programme/delivery/retry/", views_outbox.delivery_retry, name="delivery_retry"),
     path("programme/channels/", views_channels.team_channels, name="team_channels"),
     path("programme/channels/connect/", views_channels.channel_connect, name="channel_connect"),
     path("programme/channels/<int:pk>/", views_channels.channel_change, name="channel_change"),

@@ -646,6 +646,9 @@ ROUTES: dict[str, dict] = dict(
         # The world's one channel is switched off: testing it is refused; empty bodies
         # are refused too, and removing needs none.
         ("team_channels", page("admin")),
+        # Email delivery: nothing has failed in this world, so sending again is refused.
+        ("delivery", page("admin")),
+        post("delivery_retry", page("admin", ok="400")),
         post("channel_connect", page("admin", ok="400")),
         post("channel_change", {"any": page("admin", ok="400")}),
         post("channel_switch", {"any": page("admin", ok="400")}),
@@ -922,6 +925,9 @@ ROUTES: dict[str, dict] = dict(
         ("api:person-deactivate", each(PERSON_RECORD, api, ok="400")),
         ("api:person-reactivate", each(PERSON_RECORD, api)),
         ("api:person-welcome", each(PERSON_RECORD, api, ok="202")),
+        # Email delivery: an empty body sends every failed one again (none here).
+        ("api:delivery", api("admin")),
+        ("api:delivery-retry", api("admin")),
         ("api:team-list", api("admin")),
         ("api:team-list POST", api("admin", ok="400")),
         ("api:team-detail", {"mine": api("admin"), "other": api("admin")}),

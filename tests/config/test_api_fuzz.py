@@ -59,6 +59,7 @@ ADMIN_PATHS = (
     "/api/v1/team-channels/",
     "/api/v1/team-cadence/",
     "/api/v1/cadence-policies/",
+    "/api/v1/delivery/",
 )
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "7"))
 MIN_REQUESTS = 3000

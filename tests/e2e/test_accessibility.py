@@ -170,6 +170,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("team-cadence", "/programme/cadence/"),
             ("policy-new", "/programme/cadence/policies/new/"),
             ("team-channels", "/programme/channels/"),
+            ("delivery", "/programme/delivery/"),
             ("teams", "/programme/teams/"),
             ("team", f"/programme/teams/{central.pk}/"),
             ("people", "/programme/people/"),

@@ -1,0 +1,127 @@
+"""Email delivery (`/programme/delivery/`), for programme admins: what waits to be sent
+and since when — with a warning once nothing has been sending for ten minutes — what is
+being sent, what waits to be tried again, and what failed for good with its error,
+newest first; sending failed ones again, one or all (audited, the senders started). The
+page reads only the outbox's pending, sending and failed rows, at the same cost however
+many; everyone else gets 404 (also in the authorization matrix)."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from cadence.models import Notification, NotificationStatus
+from people.models import AuditEvent
+from tests.factories import TeamFactory
+
+pytestmark = pytest.mark.django_db
+URL = "/programme/delivery/"
+RETRY = "/programme/delivery/retry/"
+
+
+def note(recipient=None, *, status=NotificationStatus.PENDING, due=None, team=None, **extra):
+    fields = {"kind": "missed", "recipient": recipient, "team": team, "status": status, **extra}
+    if status == NotificationStatus.SENDING:
+        fields["claimed_at"] = timezone.now()
+    if due is not None:
+        fields["next_attempt_at"] = due
+    return Notification.objects.create(**fields)
+
+
+def failed(recipient=None, **extra):
+    extra.setdefault("attempts", 6)
+    extra.setdefault("last_error", "SMTPRecipientsRefused: 550 mailbox unavailable")
+    return note(recipient, status=NotificationStatus.FAILED, **extra)
+
+
+@pytest.fixture
+def admin(org, client_for):
+    return client_for(org.admin)
+
+
+def test_it_shows_what_waits_is_sent_waits_again_and_failed(admin, org):
+    now = timezone.now()
+    note(org.rep, due=now - timedelta(minutes=2))
+    note(org.peer, due=now + timedelta(minutes=30))  # backing off
+    note(org.manager, status=NotificationStatus.SENDING)
+    note(org.head, status=NotificationStatus.SENT)
+    failed(org.rep)
+    failed(team=TeamFactory(name="East"), kind="team_digest", last_error="HTTPError: 404")
+    body = admin.get(URL).content.decode()
+    for label, number in [
+        ("Waiting to be sent", 1),
+        ("Being sent", 1),
+        ("To try again later", 1),
+        ("Failed", 2),
+    ]:
+        assert f"<dt>{label}</dt><dd>{number}</dd>" in body
+    assert "no worker seems to be sending" not in body
+    east = body.index("East's channel")
+    assert east < body.index("Rita Rep")  # newest first
+    assert "HTTPError: 404" in body and "550 mailbox unavailable" in body
+    assert "Weekly team digest" in body and "after 6 tries" in body
+
+
+def test_a_backlog_that_waits_more_than_ten_minutes_says_no_worker_is_sending(admin, org):
+    note(org.rep)
+    with time_machine.travel(timezone.now() + timedelta(minutes=11)):
+        body = admin.get(URL).content.decode()
+    assert "no worker seems to be sending" in body
+
+
+def test_one_failed_notification_is_sent_again(admin, org, django_capture_on_commit_callbacks):
+    first, second = failed(org.rep), failed(org.peer)
+    with django_capture_on_commit_callbacks() as started:
+        response = admin.post(RETRY, {"notification": first.pk}, follow=True)
+    assert "1 notification will be sent again in a moment." in response.content.decode()
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, first.attempts, second.status) == ("pending", 0, "failed")
+    assert first.next_attempt_at <= timezone.now()
+    assert started  # the senders, once it commits
+    event = AuditEvent.objects.get(verb="outbox.retried")
+    assert (event.actor, event.data) == (org.admin, {"notifications": 1})
+
+
+def test_every_failed_one_is_sent_again(admin, org):
+    failed(org.rep)
+    failed(org.peer)
+    response = admin.post(RETRY, follow=True)
+    assert "2 notifications will be sent again in a moment." in response.content.decode()
+    assert not Notification.objects.filter(status="failed").exists()
+    assert "Nothing has failed." in response.content.decode()
+
+
+@pytest.mark.parametrize("data", [{"notification": "x"}, {"notification": "-1"}, {}])
+def test_nothing_to_send_again_is_a_400(admin, org, data):
+    note(org.rep)  # waiting, not failed
+    response = admin.post(RETRY, data)
+    assert response.status_code == 400
+    assert Notification.objects.get().status == "pending"
+    assert not AuditEvent.objects.filter(verb="outbox.retried").exists()
+
+
+def test_it_costs_the_same_at_two_sizes(admin, org):
+    def queries(n):
+        for _ in range(n):
+            failed(org.rep)
+            failed(team=TeamFactory())
+            note(org.peer)
+        with CaptureQueriesContext(connection) as captured:
+            assert admin.get(URL).status_code == 200
+        return len(captured)
+
+    assert queries(1) == queries(12)
+
+
+def test_everyone_else_gets_404_and_nothing_is_sent_again(org, client_for):
+    row = failed(org.rep)
+    for who in (org.hr, org.manager, org.rep, org.head):
+        client = client_for(who)
+        assert client.get(URL).status_code == 404
+        assert client.post(RETRY, {"notification": row.pk}).status_code == 404
+    row.refresh_from_db()
+    assert row.status == "failed"
