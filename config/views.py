@@ -8,6 +8,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from cadence.selectors_outbox import delivery_state
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
@@ -38,6 +39,7 @@ def home_programme(request):
         {
             "people_count": User.objects.filter(is_active=True).count(),
             "team_count": Team.objects.count(),
+            "delivery": delivery_state(),
         },
     )
 

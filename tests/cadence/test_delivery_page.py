@@ -125,3 +125,15 @@ def test_everyone_else_gets_404_and_nothing_is_sent_again(org, client_for):
         assert client.post(RETRY, {"notification": row.pk}).status_code == 404
     row.refresh_from_db()
     assert row.status == "failed"
+
+
+def test_the_programme_page_says_when_something_failed_or_nothing_is_sent(admin, org):
+    assert "failed</span>" not in admin.get("/programme/").content.decode()
+    failed(org.rep)
+    assert '<span class="status status-cancelled">1 failed</span>' in (
+        admin.get("/programme/").content.decode()
+    )
+    note(org.peer)
+    with time_machine.travel(timezone.now() + timedelta(minutes=11)):
+        page = admin.get("/programme/").content.decode()
+    assert "Nothing is being sent" in page
