@@ -49,6 +49,7 @@ from .services import person_create
 from .services_people import (
     LEAVING_REASONS,
     appointments_set,
+    people_welcome,
     person_details_change,
     person_leave,
     person_manager_change,
@@ -162,6 +163,10 @@ class LeaveSerializer(StrictSerializer):
     )
 
 
+class WelcomedSerializer(serializers.Serializer):
+    welcomed = serializers.IntegerField(help_text="How many people a welcome is on its way to.")
+
+
 class PeopleSearchSerializer(serializers.Serializer):
     q = serializers.CharField(
         max_length=SEARCH_LIMIT,
@@ -173,7 +178,8 @@ class PeopleSearchSerializer(serializers.Serializer):
         choices=[key for key in PEOPLE_STATES if key],
         required=False,
         allow_blank=True,
-        help_text="Who: those still here (left out, the default), `left` (deactivated) or `all`.",
+        help_text="Who: those still here (left out, the default), `new` (here, never signed "
+        "in), `left` (deactivated) or `all`.",
     )
 
 
@@ -297,6 +303,18 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         reason = validated(LeaveSerializer, request)["reason"]
         person_leave(actor=request.user, person=person, reason=reason)
         return self._answer(pk)
+
+    @extend_schema(
+        operation_id="people_welcome_never_signed_in",
+        summary="Email a welcome to everyone here who has never signed in (after an "
+        "import, say), in batches a worker sends. 400 when there is nobody",
+        request=None,
+        responses={202: WelcomedSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=False, methods=["post"], url_path="welcome", url_name="welcome-all")
+    def welcome_never_signed_in(self, request):
+        count = people_welcome(actor=request.user)
+        return Response({"welcomed": count}, status.HTTP_202_ACCEPTED)
 
     @extend_schema(
         operation_id="people_welcome",

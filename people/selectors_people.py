@@ -17,9 +17,11 @@ PEOPLE_PER_PAGE = 25
 LINES_SHOWN = 10  # the most recent reporting lines on a person's page
 REPORTS_SHOWN = 50  # direct reports named on a person's page; the count says the rest
 
-# show= → (tab label, filter): the people in each state.
+# show= → (tab label, filter): the people in each state. "Never signed in" is who a
+# welcome email is still for (an import adds people without sending one).
 PEOPLE_STATES = {
     "": ("Here", Q(is_active=True)),
+    "new": ("Never signed in", Q(is_active=True, last_login__isnull=True)),
     "left": ("Deactivated", Q(is_active=False)),
     "all": ("Everyone", Q()),
 }

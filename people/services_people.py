@@ -13,6 +13,7 @@ from django.db import transaction
 from .models import User
 from .roles import APPOINTED_ROLES, Role
 from .selectors import roles_of
+from .selectors_people import PEOPLE_STATES
 from .services import (
     DEACTIVATION_REASONS,
     audit_record,
@@ -118,3 +119,24 @@ def person_welcome(*, actor: User, person: User) -> None:
     audit_record(actor=actor, verb="person.welcomed", target=person)
     # robust: a broker that is down must not undo the change; the admin can send again.
     transaction.on_commit(lambda: send_welcome.delay(person.pk, actor.pk), robust=True)
+
+
+WELCOME_BATCH = 200  # emails a worker sends over one connection, per task message
+
+
+def people_welcome(*, actor: User) -> int:
+    """Email a welcome to everyone here who has never signed in (after an import, say):
+    batches of WELCOME_BATCH ids, one task message each, once this commits. Audited
+    `people.welcomed` with the count; how many there are."""
+    from .tasks import send_welcomes
+
+    ids = list(
+        User.objects.filter(PEOPLE_STATES["new"][1]).order_by("pk").values_list("pk", flat=True)
+    )
+    if not ids:
+        raise ValidationError("Everyone here has signed in at least once: nobody to welcome.")
+    audit_record(actor=actor, verb="people.welcomed", data={"people": len(ids)})
+    for start in range(0, len(ids), WELCOME_BATCH):
+        batch = ids[start : start + WELCOME_BATCH]
+        transaction.on_commit(lambda batch=batch: send_welcomes.delay(batch, actor.pk), robust=True)
+    return len(ids)

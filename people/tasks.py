@@ -21,8 +21,12 @@ def resume_imports() -> int:
 
 @shared_task(name="people.send_welcome")
 def send_welcome(person_id: int, invited_by_id: int | None = None) -> bool:
-    person = User.objects.filter(pk=person_id).first()
-    if person is None:
-        return False
+    return send_welcomes([person_id], invited_by_id) == 1
+
+
+@shared_task(name="people.send_welcomes")
+def send_welcomes(person_ids: list[int], invited_by_id: int | None = None) -> int:
+    """One batch of welcome emails (`services_people.WELCOME_BATCH` at most)."""
+    people = User.objects.filter(pk__in=person_ids).order_by("pk")
     invited_by = User.objects.filter(pk=invited_by_id).first() if invited_by_id else None
-    return welcome.welcome_send(person, invited_by=invited_by)
+    return welcome.welcomes_send(people, invited_by=invited_by)

@@ -42,6 +42,11 @@ urlpatterns = [
     ),
     path("programme/people/", views_people.person_list, name="programme_people"),
     path("programme/people/new/", views_people.person_new, name="programme_person_new"),
+    path(
+        "programme/people/welcome/",
+        views_people.people_welcome_view,
+        name="programme_people_welcome",
+    ),
     path("programme/people/<int:pk>/", views_people.person_detail, name="programme_person"),
     path(
         "programme/people/<int:pk>/manager/",

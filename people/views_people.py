@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .access import role_required
@@ -28,6 +29,7 @@ from .selectors_people import people_choices, people_page, person_record
 from .services import person_create
 from .services_people import (
     appointments_set,
+    people_welcome,
     person_details_change,
     person_leave,
     person_manager_change,
@@ -42,7 +44,19 @@ def person_list(request):
     return _list(request, PersonNewForm(user=request.user))
 
 
-def _list(request, new_form, *, status=200):
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def people_welcome_view(request):
+    try:
+        count = people_welcome(actor=request.user)
+    except ValidationError as exc:
+        return _list(request, PersonNewForm(user=request.user), status=400, refusal=exc.messages)
+    noun = "person" if count == 1 else "people"
+    messages.success(request, f"A welcome email is on its way to {count} {noun}.")
+    return redirect(f"{reverse('programme_people')}?show=new")
+
+
+def _list(request, new_form, *, status=200, refusal=None):
     search = PeopleSearchForm(request.GET)
     valid = search.is_valid()
     q = search.cleaned_data["q"].strip() if valid else ""
@@ -56,6 +70,7 @@ def _list(request, new_form, *, status=200):
         "page_error": page_error,
         "new_form": new_form,
         "kept": {"q": q, "show": show},
+        "refusal": refusal,
     }
     failed = status != 200 or page_error or not valid
     return render(request, "people/person_list.html", context, status=400 if failed else 200)

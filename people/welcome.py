@@ -7,7 +7,7 @@ password?" on the sign-in page sends another. Sent by a worker (`people.tasks
 from allauth.account.forms import default_token_generator
 from allauth.account.utils import user_pk_to_url_str
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -32,8 +32,19 @@ def welcome_link(person: User) -> str:
 
 def welcome_send(person: User, *, invited_by: User | None) -> bool:
     """Email `person` their welcome; False (nothing sent) once they are deactivated."""
-    if not person.is_active:
-        return False
+    return welcomes_send([person], invited_by=invited_by) == 1
+
+
+def welcomes_send(people, *, invited_by: User | None) -> int:
+    """Email each of `people` still active their welcome, over one connection to the
+    mail server; how many were sent."""
+    messages = [_message(person, invited_by) for person in people if person.is_active]
+    if not messages:
+        return 0
+    return get_connection().send_messages(messages) or 0
+
+
+def _message(person: User, invited_by: User | None) -> EmailMultiAlternatives:
     days = settings.PASSWORD_RESET_TIMEOUT // 86400
     context = {
         "person": person,
@@ -51,5 +62,4 @@ def welcome_send(person: User, *, invited_by: User | None) -> bool:
         subject=" ".join(subject.split()), body=text, to=[person.email]
     )
     message.attach_alternative(html, "text/html")
-    message.send()
-    return True
+    return message

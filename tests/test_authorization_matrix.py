@@ -625,6 +625,8 @@ ROUTES: dict[str, dict] = dict(
         # and Olga hold none: nothing changes); leaving needs a reason; both are here.
         ("programme_people", page("admin")),
         post("programme_person_new", page("admin", ok="400")),
+        # Some of this world have never signed in: a welcome goes to them.
+        post("programme_people_welcome", page("admin", ok=REDIRECT)),
         ("programme_person", each(PERSON_RECORD, page)),
         post(
             "programme_person_manager",
@@ -919,6 +921,7 @@ ROUTES: dict[str, dict] = dict(
         # change nothing (PATCH); reactivating someone here changes nothing.
         ("api:person-list", api("admin")),
         ("api:person-list POST", api("admin", ok="400")),
+        ("api:person-welcome-all", api("admin", ok="202")),
         ("api:person-detail", each(PERSON_RECORD, api)),
         ("api:person-detail PATCH", each(PERSON_RECORD, api)),
         ("api:person-appointments", each(PERSON_RECORD, api, ok="400")),

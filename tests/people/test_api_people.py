@@ -9,9 +9,11 @@ schema."""
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core import mail
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from people.models import AuditEvent, ReportingLine, SignInSession, User
@@ -671,3 +673,20 @@ def test_a_record_costs_the_same_at_two_sizes(org):
 
     # Session, user, roles; the person, their groups, lines, reports, teams, teams led.
     assert queries(1) == queries(12) == 9
+
+
+def test_everyone_who_never_signed_in_is_welcomed_through_the_api(
+    org, django_capture_on_commit_callbacks
+):
+    User.objects.exclude(pk=org.rep.pk).update(last_login=timezone.now())
+    User.objects.filter(pk=org.rep.pk).update(last_login=None)
+    client = api(org.admin)
+    listed = client.get(URL, {"show": "new"}).json()["results"]
+    assert [p["display_name"] for p in listed] == ["Rita Rep"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"{URL}welcome/")
+    assert response.status_code == 202 and response.json() == {"welcomed": 1}
+    assert_conforms(response, "post", f"{URL}welcome/")
+    assert [m.to for m in mail.outbox] == [["rep@example.com"]]
+    User.objects.update(last_login=timezone.now())
+    assert client.post(f"{URL}welcome/").status_code == 400

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from people.models import AuditEvent, User
 from people.services import person_create, person_deactivate
@@ -110,4 +111,31 @@ def test_the_api_sends_it_when_asked(org, django_capture_on_commit_callbacks):
 def test_only_programme_admins_send_it(org, client_for):
     for who in (org.hr, org.manager, org.rep):
         assert client_for(who).post(f"/programme/people/{org.peer.pk}/welcome/").status_code == 404
+    assert mail.outbox == []
+
+
+def test_everyone_who_never_signed_in_is_welcomed_in_batches(
+    admin, org, django_capture_on_commit_callbacks, monkeypatch
+):
+    monkeypatch.setattr("people.services_people.WELCOME_BATCH", 1)
+    User.objects.filter(pk__in=[org.rep.pk, org.peer.pk, org.other_rep.pk]).update(last_login=None)
+    User.objects.exclude(pk__in=[org.rep.pk, org.peer.pk, org.other_rep.pk]).update(
+        last_login=timezone.now()
+    )
+    person_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
+    tab = admin.get("/programme/people/", {"show": "new"}).content.decode()
+    assert "Email all 2 a welcome" in tab and "Olga Outsider" not in tab
+    with django_capture_on_commit_callbacks(execute=True) as batches:
+        response = admin.post("/programme/people/welcome/", follow=True)
+    assert "A welcome email is on its way to 2 people." in response.content.decode()
+    assert sorted(m.to[0] for m in mail.outbox) == ["peer@example.com", "rep@example.com"]
+    assert len(batches) == 2  # a batch a person, here
+    assert AuditEvent.objects.get(verb="people.welcomed").data == {"people": 2}
+
+
+def test_nobody_left_to_welcome_is_a_400(admin, org):
+    User.objects.update(last_login=timezone.now())
+    response = admin.post("/programme/people/welcome/")
+    assert response.status_code == 400
+    assert "Everyone here has signed in at least once" in response.content.decode()
     assert mail.outbox == []
