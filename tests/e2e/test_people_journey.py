@@ -57,6 +57,11 @@ REFUSED_IN_CONSOLE = (
 )
 
 
+def never() -> int:
+    """Who is here and has never signed in (the demo's people mostly have not)."""
+    return User.objects.filter(is_active=True, last_login__isnull=True).count()
+
+
 def person(name: str) -> User:
     return User.objects.get(display_name=name)
 
@@ -133,7 +138,12 @@ def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_s
         expect(page).to_have_url(f"{live_server.url}/programme/people/")
         expect(page.get_by_role("heading", level=1)).to_have_text("People")
         expect(tabs(page)).to_have_text(
-            [f"Here {PEOPLE_HERE}", "Deactivated 0", f"Everyone {PEOPLE_HERE}"]
+            [
+                f"Here {PEOPLE_HERE}",
+                f"Never signed in {never()}",
+                "Deactivated 0",
+                f"Everyone {PEOPLE_HERE}",
+            ]  # fmt: skip
         )
         expect(tabs(page).filter(has_text="Here")).to_have_attribute("aria-current", "page")
         expect(listed_rows(page)).to_have_count(PER_PAGE)
@@ -307,7 +317,12 @@ def test_a_programme_admin_keeps_the_people(page: Page, browser: Browser, live_s
 
         page.goto(f"{live_server.url}/programme/people/")
         expect(tabs(page)).to_have_text(
-            [f"Here {PEOPLE_HERE}", "Deactivated 1", f"Everyone {PEOPLE_HERE + 1}"]
+            [
+                f"Here {PEOPLE_HERE}",
+                f"Never signed in {never()}",
+                "Deactivated 1",
+                f"Everyone {PEOPLE_HERE + 1}",
+            ]  # fmt: skip
         )
         expect(person_row(page, REP)).to_have_count(0)
         with page.expect_navigation():
