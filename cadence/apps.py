@@ -16,6 +16,7 @@ class CadenceConfig(AppConfig):
         from people.signals import (
             person_deactivated,
             person_reactivated,
+            reporting_line_changed,
             team_lead_changed,
             team_membership_changed,
         )
@@ -23,6 +24,7 @@ class CadenceConfig(AppConfig):
         from .receivers import (
             end_cadence_of_leaver,
             end_pair_cadence,
+            follow_new_manager,
             follow_pair_members,
             follow_team_lead,
             follow_team_membership,
@@ -36,6 +38,7 @@ class CadenceConfig(AppConfig):
 
         team_membership_changed.connect(follow_team_membership, dispatch_uid="cadence-membership")
         team_lead_changed.connect(follow_team_lead, dispatch_uid="cadence-team-lead")
+        reporting_line_changed.connect(follow_new_manager, dispatch_uid="cadence-new-manager")
         feedback_requested.connect(
             tell_people_asked_for_feedback, dispatch_uid="cadence-feedback-asked"
         )

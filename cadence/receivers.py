@@ -9,6 +9,10 @@ def follow_team_lead(sender, team, **kwargs):
     services.follow_lead(team=team)
 
 
+def follow_new_manager(sender, person, **kwargs):
+    services.follow_manager(person=person)
+
+
 def tell_people_asked_for_feedback(sender, request, **kwargs):
     feedback_reminders.asked_queue(request=request)
 

@@ -191,6 +191,9 @@ def reporting_line_change(
         target=person,
         data={"from_manager_id": previous_id, "to_manager_id": manager.pk if manager else None},
     )
+    from .signals import reporting_line_changed
+
+    reporting_line_changed.send(sender=User, person=person)
     return person
 
 

@@ -12,6 +12,9 @@ team_membership_changed = Signal()
 # Sent with `team=` when a team's lead changes (or it has none now): the cadence moves
 # the plans its policy made to the new lead.
 team_lead_changed = Signal()
+# Sent with `person=` by `reporting_line_change` when someone reports to someone else
+# now: the cadence moves the manager reviews a team policy made to the new manager.
+reporting_line_changed = Signal()
 # Sent with `person=` and `reason=` (a DEACTIVATION_REASONS code) by `person_deactivate`,
 # inside its transaction: apps to the right end what they hold for the person
 # (calendar feeds, cadence plans) and return {name: count} for the audit event.
