@@ -38,6 +38,7 @@ def home_programme(request):
         "programme.html",
         {
             "people_count": User.objects.filter(is_active=True).count(),
+            "never_signed_in": User.objects.filter(is_active=True, last_login__isnull=True).count(),
             "team_count": Team.objects.count(),
             "delivery": delivery_state(),
         },

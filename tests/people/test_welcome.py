@@ -139,3 +139,10 @@ def test_nobody_left_to_welcome_is_a_400(admin, org):
     assert response.status_code == 400
     assert "Everyone here has signed in at least once" in response.content.decode()
     assert mail.outbox == []
+
+
+def test_the_programme_page_counts_who_never_signed_in(admin, org):
+    User.objects.exclude(pk=org.rep.pk).update(last_login=timezone.now())
+    User.objects.filter(pk=org.rep.pk).update(last_login=None)
+    page = admin.get("/programme/").content.decode()
+    assert '<dt>Never signed in</dt><dd><a href="/programme/people/?show=new">1</a></dd>' in page
