@@ -367,22 +367,27 @@ def follow_lead(*, team: Team) -> None:
         _plans_for_team(assignment, assignment.team, actor=None)
 
 
-@transaction.atomic
 def follow_manager(*, person: User) -> None:
     """`person` reports to someone else now (or nobody): the manager reviews a team
     policy made between them and their old manager end ("New manager"), and for each
     team they lead that keeps a policy, the review with the new manager is made. A
-    review someone planned by hand is theirs to change."""
+    review someone planned by hand is theirs to change. A policy makes a review only
+    with a team's lead (and `follow_lead` ends it when they stop leading), so someone
+    who leads no team — most of a reorganisation — is answered by one small query."""
+    teams = list(Team.objects.filter(lead=person).select_related("lead__reports_to"))
+    if not teams:
+        return
     stale = (
         CadencePlan.objects.live()
         .filter(kind=SessionKind.MANAGER_REVIEW, coachee=person, assignment__isnull=False)
         .exclude(coach_id=person.reports_to_id)
     )
-    plans_end(plans=stale, actor=None, reason=EndReason.NEW_MANAGER)
-    for team in Team.objects.filter(lead=person).select_related("lead__reports_to"):
-        assignment = _live_assignment(team)
-        if assignment is not None:
-            _plans_for_team(assignment, team, actor=None)
+    with transaction.atomic():
+        plans_end(plans=stale, actor=None, reason=EndReason.NEW_MANAGER)
+        for team in teams:
+            assignment = _live_assignment(team)
+            if assignment is not None:
+                _plans_for_team(assignment, team, actor=None)
 
 
 # --- Following people who leave and come back ------------------------------------------
