@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config.api import MAX_ID
 from people.access import role_required
 from people.roles import Role
 
@@ -20,7 +21,7 @@ from .selectors_outbox import FAILURES_SHOWN, STALLED_AFTER, delivery_state
 class RetryForm(forms.Form):
     """One failed notification (`notification`), or, without it, every failed one."""
 
-    notification = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    notification = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
 
 @require_GET

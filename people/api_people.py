@@ -10,7 +10,6 @@ Every change answers the record. Nobody is deleted (their history names them): n
 DELETE, 405. Bad input → 400 with field messages, nothing saved. The list and a record
 cost a fixed number of queries whatever their sizes."""
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -45,15 +44,14 @@ from .selectors_people import (
     people_listed,
     person_record,
 )
-from .services import person_create
 from .services_people import (
     LEAVING_REASONS,
     appointments_set,
     people_welcome,
-    person_details_change,
+    person_add,
     person_leave,
-    person_manager_change,
     person_return,
+    person_update,
     person_welcome,
 )
 
@@ -240,12 +238,7 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         responses={201: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def create(self, request):
-        data = validated(PersonCreateSerializer, request)
-        welcome = data.pop("welcome")
-        with transaction.atomic():
-            person = person_create(actor=request.user, **data)
-            if welcome:
-                person_welcome(actor=request.user, person=person)
+        person = person_add(actor=request.user, **validated(PersonCreateSerializer, request))
         return self._answer(person.pk, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -257,20 +250,9 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def partial_update(self, request, pk: int):
-        get_object_or_404(User, pk=pk)
+        person = get_object_or_404(User, pk=pk)
         data = validated(PersonChangeSerializer, request)
-        with transaction.atomic():
-            person = get_object_or_404(User.objects.select_for_update(), pk=pk)
-            # The manager first: a refusal names the person as they are, not renamed.
-            if "manager" in data:
-                person_manager_change(actor=request.user, person=person, manager=data["manager"])
-            if "display_name" in data or "time_zone" in data:
-                person_details_change(
-                    actor=request.user,
-                    person=person,
-                    display_name=data.get("display_name", person.display_name),
-                    time_zone=data.get("time_zone", person.time_zone),
-                )
+        person_update(actor=request.user, person=person, **data)
         return self._answer(pk)
 
     @extend_schema(

@@ -17,6 +17,7 @@ from .selectors_people import PEOPLE_STATES
 from .services import (
     DEACTIVATION_REASONS,
     audit_record,
+    person_create,
     person_deactivate,
     person_reactivate,
     reporting_line_change,
@@ -50,6 +51,43 @@ def person_details_change(*, actor: User, person: User, display_name: str, time_
     person.save(update_fields=changed)
     audit_record(actor=actor, verb="person.changed", target=person, data={"fields": changed})
     return True
+
+
+@transaction.atomic
+def person_add(*, actor: User, welcome: bool = False, **fields) -> User:
+    """Add someone (`person_create`'s fields) and, if asked, email them a welcome — both
+    or neither."""
+    person = person_create(actor=actor, **fields)
+    if welcome:
+        person_welcome(actor=actor, person=person)
+    return person
+
+
+_UNCHANGED = object()
+
+
+@transaction.atomic
+def person_update(
+    *,
+    actor: User,
+    person: User,
+    display_name: str | None = None,
+    time_zone: str | None = None,
+    manager=_UNCHANGED,
+) -> None:
+    """Change what is given of someone's name, time zone and manager (`None`: nobody),
+    all or nothing. The manager first: a refused one names the person as they are, not
+    as they were about to be renamed."""
+    person = User.objects.select_for_update().get(pk=person.pk)
+    if manager is not _UNCHANGED:
+        person_manager_change(actor=actor, person=person, manager=manager)
+    if display_name is not None or time_zone is not None:
+        person_details_change(
+            actor=actor,
+            person=person,
+            display_name=person.display_name if display_name is None else display_name,
+            time_zone=person.time_zone if time_zone is None else time_zone,
+        )
 
 
 def person_manager_change(*, actor: User, person: User, manager: User | None) -> bool:

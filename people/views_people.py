@@ -8,7 +8,6 @@ reason, nothing saved; everyone else gets 404."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,10 +25,10 @@ from .forms_people import (
 from .paging import page_asked
 from .roles import Role
 from .selectors_people import people_choices, people_page, person_record
-from .services import person_create
 from .services_people import (
     appointments_set,
     people_welcome,
+    person_add,
     person_details_change,
     person_leave,
     person_manager_change,
@@ -81,12 +80,9 @@ def _list(request, new_form, *, status=200, refusal=None):
 def person_new(request):
     form = PersonNewForm(request.POST, user=request.user)
     if form.is_valid():
-        welcome = form.cleaned_data.pop("welcome")
+        welcome = form.cleaned_data["welcome"]
         try:
-            with transaction.atomic():
-                person = person_create(actor=request.user, **form.cleaned_data)
-                if welcome:
-                    person_welcome(actor=request.user, person=person)
+            person = person_add(actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
