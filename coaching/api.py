@@ -17,7 +17,7 @@ status codes are the same everywhere:
 - a stale `version` → 409 with what is saved now and its version, so nothing is lost.
 """
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -569,12 +569,18 @@ class NewestFirstCursor(CursorPagination):
 
     def decode_cursor(self, request):
         """A cursor carries the position it stopped at; one that was not ours may carry
-        anything there, which the filter on `scheduled_start` would choke on."""
+        anything there, which the filter on `scheduled_start` would choke on. Ours carry
+        an offset, and a moment that cannot move to UTC (the year 9999 west of it) is
+        not one of ours either."""
         cursor = super().decode_cursor(request)
         if cursor is not None and cursor.position is not None:
             try:
                 moment = parse_datetime(cursor.position)
-            except ValueError:
+                if moment is not None and moment.utcoffset() is not None:
+                    moment.astimezone(UTC)
+                else:
+                    moment = None
+            except (ValueError, OverflowError):
                 moment = None
             if moment is None:
                 raise NotFound(self.invalid_cursor_message)

@@ -241,7 +241,16 @@ def test_the_list_comes_in_pages_newest_first_linked_by_cursor(api, org, monkeyp
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "position", [None, "p=yesterday", "p=2026-13-45 25:00:00", "o=-3", "p=2026-03-04&r=maybe"]
+    "position",
+    [
+        None,
+        "p=yesterday",
+        "p=2026-13-45 25:00:00",
+        "o=-3",
+        "p=2026-03-04&r=maybe",
+        "p=2026-03-04 10:00:00",  # no offset: ours always carry one
+        "p=9999-12-31T23:59:59-01:00",  # past the last moment once in UTC (500 on SQLite)
+    ],
 )
 def test_a_cursor_we_did_not_give_is_a_404(api, org, position):
     """Cursors are base64 of a query string; made by hand they can hold anything."""
