@@ -7,6 +7,8 @@ coach; it is changed or ended by the coach and the people above them — to anyo
 the coachee included, it is 404, as on the page. Bad input → 400 with field messages,
 nothing saved."""
 
+from django.http import Http404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -23,13 +25,18 @@ from config.api import (
     VALIDATION_ERROR,
     StrictSerializer,
     inline_enum,
+    query_params,
     validated,
 )
+from people.access import request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
+from people.roles import Role
 
 from . import selectors, services
 from .forms import EndPlanForm
-from .models import PLANNED_KINDS, CadencePlan, Recurrence
+from .models import PLANNED_KINDS, CadencePlan, EndReason, Recurrence
+from .selectors import plan_decorate, plans_with_next
+from .selectors_plans import PLAN_STATES, plans_listed
 
 PLAN_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 # The time formats the page's form reads: a wall time, never an offset.
@@ -68,6 +75,8 @@ class PlanSerializer(serializers.Serializer):
     next_session = serializers.IntegerField(
         source="next_session_id", allow_null=True, help_text="That session's id."
     )
+    ended_at = serializers.DateTimeField(allow_null=True, help_text="When it ended; null: live.")
+    end_reason = serializers.SerializerMethodField(help_text="Why it ended; null: live.")
 
     @extend_schema_field(inline_enum([value for value, _ in PLANNED_KINDS]))
     def get_kind(self, plan) -> str:
@@ -76,6 +85,10 @@ class PlanSerializer(serializers.Serializer):
     @extend_schema_field(inline_enum(Recurrence.values))
     def get_recurrence(self, plan) -> str:
         return plan.recurrence
+
+    @extend_schema_field(inline_enum(EndReason.values, nullable=True))
+    def get_end_reason(self, plan) -> str | None:
+        return plan.end_reason or None
 
     def _if_used(self, plan, name):
         return getattr(plan, name) if plan.recurrence == USED_ONLY_BY[name] else None
@@ -120,6 +133,22 @@ class PlanChangeSerializer(StrictSerializer):
         return attrs
 
 
+class PlanSearchSerializer(serializers.Serializer):
+    q = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        help_text="Part of the coach's, the coachee's or the team's name, or their email.",
+    )
+    kind = serializers.ChoiceField(choices=PLANNED_KINDS, required=False, allow_blank=True)
+    show = serializers.ChoiceField(
+        choices=[key for key in PLAN_STATES if key],
+        required=False,
+        allow_blank=True,
+        help_text="Which: running (left out, the default), `paused`, `ended` or `all`.",
+    )
+
+
 class PlanEndSerializer(StrictSerializer):
     reason = serializers.ChoiceField(choices=END_REASONS)
     note = serializers.CharField(
@@ -160,6 +189,24 @@ class PlanViewSet(viewsets.GenericViewSet):
         plans = selectors.plans_run_by(coach=request.user)
         page = self.paginate_queryset(plans)
         return self.get_paginated_response(PlanSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="plans_programme",
+        summary="Every plan of the programme, 50 a page (programme admins)",
+        description="As Programme → Plans lists them: running (the default), paused, ended "
+        "or all, by kind and by the coach's, coachee's or team's name. 404 to everyone "
+        "but programme admins, who may also read, change and end any plan by its id.",
+        parameters=[PlanSearchSerializer],
+        responses={200: PlanSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=False, methods=["get"], url_path="all", url_name="programme")
+    def programme(self, request):
+        if Role.PROGRAMME_ADMIN not in request_roles(request):
+            raise Http404
+        listed = plans_listed(**query_params(PlanSearchSerializer, request))
+        page = self.paginate_queryset(plans_with_next(listed, now=timezone.now()))
+        plans = [plan_decorate(plan) for plan in page]
+        return self.get_paginated_response(PlanSerializer(plans, many=True).data)
 
     def _answer(self, request, pk):
         return Response(PlanSerializer(selectors.access_plan(user=request.user, pk=pk)).data)

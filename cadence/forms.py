@@ -2,7 +2,8 @@
 
 from django import forms
 
-from .models import EndReason, NotificationPreference, Recurrence, Weekday
+from .models import PLANNED_KINDS, EndReason, NotificationPreference, Recurrence, Weekday
+from .selectors_plans import PLAN_STATES
 from .services import PREFERENCE_FIELDS
 
 
@@ -98,3 +99,38 @@ class NotificationPreferenceForm(forms.ModelForm):
 
 class MarkReadForm(forms.Form):
     up_to = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+def plan_with_forms(plan, **bound):
+    """The plan with its own forms (`_plan.html`); `bound` ones (with the input just
+    refused) take their place."""
+    plan.edit_form = bound.get("edit_form") or PlanRuleForm(plan=plan)
+    plan.end_form = bound.get("end_form") or EndPlanForm(plan=plan)
+    plan.pause_error = bound.get("pause_error")
+    # An ended plan shows no form: a change refused because it ended meanwhile (sent
+    # from a page opened before) says why on its own.
+    plan.refused = [
+        error
+        for form in (bound.get("edit_form"), bound.get("end_form"))
+        if form is not None and not plan.is_live
+        for errors in form.errors.values()
+        for error in errors
+    ]
+    return plan
+
+
+class PlanSearchForm(forms.Form):
+    """Programme → Plans: by name (coach, coachee or team), kind, and state (the tabs)."""
+
+    q = forms.CharField(label="Find by coach, coachee or team", max_length=100, required=False)
+    kind = forms.ChoiceField(
+        label="Kind",
+        choices=[("", "Every kind"), *PLANNED_KINDS],
+        required=False,
+        error_messages={"invalid_choice": "Choose a kind from the list."},
+    )
+    show = forms.ChoiceField(
+        choices=[(key, label) for key, (label, _) in PLAN_STATES.items()],
+        required=False,
+        widget=forms.HiddenInput,
+    )

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from coaching.models import DEFAULT_DURATION, PeerPair, SessionKind
 from people.models import Team, TeamMembership, User
-from people.selectors import people_below
+from people.roles import Role
+from people.selectors import people_below, roles_of
 from people.services import audit_record, audit_record_many
 
 from . import engine
@@ -72,8 +73,14 @@ PLAN_EXCLUDE = ["coach", "coachee", "team", "assignment", "ended_by"]
 
 
 def may_manage(*, actor: User, plan: CadencePlan) -> bool:
-    """The coach adjusts their own plans; anyone above the coach may too."""
-    return plan.coach_id == actor.pk or people_below(person=actor).filter(pk=plan.coach_id).exists()
+    """The coach adjusts their own plans; anyone above the coach may too, and programme
+    admins may adjust any (Programme → Plans; their roles are read only when the
+    reporting line does not already decide)."""
+    return (
+        plan.coach_id == actor.pk
+        or people_below(person=actor).filter(pk=plan.coach_id).exists()
+        or Role.PROGRAMME_ADMIN in roles_of(actor)
+    )
 
 
 @transaction.atomic

@@ -1,6 +1,13 @@
 from django.urls import include, path
 
-from . import views, views_channels, views_outbox, views_policies, views_policy_editor
+from . import (
+    views,
+    views_channels,
+    views_outbox,
+    views_plans,
+    views_policies,
+    views_policy_editor,
+)
 
 urlpatterns = [
     path("cadence/", views.my_cadence, name="my_cadence"),
@@ -29,6 +36,8 @@ urlpatterns = [
         views_policies.team_policy_end,
         name="team_policy_end",
     ),
+    path("programme/plans/", views_plans.plan_list, name="programme_plans"),
+    path("programme/plans/<int:pk>/", views_plans.plan_detail, name="programme_plan"),
     path("programme/delivery/", views_outbox.delivery, name="delivery"),
     path("programme/delivery/retry/", views_outbox.delivery_retry, name="delivery_retry"),
     path("programme/channels/", views_channels.team_channels, name="team_channels"),

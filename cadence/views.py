@@ -15,7 +15,15 @@ from people.paging import page_asked
 from people.roles import Role
 
 from . import selectors, services
-from .forms import EndPlanForm, MarkReadForm, NotificationPreferenceForm, PauseForm, PlanRuleForm
+from .forms import (
+    EndPlanForm,
+    MarkReadForm,
+    NotificationPreferenceForm,
+    PauseForm,
+    PlanRuleForm,
+    plan_with_forms,
+)
+from .views_plans import BACK_TO_PROGRAMME, back_to_programme, programme_plan_page
 
 
 def _errors_of(bound: dict) -> list[str]:
@@ -27,14 +35,6 @@ def _errors_of(bound: dict) -> list[str]:
     return found
 
 
-def _with_forms(plan, **bound):
-    """The plan's own forms; `bound` ones (with the input just refused) take their place."""
-    plan.edit_form = bound.get("edit_form") or PlanRuleForm(plan=plan)
-    plan.end_form = bound.get("end_form") or EndPlanForm(plan=plan)
-    plan.pause_error = bound.get("pause_error")
-    return plan
-
-
 # --- My cadence --------------------------------------------------------------------------
 
 
@@ -44,7 +44,7 @@ def _cadence_page(request, status=200, *, plan_pk=None, **bound):
     )
     shown = False
     for plan in cadence.plans:
-        _with_forms(plan, **(bound if plan.pk == plan_pk else {}))
+        plan_with_forms(plan, **(bound if plan.pk == plan_pk else {}))
         shown = shown or plan.pk == plan_pk
     # A refusal on a plan this page does not list (someone above its coach) shows on top.
     error = _errors_of(bound) if plan_pk is not None and not shown else None
@@ -58,13 +58,21 @@ def my_cadence(request):
     return _cadence_page(request)
 
 
-def _answer(request, plan_pk, *, status=200, message="", **bound):
-    """After a change: the plan's fragment for htmx, else back to the page (or, on a
-    refusal, the page again with the refused input)."""
+def _answer(request, plan, *, status=200, message="", **bound):
+    """After a change: the plan's fragment for htmx, else back to the page it was made
+    on — My cadence, or the plan's page under Programme — or, on a refusal, that page
+    again with the refused input."""
+    plan_pk = plan.pk
+    back = BACK_TO_PROGRAMME if back_to_programme(request, plan) else ""
     if request.htmx:
-        plan = _with_forms(selectors.access_plan(user=request.user, pk=plan_pk), **bound)
-        context = {"plan": plan, "saved": message if status == 200 else ""}
+        plan = plan_with_forms(selectors.access_plan(user=request.user, pk=plan_pk), **bound)
+        context = {"plan": plan, "saved": message if status == 200 else "", "back": back}
         return render(request, "cadence/_plan.html", context, status=status)
+    if back:
+        if status == 200:
+            messages.success(request, message)
+            return redirect("programme_plan", pk=plan_pk)
+        return programme_plan_page(request, plan_pk, status=status, **bound)
     if status == 200:
         messages.success(request, message)
         return redirect(f"{reverse('my_cadence')}#plan-{plan_pk}")
@@ -78,7 +86,7 @@ def plan_edit(request, pk):
     if form.is_valid():
         changes = form.changes()
         if not changes:
-            return _answer(request, pk, message="Nothing changed.")
+            return _answer(request, plan, message="Nothing changed.")
         try:
             services.plan_update(plan=plan, actor=request.user, **changes)
         except ValidationError as exc:
@@ -86,10 +94,10 @@ def plan_edit(request, pk):
         else:
             return _answer(
                 request,
-                pk,
+                plan,
                 message="Plan changed. Sessions nobody has touched yet move to the new time.",
             )
-    return _answer(request, pk, status=400, edit_form=form)
+    return _answer(request, plan, status=400, edit_form=form)
 
 
 @require_POST
@@ -97,15 +105,15 @@ def plan_pause(request, pk):
     plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
     form = PauseForm(request.POST)
     if not form.is_valid():
-        return _answer(request, pk, status=400, pause_error=["Choose pause or resume."])
+        return _answer(request, plan, status=400, pause_error=["Choose pause or resume."])
     paused = form.cleaned_data["paused"]
     try:
         services.plan_update(plan=plan, actor=request.user, paused=paused)
     except ValidationError as exc:
-        return _answer(request, pk, status=400, pause_error=exc.messages)
+        return _answer(request, plan, status=400, pause_error=exc.messages)
     return _answer(
         request,
-        pk,
+        plan,
         message=(
             "Paused: no new sessions are planned. Sessions already planned stay — move or "
             "cancel them if they will not happen."
@@ -132,10 +140,10 @@ def plan_end(request, pk):
         else:
             return _answer(
                 request,
-                pk,
+                plan,
                 message="Plan ended. Its held sessions stay; future ones nobody touched are gone.",
             )
-    return _answer(request, pk, status=400, end_form=form)
+    return _answer(request, plan, status=400, end_form=form)
 
 
 # --- Notifications ----------------------------------------------------------------------

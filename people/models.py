@@ -249,6 +249,9 @@ class AuditEvent(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
         indexes = [
+            # The Audit log page and API, newest first, a page at a time from a position
+            # (people.selectors_audit.audit_page): `ORDER BY at DESC, id DESC LIMIT 51`.
+            models.Index(fields=["-at", "-id"], name="audit_recent"),
             # Audit log filtered by verb, newest first (admin, trust report).
             models.Index(fields=["verb", "-at"], name="audit_by_verb_recent"),
             # "What did this person do" (admin filter, data export).

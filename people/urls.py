@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_imports, views_people, views_pick, views_teams
+from . import views, views_audit, views_imports, views_people, views_pick, views_teams
 
 urlpatterns = [
     # Before allauth's own URLs, so this one answers /accounts/login/.
@@ -40,6 +40,7 @@ urlpatterns = [
         views_teams.team_member_remove_view,
         name="team_member_remove",
     ),
+    path("programme/audit/", views_audit.audit_log, name="audit_log"),
     path("programme/people/", views_people.person_list, name="programme_people"),
     path("programme/people/new/", views_people.person_new, name="programme_person_new"),
     path(

@@ -88,7 +88,14 @@ OBJECT_KIND = {
     ],
     "agenda": ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     "commitment": ["commitment_close", "api:commitment-detail", "api:commitment-close"],
-    "plan": ["plan_edit", "plan_pause", "plan_end", "api:plan-detail", "api:plan-end"],
+    "plan": [
+        "plan_edit",
+        "plan_pause",
+        "plan_end",
+        "programme_plan",
+        "api:plan-detail",
+        "api:plan-end",
+    ],
     "focus": ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
     "policy": ["policy_edit", "api:cadence-policy-detail"],
     "channel": [
@@ -342,7 +349,8 @@ SESSION = {
 REP_OR_OTHER = {"rep": ("rep", "manager", "head"), "other": ("other_manager", "head")}
 # The rep's recorded call: the other manager rates it in the head's calibration.
 CALL = {"rep": ("rep", "manager", "head", "other_manager"), "other": ("other_manager", "head")}
-PLAN = {"rep": ("manager", "head"), "other": ("other_manager", "head")}  # the coach's, and above
+# The coach's, those above, and programme admins (Programme → Plans).
+PLAN = {"rep": ("manager", "head", "admin"), "other": ("other_manager", "head", "admin")}
 PLAN_READ = {"rep": ("rep", *PLAN["rep"]), "other": PLAN["other"]}  # and the coachee
 RATERS = {
     "coach": ("rep", "manager"),
@@ -609,6 +617,8 @@ ROUTES: dict[str, dict] = dict(
         post("plan_edit", each(PLAN, page, ok="400")),
         post("plan_pause", each(PLAN, page, ok="400")),
         post("plan_end", each(PLAN, page, ok="400")),
+        ("programme_plans", page("admin")),
+        ("programme_plan", each({"rep": ("admin",), "other": ("admin",)}, page)),
         ("rollout_overview", page("head", "hr", "admin")),
         ("team_cadence", page("admin")),
         ("policy_new", page("admin")),
@@ -650,6 +660,7 @@ ROUTES: dict[str, dict] = dict(
         ("team_channels", page("admin")),
         # Email delivery: nothing has failed in this world, so sending again is refused.
         ("delivery", page("admin")),
+        ("audit_log", page("admin")),
         post("delivery_retry", page("admin", ok="400")),
         post("channel_connect", page("admin", ok="400")),
         post("channel_change", {"any": page("admin", ok="400")}),
@@ -883,11 +894,13 @@ ROUTES: dict[str, dict] = dict(
         ("api:interpretive-term-detail", each(ANYONE, api)),
         # Plans: the list is the plans one runs (empty for most); a plan is read by its
         # coach, its coachee and those above the coach, changed by the coach and those
-        # above (the coachee gets 404, as on the page). Empty bodies change nothing: 400.
+        # above (the coachee gets 404, as on the page) — and read and changed by programme
+        # admins, whose list is every plan. Empty bodies change nothing: 400.
         ("api:plan-list", api(*ALL)),
         ("api:plan-detail", each(PLAN_READ, api)),
         ("api:plan-detail PATCH", each(PLAN, api, ok="400")),
         ("api:plan-end", each(PLAN, api, ok="400")),
+        ("api:plan-programme", api("admin")),
         # One's own notifications and preferences; an empty mark-read marks them all.
         ("api:notification-list", api(*ALL)),
         ("api:notification-read", api(*ALL)),
@@ -931,6 +944,7 @@ ROUTES: dict[str, dict] = dict(
         # Email delivery: an empty body sends every failed one again (none here).
         ("api:delivery", api("admin")),
         ("api:delivery-retry", api("admin")),
+        ("api:audit-events", api("admin")),
         ("api:team-list", api("admin")),
         ("api:team-list POST", api("admin", ok="400")),
         ("api:team-detail", {"mine": api("admin"), "other": api("admin")}),

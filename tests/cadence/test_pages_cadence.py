@@ -19,8 +19,9 @@ from coaching.services import notes_save, private_note_save
 from tests.factories import UserFactory, one_on_one
 
 PEOPLE = ["manager", "rep", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
-# Who may change the plan: its coach and everyone above the coach.
-MAY_MANAGE = {"manager", "head"}
+# Who may change the plan: its coach, everyone above the coach, and programme admins
+# (Programme → Plans).
+MAY_MANAGE = {"manager", "head", "admin"}
 SECRET = "PRIVATE-MARKER-c4d3"
 SHARED = "SHARED-NOTES-MARKER-91ab"
 MONDAY = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)

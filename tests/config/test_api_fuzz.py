@@ -60,6 +60,8 @@ ADMIN_PATHS = (
     "/api/v1/team-cadence/",
     "/api/v1/cadence-policies/",
     "/api/v1/delivery/",
+    "/api/v1/audit-events/",
+    "/api/v1/plans/all/",
 )
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "7"))
 MIN_REQUESTS = 3000

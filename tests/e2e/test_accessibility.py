@@ -22,6 +22,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
+from cadence.models import CadencePlan
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
 from people.models import Team, User
 from scorecards.models import ScoringRound
@@ -171,6 +172,9 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("policy-new", "/programme/cadence/policies/new/"),
             ("team-channels", "/programme/channels/"),
             ("delivery", "/programme/delivery/"),
+            ("audit-log", "/programme/audit/"),
+            ("plans", "/programme/plans/"),
+            ("plan", f"/programme/plans/{CadencePlan.objects.filter(team=central).first().pk}/"),
             ("teams", "/programme/teams/"),
             ("team", f"/programme/teams/{central.pk}/"),
             ("people", "/programme/people/"),

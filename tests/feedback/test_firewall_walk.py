@@ -736,7 +736,14 @@ FILLS_BY_MODEL = {
     ],
     AgendaItem: ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],
-    CadencePlan: ["plan_edit", "plan_pause", "plan_end", "api:plan-detail", "api:plan-end"],
+    CadencePlan: [
+        "plan_edit",
+        "plan_pause",
+        "plan_end",
+        "programme_plan",
+        "api:plan-detail",
+        "api:plan-end",
+    ],
     CadencePolicy: ["policy_edit", "api:cadence-policy-detail"],
     TeamChannel: [
         "channel_change",

@@ -6,6 +6,7 @@ from coaching.demo import seed_coaching
 from coaching.demo_peers import seed_peers
 from coaching.demo_ratings import seed_ratings
 from coaching.demo_scorecards import seed_scorecards
+from config.demo_audit import seed_audit_history
 from feedback.demo import seed_feedback
 from people.demo import DEMO_PASSWORD, seed_imports, seed_people
 
@@ -56,6 +57,7 @@ class Command(BaseCommand):
         for line in seed_rollouts({spec.key: user for spec, user in people}):
             self.stdout.write(line)
         self.stdout.write(seed_imports({spec.key: user for spec, user in people}))
+        self.stdout.write(seed_audit_history({spec.key: user for spec, user in people}))
         # The reminders for sessions planned since the cadence's own queueing (a pair's
         # session tomorrow), as beat would have queued them.
         queue_notifications()
