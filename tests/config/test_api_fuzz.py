@@ -63,7 +63,8 @@ ADMIN_PATHS = (
     "/api/v1/audit-events/",
     "/api/v1/plans/all/",
 )
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "7"))
+# Examples per operation: 5 gives over 4,000 requests (7 gave 5,700 in 90 s more).
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
 MIN_REQUESTS = 3000
 APPS = {"people", "coaching", "cadence", "feedback", "scorecards", "dashboards"}
 # What this test found, each fixed with its own regression test (named in brackets).

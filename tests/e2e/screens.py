@@ -7,6 +7,7 @@ without scrolling sideways, and full-page screenshots for people to look at.
 
 Tests assert behaviour (fits, accessible); the PNGs are only for humans."""
 
+import os
 from pathlib import Path
 
 from playwright.sync_api import Page
@@ -90,8 +91,12 @@ def assert_fits(page: Page) -> None:
     assert not problems, f"{page.url} does not fit: " + "\n  ".join(problems)
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a full-page PNG as var/screenshots/<name>-<width>.png and return its path."""
+def screenshot(page: Page, name: str) -> Path | None:
+    """Save a full-page PNG as var/screenshots/<name>-<width>.png and return its path;
+    nothing with E2E_SCREENSHOTS=0 (CI: nobody looks at them there, and they cost a
+    second or two a page)."""
+    if os.environ.get("E2E_SCREENSHOTS", "1") == "0":
+        return None
     width = page.viewport_size["width"] if page.viewport_size else "default"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}-{width}.png"
