@@ -69,6 +69,7 @@ LONGEST = (
     "tests/test_authorization_matrix.py",
     "tests/test_forms_bad_input.py",
     "tests/config/test_query_counts_at_two_sizes.py",
+    "tests/e2e/test_accessibility.py",  # the longest of the transactional ones, last
 )
 
 

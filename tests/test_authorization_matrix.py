@@ -230,6 +230,8 @@ PICK_SOURCES = (
     "team-leads",
     "team-joiners",
     "managers",
+    "anyone",
+    "raters",
 )
 ROUTE_KIND = {key: kind for kind, keys in OBJECT_KIND.items() for key in keys}
 
@@ -446,6 +448,8 @@ ROUTES: dict[str, dict] = dict(
                 "team-leads": page("admin", ok="400"),
                 "team-joiners": page(),  # names no team: nobody's to search
                 "managers": page("admin", ok="400"),
+                "anyone": page("admin", ok="400"),
+                "raters": page("head", "admin", ok="400"),  # who may open a calibration
             },
         ),
         ("my_data_download", page(*ALL)),
@@ -1226,6 +1230,14 @@ def test_every_route_and_api_operation_is_in_the_table():
     stale = sorted(set(ROUTES) - keys)
     assert not stale, f"rules for routes or operations that no longer exist: {stale}"
     assert all((key, role) in EXPECTED for key in keys for role in ROLES)
+
+
+def test_every_people_source_is_searched_as_every_role():
+    """The people search (`people_pick`) is one route with a source per form: a source
+    left out of PICK_SOURCES would never be walked."""
+    from people.pickers import _SOURCES
+
+    assert set(PICK_SOURCES) == set(_SOURCES)
 
 
 # --- The walk ----------------------------------------------------------------------------
