@@ -121,6 +121,8 @@ PAGES = [
     ("hr_peers", "HR peer coaching across the organisation `/hr/peers/`", HR, "/hr/peers/", 200),
     ("hr_feedback", "HR feedback in the organisation `/hr/feedback/`", HR, "/hr/feedback/", 200),
     ("pairs", "programme admin's All pairs `/peers/overview/`", ADMIN, "/peers/overview/", 200),
+    ("plans", "programme admin's Plans `/programme/plans/`", ADMIN, "/programme/plans/", 200),
+    ("audit", "programme admin's Audit log `/programme/audit/`", ADMIN, "/programme/audit/", 200),
     ("api", "API `/api/v1/sessions/`", LEAD, "/api/v1/sessions/", 200),
 ]
 # Pages that read the snapshot beat warms: the benchmark warms it after emptying the

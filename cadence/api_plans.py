@@ -8,7 +8,6 @@ the coachee included, it is 404, as on the page. Bad input → 400 with field me
 nothing saved."""
 
 from django.http import Http404
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -35,8 +34,7 @@ from people.roles import Role
 from . import selectors, services
 from .forms import EndPlanForm
 from .models import PLANNED_KINDS, CadencePlan, EndReason, Recurrence
-from .selectors import plan_decorate, plans_with_next
-from .selectors_plans import PLAN_STATES, plans_listed
+from .selectors_plans import PLAN_STATES, plans_listed, plans_shown
 
 PLAN_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 # The time formats the page's form reads: a wall time, never an offset.
@@ -204,9 +202,8 @@ class PlanViewSet(viewsets.GenericViewSet):
         if Role.PROGRAMME_ADMIN not in request_roles(request):
             raise Http404
         listed = plans_listed(**query_params(PlanSearchSerializer, request))
-        page = self.paginate_queryset(plans_with_next(listed, now=timezone.now()))
-        plans = [plan_decorate(plan) for plan in page]
-        return self.get_paginated_response(PlanSerializer(plans, many=True).data)
+        ids = self.paginate_queryset(listed.values_list("pk", flat=True))
+        return self.get_paginated_response(PlanSerializer(plans_shown(ids), many=True).data)
 
     def _answer(self, request, pk):
         return Response(PlanSerializer(selectors.access_plan(user=request.user, pk=pk)).data)

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from people.paging import StateChoice
+from people.selectors import in_order
 
 from .models import CadencePlan
 from .selectors import plan_decorate, plans_with_next
@@ -45,12 +46,21 @@ def plans_listed(*, q: str = "", show: str = "", kind: str = "") -> QuerySet[Cad
 
 
 def plans_page(*, q: str = "", show: str = "", kind: str = "", page_number: int = 1) -> Page:
-    """A page of `plans_listed`, each with its next session and rule in words (two
-    queries: the count and the page). A page past the end shows the last one."""
-    listed = plans_with_next(plans_listed(q=q, show=show, kind=kind), now=timezone.now())
-    page = Paginator(listed, PLANS_PER_PAGE).get_page(page_number)
-    page.object_list = [plan_decorate(plan) for plan in page.object_list]
+    """A page of `plans_listed`, each with its next session and rule in words (three
+    queries: the count, the page's ids, their rows). A page past the end shows the last
+    one. The ids first: PostgreSQL works out the select list — the next session's two
+    subqueries — for every row an OFFSET skips (page 300 of every plan took 2.2 s)."""
+    ids = plans_listed(q=q, show=show, kind=kind).values_list("pk", flat=True)
+    page = Paginator(ids, PLANS_PER_PAGE).get_page(page_number)
+    page.object_list = plans_shown(list(page.object_list))
     return page
+
+
+def plans_shown(ids: list[int]) -> list[CadencePlan]:
+    """The plans with these ids, in their order, each with its next session and rule
+    in words (one query)."""
+    rows = plans_with_next(CadencePlan.objects.all(), now=timezone.now())
+    return [plan_decorate(plan) for plan in in_order(rows, ids)]
 
 
 def plan_choices(show: str) -> list[StateChoice]:
