@@ -7,7 +7,6 @@ coach; it is changed or ended by the coach and the people above them — to anyo
 the coachee included, it is 404, as on the page. Bad input → 400 with field messages,
 nothing saved."""
 
-from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -27,7 +26,7 @@ from config.api import (
     query_params,
     validated,
 )
-from people.access import request_roles
+from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role
 
@@ -197,10 +196,14 @@ class PlanViewSet(viewsets.GenericViewSet):
         parameters=[PlanSearchSerializer],
         responses={200: PlanSerializer(many=True), 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
-    @action(detail=False, methods=["get"], url_path="all", url_name="programme")
+    @action(
+        detail=False,
+        methods=["get"],
+        url_path="all",
+        url_name="programme",
+        permission_classes=[HasRole.of(Role.PROGRAMME_ADMIN)],
+    )
     def programme(self, request):
-        if Role.PROGRAMME_ADMIN not in request_roles(request):
-            raise Http404
         listed = plans_listed(**query_params(PlanSearchSerializer, request))
         ids = self.paginate_queryset(listed.values_list("pk", flat=True))
         return self.get_paginated_response(PlanSerializer(plans_shown(ids), many=True).data)
