@@ -44,7 +44,7 @@ ITEMS = (
     Item(
         "cadence_live",
         "Cadence live",
-        "Everyone on the team (but the lead) has a weekly 1:1 plan running.",
+        "Everyone on the team (but the lead) has a 1:1 plan running.",
         30,
     ),
     Item(

@@ -24,7 +24,7 @@ TEXT_LIMIT = 10_000  # characters in any one note field
 
 
 class SessionKind(models.TextChoices):
-    ONE_ON_ONE = "one_on_one", "Weekly 1:1"
+    ONE_ON_ONE = "one_on_one", "1:1"
     TEAM_CALL_REVIEW = "team_call_review", "Team call review"
     ROLE_PLAY = "role_play", "Role-play"
     MANAGER_REVIEW = "manager_review", "Manager review"

@@ -168,7 +168,7 @@ def test_a_policy_is_written_with_its_items_inline(admin_client):
     item = CadencePolicy.objects.get(name="Inside sales").items.get()
     assert (item.kind, item.weekday, item.local_time) == ("one_on_one", 2, time(9, 30))
     listing = admin_client.get("/admin/cadence/cadencepolicy/").content.decode()
-    assert "Weekly 1:1: Wednesdays 09:30, weekly, 30 min" in listing
+    assert "1:1: Wednesdays 09:30, weekly, 30 min" in listing
 
 
 def _apply(client, policy, team):

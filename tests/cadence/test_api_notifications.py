@@ -87,7 +87,7 @@ def test_ones_own_notifications_newest_first_each_as_the_pages_line(org, inboxes
         "read_at": None,
     }
     assert reminder["kind"] == "upcoming" and reminder["id"] == inboxes["manager"].pk
-    assert reminder["text"].startswith("Session tomorrow: Weekly 1:1 with Rita Rep, ")
+    assert reminder["text"].startswith("Session tomorrow: 1:1 with Rita Rep, ")
     assert reminder["url"] == f"/sessions/{session.pk}/"
     client.force_login(org.manager)
     page = client.get("/me/notifications/").content.decode()
@@ -114,7 +114,7 @@ def test_a_line_about_a_session_no_longer_theirs_has_no_link(org):
         session = one_on_one(org.manager, org.rep, start=at + timedelta(hours=2))
         _notify(NotificationKind.UPCOMING, org.other_rep, session)  # not in it (any more)
     [row] = api(org.other_rep).get(URL).json()["results"]
-    assert row["text"] == "Session today: Weekly 1:1 on Wed 4 Mar, 15:00"  # Berlin time
+    assert row["text"] == "Session today: 1:1 on Wed 4 Mar, 15:00"  # Berlin time
     assert row["url"] is None
 
 
@@ -128,7 +128,7 @@ def test_a_token_caller_reads_times_in_their_own_zone_as_the_page_does(org, clie
     token = APIClient()
     token.credentials(HTTP_AUTHORIZATION=f"Token {api_token_rotate(person=org.other_rep)}")
     [row] = token.get(URL).json()["results"]
-    assert row["text"] == "Session today: Weekly 1:1 on Wed 4 Mar, 15:00"
+    assert row["text"] == "Session today: 1:1 on Wed 4 Mar, 15:00"
     client.force_login(org.other_rep)
     assert row["text"] in client.get("/me/notifications/").content.decode()
 

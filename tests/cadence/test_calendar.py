@@ -80,7 +80,7 @@ def test_it_lists_the_persons_sessions_in_their_own_time_zone(org, client):
     assert start.dt.replace(tzinfo=None) == local.replace(tzinfo=None)  # the wall time
     assert start.dt == session.scheduled_start  # and the same instant
     assert end.dt - start.dt == timedelta(minutes=30)
-    assert str(event["SUMMARY"]) == "Weekly 1:1 with Mia Manager"
+    assert str(event["SUMMARY"]) == "1:1 with Mia Manager"
     assert str(event["STATUS"]) == "CONFIRMED"
     assert event.decoded("SEQUENCE") == 0
     assert str(event["URL"]) == f"{SITE}/sessions/{session.pk}/"
@@ -104,7 +104,7 @@ def test_it_shows_the_coach_the_same_session_in_the_coachs_zone_without_a_prep_l
     assert event["DTSTART"].params["TZID"] == "Europe/Berlin"
     local = session.scheduled_start.astimezone(ZoneInfo("Europe/Berlin"))
     assert event["DTSTART"].dt.hour == local.hour
-    assert str(event["SUMMARY"]) == "Weekly 1:1 with Rita Rep"
+    assert str(event["SUMMARY"]) == "1:1 with Rita Rep"
     assert "DESCRIPTION" not in event
 
 
@@ -313,7 +313,7 @@ def test_a_participant_downloads_one_session_in_their_time_zone(org, client_for)
     assert str(event["UID"]) == uid(session)
     assert event["DTSTART"].params["TZID"] == "Europe/Berlin"
     assert event["DTSTART"].dt == session.scheduled_start
-    assert str(event["SUMMARY"]) == "Weekly 1:1 with Mia Manager"
+    assert str(event["SUMMARY"]) == "1:1 with Mia Manager"
 
 
 def test_the_managers_manager_may_download_a_session_they_can_see(org, client_for):
@@ -322,7 +322,7 @@ def test_the_managers_manager_may_download_a_session_they_can_see(org, client_fo
     response = client_for(org.head).get(f"/sessions/{session.pk}/calendar.ics")
 
     [event] = parse(response).walk("VEVENT")
-    assert str(event["SUMMARY"]) == "Weekly 1:1 with Mia Manager and Rita Rep"
+    assert str(event["SUMMARY"]) == "1:1 with Mia Manager and Rita Rep"
 
 
 @pytest.mark.parametrize("outsider", ["other_manager", "other_rep", "peer", "hr", "admin"])

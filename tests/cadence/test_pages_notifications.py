@@ -56,9 +56,9 @@ def test_everyone_sees_their_own_notifications_and_nobody_elses(client, org, inb
     lines = page.count("<li>\n      <time")
     assert lines == {"rep": 1, "manager": 2}.get(who, 0), who
     if who == "rep":
-        assert "Session tomorrow: Weekly 1:1 with Mia Manager" in page
+        assert "Session tomorrow: 1:1 with Mia Manager" in page
     if who == "manager":
-        assert "Session tomorrow: Weekly 1:1 with Rita Rep" in page
+        assert "Session tomorrow: 1:1 with Rita Rep" in page
         assert "Weekly digest for the week 2026-W47" in page
     assert SECRET not in page and SHARED not in page
 
@@ -84,7 +84,7 @@ def test_a_line_links_to_the_session_only_while_the_person_may_see_it(client, or
     page = client.get("/me/notifications/").content.decode()
     assert f'href="/sessions/{session.pk}/"' not in page
     assert "Rita Rep" not in page
-    assert "Sessions keep being missed: Weekly 1:1 on" in page
+    assert "Sessions keep being missed: 1:1 on" in page
     assert escalation.pk
 
 
@@ -93,7 +93,7 @@ def test_an_escalation_names_the_plans_people(client, org, session, weekly_plan)
     _notify(NotificationKind.ESCALATION, org.head, session, plan=weekly_plan())
     client.force_login(org.head)
     page = client.get("/me/notifications/").content.decode()
-    assert "Sessions keep being missed: Weekly 1:1 of Mia Manager with Rita Rep" in page
+    assert "Sessions keep being missed: 1:1 of Mia Manager with Rita Rep" in page
 
 
 @pytest.mark.django_db
@@ -118,7 +118,7 @@ def test_a_reminder_says_when_the_session_was_as_of_its_sending(client, org, sen
     client.force_login(org.rep)
     with time_machine.travel(at + timedelta(days=3), tick=False):  # read days later
         page = client.get("/me/notifications/").content.decode()
-    assert f"{said}: Weekly 1:1 with Mia Manager" in page
+    assert f"{said}: 1:1 with Mia Manager" in page
 
 
 @pytest.mark.django_db
@@ -129,7 +129,7 @@ def test_a_reminder_about_a_session_no_longer_theirs_says_when_too(client, org):
         _notify(NotificationKind.UPCOMING, org.other_rep, session)  # not in it (any more)
     client.force_login(org.other_rep)
     page = client.get("/me/notifications/").content.decode()
-    assert "Session today: Weekly 1:1 on Wed 4 Mar, 15:00" in page  # Berlin time
+    assert "Session today: 1:1 on Wed 4 Mar, 15:00" in page  # Berlin time
     assert f'href="/sessions/{session.pk}/"' not in page and "Rita Rep" not in page
 
 

@@ -37,7 +37,7 @@ def test_the_bank_lists_each_steps_questions_in_order(admin):
     body = admin.get(LIST).content.decode()
     assert body.index("Goal") < body.index("Reality") < body.index("Options") < body.index("Will")
     assert body.index("Where were you happy") < body.index("Where did it go sideways")
-    assert "Weekly 1:1 only" in body and "every kind of session" in body
+    assert "1:1 only" in body and "every kind of session" in body
     assert f"/programme/questions/{retired.pk}/restore/" in body
 
 

@@ -86,6 +86,6 @@ def test_she_is_asked_to_rate_her_last_1_1(html, data, world):  # noqa: F811
     assert [s["id"] for s in data["to_rate"]] == [world.s4.pk, world.s3.pk]
     assert data["to_rate"][0]["coach_name"] == "Mia Manager"
     text = squash(html)
-    assert "How useful was your weekly 1:1 with Mia Manager on 16 Mar?" in text
+    assert "How useful was your 1:1 with Mia Manager on 16 Mar?" in text
     assert f'href="/sessions/{world.s4.pk}/#rating">Rate your last 1:1</a>' in html
     assert "(2 sessions to rate)" in text

@@ -95,7 +95,7 @@ def test_the_attention_list_names_coaches_and_teams_never_the_people_coached(wor
     body = page(hr, f"/hr/{WEEKS}")
     section = body[body.index("Needs attention") : body.index("Programme rollout")]
     # Raj's plan: missed twice in a row after a cancellation.
-    assert "<strong>Mia Manager</strong>: 1 plan (Weekly 1:1), the longest run 2" in section
+    assert "<strong>Mia Manager</strong>: 1 plan (1:1), the longest run 2" in section
     # Mia's direct reports with a held 1:1 in 14 days: 3 of 5 four weeks ago, 2 of 5 now.
     assert "<strong>Mia Manager</strong>: 60% → 40% of 5 people" in section
     # Team B never held a call review; team A held one eight days ago.

@@ -169,7 +169,7 @@ def test_one_on_one_journey(page: Page, live_server, demo_org):
         EVIDENCE
     )
     recent = page.get_by_role("region", name="Recent sessions")
-    recent.get_by_role("link", name="Weekly 1:1").and_(
+    recent.get_by_role("link", name="1:1", exact=True).and_(
         page.locator(f'[href="{session_path}"]')
     ).click()
     expect(page).to_have_url(session_url)

@@ -65,9 +65,9 @@ def test_a_programme_admin_adjusts_a_plan_and_reads_the_trail(page: Page, live_s
     expect(found).to_have_count(1)
     expect(found.get_by_role("cell").first).to_have_text(MARCUS)
     with page.expect_navigation():
-        found.get_by_role("link", name=f"Weekly 1:1 · {SAM}").click()
+        found.get_by_role("link", name=f"1:1 · {SAM}").click()
     expect(page).to_have_url(f"{live_server.url}/programme/plans/{plan.pk}/")
-    expect(page.get_by_role("heading", level=1)).to_have_text(f"Weekly 1:1 · {SAM}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"1:1 · {SAM}")
     who = page.get_by_role("region", name="Who and since when")
     expect(who.get_by_role("link", name=MARCUS)).to_be_visible()
     expect(who).to_contain_text("the team's cadence policy")
