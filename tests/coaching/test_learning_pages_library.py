@@ -184,7 +184,7 @@ def test_publishing_from_a_session_i_took_part_in(client, org):
     session = one_on_one(org.manager, org.rep)
     client.force_login(org.rep)
     form = client.get(f"/library/new/?session={session.pk}").content.decode()
-    assert "From a session you took part in" in form and "From the weekly 1:1 on" in form
+    assert "From a session you took part in" in form and "From the 1:1 on" in form
     response = client.post("/library/new/", body(session=session.pk))
     assert response.status_code == 302 and Learning.objects.get().session == session
     client.force_login(org.head)  # above the rep, not in the session
