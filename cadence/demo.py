@@ -142,18 +142,28 @@ def _adopt_history(plan: CadencePlan) -> None:
     CadencePlan.objects.filter(pk=plan.pk).update(starts_on=first)
 
 
+def _monthly_like(day: date) -> dict:
+    """A monthly rule that falls on `day`: its weekday's n-th, or last, of the month."""
+    nth = (day.day - 1) // 7 + 1
+    if nth > 4:
+        return {"recurrence": Recurrence.MONTHLY_LAST}
+    return {"recurrence": Recurrence.MONTHLY_NTH, "week_of_month": nth}
+
+
 def _continue_history(plan: CadencePlan, *, today: date) -> None:
     """Continue the plan where the coaching history leaves off, the day after its last
-    session, at the time of day history shows (and, for weekly plans, on its day); the
-    history's sessions become its past occurrences."""
+    session, at the time and on the day history shows (a monthly plan on the same
+    weekday of the month: Daniel's reviews stay on Mondays); the history's sessions
+    become its past occurrences."""
     last = _history(plan).order_by("-original_start").first()
     starts_on = today + timedelta(days=1)
     if last is not None:
         local = last.original_start.astimezone(ZoneInfo(plan.time_zone))
         starts_on = max(starts_on, local.date() + timedelta(days=1))
         changes = {"local_time": local.time().replace(second=0, microsecond=0)}
-        if plan.recurrence == Recurrence.WEEKLY:
-            changes["weekday"] = local.weekday()
+        changes["weekday"] = local.weekday()
+        if plan.recurrence != Recurrence.WEEKLY:
+            changes |= _monthly_like(local.date())
         changes = {k: v for k, v in changes.items() if getattr(plan, k) != v}
         if changes:
             plan_update(plan=plan, actor=plan.coach, **changes)
