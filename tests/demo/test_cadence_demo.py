@@ -132,6 +132,27 @@ class TestDemoCadence:
             assert all(b - a >= timedelta(days=6) for a, b in zip(days, days[1:], strict=False))
 
     @pytest.mark.django_db
+    def test_monthly_sessions_ahead_keep_the_weekday_history_shows_once_a_month(self):
+        """Daniel's reviews were Mondays; a plan on the policy's last Friday added a
+        second December date (Christmas Day) after the seeded Monday one."""
+        ahead = CoachingSession.objects.filter(
+            kind__in=[SessionKind.ROLE_PLAY, SessionKind.MANAGER_REVIEW],
+            status=SessionStatus.SCHEDULED,
+        )
+        by_pair = defaultdict(list)
+        for session in ahead.prefetch_related("participants"):
+            people = frozenset(p.person_id for p in session.participants.all())
+            by_pair[session.kind, session.team_id, people].append(session.scheduled_start)
+        assert len(by_pair) == 6  # three role-plays, three reviews
+        for (kind, _team, _people), starts in by_pair.items():
+            starts.sort()
+            assert {start.weekday() for start in starts} == {
+                0 if kind == SessionKind.MANAGER_REVIEW else 2
+            }, (kind, starts)
+            gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
+            assert all(gap >= timedelta(weeks=4) for gap in gaps), starts
+
+    @pytest.mark.django_db
     def test_the_admin_sees_a_switched_off_channel_and_its_failure(self):
         channel = TeamChannel.objects.get(team__name="Enterprise East")
         assert not channel.is_active
