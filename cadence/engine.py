@@ -8,7 +8,7 @@ conditional UPDATE; notifications are unique per (session, kind, recipient) or
 
 import io
 from collections import defaultdict
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from itertools import cycle
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
@@ -34,6 +34,7 @@ from people.models import Team, TeamMembership, User
 
 from .models import (
     CadencePlan,
+    Closure,
     Notification,
     NotificationKind,
     NotificationStatus,
@@ -143,7 +144,7 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
         rule = Rule.of(plan)
         start = max(now, plan.generated_until or now)
         for slot in slots(rule, start, horizon):
-            if (plan.id, slot) in existing:
+            if (plan.id, slot) in existing or context.closed(plan, slot):
                 continue
             draft = context.draft(plan, slot)
             if draft is not None:
@@ -424,11 +425,27 @@ class _BatchContext:
         self.others: dict[int, list[int]] = {}  # per team plan, its members but the coach
         self.hosts = self._host_rotations(plans)
         self.fixed_people: dict[int, list[tuple[int, str]] | None] = {}
+        # Days the programme is closed, as dates: a slot on one (in its plan's zone)
+        # gets no session. Closures read a day either side of the window, whose ends
+        # are UTC's days.
+        self.closed_days = {
+            closure.first_day + timedelta(days=i)
+            for closure in Closure.objects.filter(
+                last_day__gte=now.date() - timedelta(days=1),
+                first_day__lte=horizon.date() + timedelta(days=1),
+            )
+            for i in range((closure.last_day - closure.first_day).days + 1)
+        }
         self.focus_areas = list(
             FocusArea.objects.filter(starts_on__lte=horizon.date())
             .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=now.date()))
             .prefetch_related("teams")
             .order_by("-starts_on", "pk")
+        )
+
+    def closed(self, plan: CadencePlan, slot: datetime) -> bool:
+        return bool(self.closed_days) and (
+            slot.astimezone(ZoneInfo(plan.time_zone)).date() in self.closed_days
         )
 
     def members_but_coach(self, plan: CadencePlan) -> list[int]:
@@ -550,8 +567,17 @@ def occurrences_discard_untouched(
     prepared ones are never altered."""
     now = now or timezone.now()
     plans = [plan] if plan is not None else list(plans or [])
-    untouched = CoachingSession.objects.filter(
-        occurrence__plan__in=plans,
+    untouched = _untouched(now).filter(occurrence__plan__in=plans)
+    deleted, _ = CoachingSession.objects.filter(
+        pk__in=list(untouched.values_list("pk", flat=True))
+    ).delete()
+    return deleted
+
+
+def _untouched(now: datetime):
+    """Planned sessions still ahead that nobody has touched: at their slot, nothing
+    written, nothing on the agenda, no commitment made in them."""
+    return CoachingSession.objects.filter(
         occurrence__slot_start__gt=now,
         status=SessionStatus.SCHEDULED,
         scheduled_start=F("original_start"),
@@ -560,10 +586,38 @@ def occurrences_discard_untouched(
         private_notes__isnull=True,
         commitments_made__isnull=True,
     )
-    deleted, _ = CoachingSession.objects.filter(
-        pk__in=list(untouched.values_list("pk", flat=True))
-    ).delete()
+
+
+def occurrences_discard_closed(closure: Closure, *, now: datetime | None = None) -> int:
+    """Delete the untouched planned sessions whose slot falls on the closure's days in
+    their plan's time zone; returns how many. Those someone moved, prepared or wrote
+    in stay (cancel them if they will not happen)."""
+    now = now or timezone.now()
+    # Every zone's days lie within a day either side of UTC's: narrow by index first,
+    # then decide by each plan's own calendar.
+    window = _untouched(now).filter(
+        occurrence__slot_start__gte=utc_midnight(closure.first_day - timedelta(days=1)),
+        occurrence__slot_start__lt=utc_midnight(closure.last_day + timedelta(days=2)),
+    )
+    doomed = [
+        pk
+        for pk, slot, zone in window.values_list(
+            "pk", "occurrence__slot_start", "occurrence__plan__time_zone"
+        )
+        if closure.holds(slot.astimezone(ZoneInfo(zone)).date())
+    ]
+    deleted = 0
+    for chunk in _batches(doomed):
+        deleted += (
+            CoachingSession.objects.filter(pk__in=chunk)
+            .delete()[1]
+            .get(CoachingSession._meta.label, 0)
+        )
     return deleted
+
+
+def utc_midnight(day) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
 
 
 # --- The missed-session sweep ----------------------------------------------------------

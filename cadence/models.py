@@ -276,6 +276,43 @@ class Occurrence(models.Model):
         return f"{self.plan} @ {self.slot_start:%Y-%m-%d %H:%M}"
 
 
+class Closure(models.Model):
+    """Days the whole programme pauses — a winter break, a company holiday. The
+    generator plans no session on them (in each plan's own time zone), so nothing
+    falls due, is missed or escalated; what was already planned there and nobody has
+    touched is removed when the closure is made, and planned again if it is removed."""
+
+    name = models.CharField(max_length=100)
+    first_day = models.DateField()
+    last_day = models.DateField()
+    created_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["first_day", "pk"]
+        indexes = [
+            # The generator's and the pages' "closures not over yet": last_day >= today.
+            models.Index(fields=["last_day"], name="closure_not_over"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(last_day__gte=F("first_day")), name="closure_days_in_order"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.first_day:%Y-%m-%d} – {self.last_day:%Y-%m-%d})"
+
+    def holds(self, day) -> bool:
+        return self.first_day <= day <= self.last_day
+
+    @property
+    def days(self) -> int:
+        return (self.last_day - self.first_day).days + 1
+
+
 class NotificationKind(models.TextChoices):
     UPCOMING = "upcoming", "Session reminder"
     MISSED = "missed", "Session missed"

@@ -97,6 +97,8 @@ AREAS: dict[str, Area] = {
                 ("channel.tested", "Team channel tested"),
                 ("channel.removed", "Team channel removed"),
             ),
+            "closure.created": "Days closed",
+            "closure.removed": "Closed days opened again",
             "pair.created": "Peer pair formed",
             "pair.started": "Peer pair started",
             "pair.ended": "Peer pair ended",
