@@ -3,7 +3,15 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from . import api_channels, api_notifications, api_outbox, api_plans, api_policies, api_rollout
+from . import (
+    api_channels,
+    api_closures,
+    api_notifications,
+    api_outbox,
+    api_plans,
+    api_policies,
+    api_rollout,
+)
 
 router = SimpleRouter(use_regex_path=False)
 api_rollout.register(router)
@@ -12,6 +20,7 @@ api_notifications.register(router)
 router.register("cadence-policies", api_policies.CadencePolicyViewSet, basename="cadence-policy")
 router.register("team-cadence", api_policies.TeamCadenceViewSet, basename="team-cadence")
 router.register("team-channels", api_channels.TeamChannelViewSet, basename="team-channel")
+router.register("closed-days", api_closures.ClosureViewSet, basename="closed-day")
 
 urlpatterns = [
     *router.urls,

@@ -3,6 +3,7 @@ from django.urls import include, path
 from . import (
     views,
     views_channels,
+    views_closures,
     views_outbox,
     views_plans,
     views_policies,
@@ -38,6 +39,13 @@ urlpatterns = [
     ),
     path("programme/plans/", views_plans.plan_list, name="programme_plans"),
     path("programme/plans/<int:pk>/", views_plans.plan_detail, name="programme_plan"),
+    path("programme/closed-days/", views_closures.closed_days, name="closed_days"),
+    path("programme/closed-days/new/", views_closures.closure_new, name="closure_new"),
+    path(
+        "programme/closed-days/<int:pk>/remove/",
+        views_closures.closure_remove,
+        name="closure_remove",
+    ),
     path("programme/delivery/", views_outbox.delivery, name="delivery"),
     path("programme/delivery/retry/", views_outbox.delivery_retry, name="delivery_retry"),
     path("programme/channels/", views_channels.team_channels, name="team_channels"),

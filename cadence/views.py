@@ -23,6 +23,7 @@ from .forms import (
     PlanRuleForm,
     plan_with_forms,
 )
+from .selectors_closures import closures_coming
 from .views_plans import BACK_TO_PROGRAMME, back_to_programme, programme_plan_page
 
 
@@ -48,9 +49,8 @@ def _cadence_page(request, status=200, *, plan_pk=None, **bound):
         shown = shown or plan.pk == plan_pk
     # A refusal on a plan this page does not list (someone above its coach) shows on top.
     error = _errors_of(bound) if plan_pk is not None and not shown else None
-    return render(
-        request, "cadence/my_cadence.html", {"cadence": cadence, "error": error}, status=status
-    )
+    context = {"cadence": cadence, "error": error, "closures": closures_coming()}
+    return render(request, "cadence/my_cadence.html", context, status=status)
 
 
 @require_GET

@@ -1,0 +1,71 @@
+"""Closed days (`/programme/closed-days/`), for programme admins: the days the whole
+programme pauses, with how many planned sessions each removed; close more days, or
+open them again. Refusals are 400 with the reason and nothing saved; everyone else
+gets 404."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from people.access import role_required
+from people.forms import add_service_errors
+from people.roles import Role
+
+from . import services_closures as services
+from .forms_closures import ClosureForm
+from .selectors_closures import access_closure, closures_not_over, closures_past
+
+
+@require_GET
+@role_required(Role.PROGRAMME_ADMIN)
+def closed_days(request):
+    return _page(request, ClosureForm())
+
+
+def _page(request, form, *, status=200):
+    context = {
+        "form": form,
+        "ahead": closures_not_over(),
+        "past": closures_past(),
+        "longest": services.LONGEST_DAYS,
+    }
+    return render(request, "cadence/closed_days.html", context, status=status)
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def closure_new(request):
+    form = ClosureForm(request.POST)
+    if form.is_valid():
+        try:
+            closure = services.closure_create(actor=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            removed = closure.removed
+            messages.success(
+                request,
+                f"Closed: {closure.name}. "
+                + (
+                    f"{removed} planned session{'' if removed == 1 else 's'} on those days "
+                    f"{'was' if removed == 1 else 'were'} removed; no more will be planned."
+                    if removed
+                    else "Nothing was planned on those days; nothing will be."
+                ),
+            )
+            return redirect("closed_days")
+    return _page(request, form, status=400)
+
+
+@require_POST
+@role_required(Role.PROGRAMME_ADMIN)
+def closure_remove(request, pk: int):
+    closure = access_closure(pk=pk)
+    services.closure_remove(actor=request.user, closure=closure)
+    messages.success(
+        request,
+        f"Open again: {closure.name}. The plans' sessions on those days come back with "
+        "the next planning run, within the hour.",
+    )
+    return redirect("closed_days")
