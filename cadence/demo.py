@@ -1,6 +1,7 @@
 """The demo's cadence: the "Sales team standard" policy applied to the three demo teams
-(and "New team ramp-up" written by the programme admin for teams to come),
-their plans' sessions for the weeks ahead, a team channel, and a few notifications.
+(and "New team ramp-up" written by the programme admin for teams to come), their plans'
+sessions for the weeks ahead (none in the winter break the programme closes for), a
+team channel, and a few notifications.
 
 It runs after the coaching demo, which wrote twelve weeks of history and each rep's
 next 1:1 (and the next call review and manager review). So that nothing is doubled,
@@ -41,6 +42,7 @@ from . import engine
 from .models import (
     CadencePlan,
     CadencePolicy,
+    Closure,
     Notification,
     NotificationKind,
     NotificationStatus,
@@ -52,6 +54,7 @@ from .models import (
     Weekday,
 )
 from .services import plan_update, policy_apply
+from .services_closures import closure_create
 from .services_policies import SUGGESTED_ITEMS, policy_save
 
 POLICY = "Sales team standard"
@@ -83,6 +86,7 @@ CHANNEL_TEAM = "Enterprise East"
 CHANNEL_URL = "http://127.0.0.1:9/hook"
 CHANNEL_ERROR = "URLError: <urlopen error [Errno 111] Connection refused>"
 MISSED_WEEKS = 4
+WINTER_BREAK = "Winter break"
 
 
 @dataclass
@@ -230,6 +234,16 @@ def queue_notifications() -> None:
     engine.digests_queue()
 
 
+def _winter_break(admin: User, today: date) -> None:
+    """The programme closes from 24 December to 1 January (this year's, or the one under
+    way), closed by the programme admin through the service: the sessions planned on
+    those days go."""
+    year = today.year - 1 if (today.month, today.day) == (1, 1) else today.year
+    first, last = date(year, 12, 24), date(year + 1, 1, 1)
+    if not Closure.objects.filter(first_day__lte=last, last_day__gte=first).exists():
+        closure_create(actor=admin, name=WINTER_BREAK, first_day=first, last_day=last)
+
+
 def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
     """Apply the demo policy to the demo teams that keep none yet, plan their sessions,
     and queue a few notifications. Returns counts either way."""
@@ -278,6 +292,7 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
             )
         _missed_notifications(list(people.values()), now=timezone.now())
     engine.occurrences_generate()
+    _winter_break(admin, today)
     queue_notifications()
     result = cadence_summary(people)
     result.created = created

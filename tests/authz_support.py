@@ -27,7 +27,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from cadence.calendar_services import calendar_feed_create_or_rotate
-from cadence.models import CadencePlan, CadencePolicy, CalendarFeed, TeamChannel
+from cadence.models import CadencePlan, CadencePolicy, CalendarFeed, Closure, TeamChannel
 from coaching.models import AgendaItem, CoachingSession, Commitment
 from coaching.services import agenda_item_add, commitment_create
 from feedback.models import Feedback, Stream
@@ -275,6 +275,7 @@ def _variants(world, other_agenda, other_commitment, other_plan, other_call) -> 
         "focus": {"any": FocusArea.objects.first().pk},
         "policy": {"any": CadencePolicy.objects.first().pk},
         "channel": {"any": TeamChannel.objects.first().pk},
+        "closure": {"any": Closure.objects.first().pk},
         "prompt": {"any": Prompt.objects.first().pk},
         "term": {"any": InterpretiveTerm.objects.first().pk},
         "module": {"any": PlaybookModule.objects.first().pk},

@@ -106,6 +106,7 @@ OBJECT_KIND = {
         "api:team-channel-detail",
         "api:team-channel-test",
     ],
+    "closure": ["closure_remove", "api:closed-day-detail"],
     "call": ["call_detail", "call_score", "api:recorded-call-detail"],
     "round": [
         "round_detail",
@@ -671,6 +672,10 @@ ROUTES: dict[str, dict] = dict(
         post("channel_switch", {"any": page("admin", ok="400")}),
         post("channel_test", {"any": page("admin", ok="400")}),
         post("channel_remove", {"any": page("admin", ok=REDIRECT)}),
+        # Closed days: an empty body is refused; opening the world's closure again needs none.
+        ("closed_days", page("admin")),
+        post("closure_new", page("admin", ok="400")),
+        post("closure_remove", {"any": page("admin", ok=REDIRECT)}),
         # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
         post(
             "team_policy_apply",
@@ -921,6 +926,10 @@ ROUTES: dict[str, dict] = dict(
         ("api:team-channel-detail PATCH", {"any": api("admin")}),
         ("api:team-channel-detail DELETE", {"any": api("admin", ok="204")}),
         ("api:team-channel-test", {"any": api("admin", ok="400")}),
+        ("api:closed-day-list", api("admin")),
+        ("api:closed-day-list POST", api("admin", ok="400")),
+        ("api:closed-day-detail", {"any": api("admin")}),
+        ("api:closed-day-detail DELETE", {"any": api("admin", ok="204")}),
         ("api:team-cadence-detail", {"mine": api("admin"), "other": api("admin")}),
         # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
         (

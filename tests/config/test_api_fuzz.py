@@ -62,6 +62,7 @@ ADMIN_PATHS = (
     "/api/v1/delivery/",
     "/api/v1/audit-events/",
     "/api/v1/plans/all/",
+    "/api/v1/closed-days/",
 )
 # Examples per operation: 5 gives over 4,000 requests (7 gave 5,700 in 90 s more).
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
@@ -93,6 +94,7 @@ FINDINGS_FIXED = [
 MODEL_OF_PATH = {
     "agenda-items": "coaching.AgendaItem",
     "cadence-policies": "cadence.CadencePolicy",
+    "closed-days": "cadence.Closure",
     "commitments": "coaching.Commitment",
     "dashboards": "people.User",
     "diagnoses": "coaching.Diagnosis",

@@ -6,6 +6,7 @@ running it again changes nothing."""
 import io
 from collections import defaultdict
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
@@ -14,11 +15,12 @@ from django.core.management import call_command
 from django.db.models import F
 from django.utils import timezone
 
-from cadence.demo import POLICY, RAMP_UP, seed_cadence
+from cadence.demo import POLICY, RAMP_UP, WINTER_BREAK, seed_cadence
 from cadence.health import consecutive_misses
 from cadence.models import (
     CadencePlan,
     CadencePolicy,
+    Closure,
     Notification,
     NotificationKind,
     Occurrence,
@@ -115,15 +117,18 @@ class TestDemoCadence:
         ).values_list("participants__person", "original_start"):
             starts[person_id].append(start)
         assert len(starts) == 24
+        margin = timedelta(days=1)  # UTC's day against the plans' zones
+        closed = [(c.first_day - margin, c.last_day + margin) for c in Closure.objects.all()]
         for person_id, moments in starts.items():
             moments.sort()
             assert len(moments) >= 4, person_id
-            # One a week, to the minute: the history's next 1:1, then the plan's.
-            assert {b - a for a, b in zip(moments, moments[1:], strict=False)} <= {
-                timedelta(weeks=1),
-                timedelta(weeks=1, hours=1),  # a clock change in between
-                timedelta(weeks=1, hours=-1),
-            }, person_id
+            # One a week, to the minute: the history's next 1:1, then the plan's —
+            # but for the weeks the winter break closes.
+            for a, b in zip(moments, moments[1:], strict=False):
+                weeks = round((b - a) / timedelta(weeks=1))
+                skipped = [(a + timedelta(weeks=k)).date() for k in range(1, weeks)]
+                assert all(any(f <= d <= t for f, t in closed) for d in skipped), person_id
+                assert abs(b - a - timedelta(weeks=1 + len(skipped))) <= timedelta(hours=1)
         reviews = CoachingSession.objects.filter(
             kind=SessionKind.TEAM_CALL_REVIEW, status=SessionStatus.SCHEDULED
         )
@@ -151,6 +156,19 @@ class TestDemoCadence:
             }, (kind, starts)
             gaps = [b - a for a, b in zip(starts, starts[1:], strict=False)]
             assert all(gap >= timedelta(weeks=4) for gap in gaps), starts
+
+    @pytest.mark.django_db
+    def test_the_programme_closes_for_the_winter_break_with_nothing_planned_in_it(self):
+        closure = Closure.objects.get()
+        assert (closure.name, closure.first_day.month, closure.first_day.day) == (
+            WINTER_BREAK, 12, 24,
+        )  # fmt: skip
+        assert closure.days == 9 and closure.created_by.email == "ada.okafor@example.com"
+        planned = CoachingSession.objects.filter(occurrence__isnull=False)
+        for session in planned.select_related("occurrence__plan"):
+            day = session.scheduled_start.astimezone(ZoneInfo(session.occurrence.plan.time_zone))
+            assert not closure.holds(day.date()), session
+        assert AuditEvent.objects.filter(verb="closure.created", target_id=str(closure.pk)).exists()
 
     @pytest.mark.django_db
     def test_the_admin_sees_a_switched_off_channel_and_its_failure(self):

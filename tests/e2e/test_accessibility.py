@@ -174,6 +174,7 @@ def test_the_main_pages_for_every_role(walk, live_server, demo_org):
             ("delivery", "/programme/delivery/"),
             ("audit-log", "/programme/audit/"),
             ("plans", "/programme/plans/"),
+            ("closed-days", "/programme/closed-days/"),
             ("plan", f"/programme/plans/{CadencePlan.objects.filter(team=central).first().pk}/"),
             ("teams", "/programme/teams/"),
             ("team", f"/programme/teams/{central.pk}/"),

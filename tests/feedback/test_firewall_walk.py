@@ -24,8 +24,8 @@ import logging
 import re
 import time
 from dataclasses import dataclass
+from datetime import date, timedelta
 from datetime import time as clock
-from datetime import timedelta
 
 import pytest
 from allauth.account.forms import default_token_generator
@@ -50,6 +50,7 @@ from cadence.models import (
     CadencePlan,
     CadencePolicy,
     CalendarFeed,
+    Closure,
     Notification,
     NotificationKind,
     NotificationStatus,
@@ -662,6 +663,9 @@ def _admin_rows(people):
     TeamChannel.objects.create(
         team=other_team, webhook_url="https://hooks.example.com/x", is_active=False
     )
+    Closure.objects.create(
+        name="Winter break", first_day=date(2099, 12, 24), last_day=date(2100, 1, 1)
+    )
 
 
 # --- Filling every route -----------------------------------------------------------------
@@ -753,6 +757,7 @@ FILLS_BY_MODEL = {
         "api:team-channel-detail",
         "api:team-channel-test",
     ],
+    Closure: ["closure_remove", "api:closed-day-detail"],
     FocusArea: ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
     RecordedCall: ["call_detail", "call_score", "api:recorded-call-detail"],
     ScoringRound: [
