@@ -11,7 +11,6 @@ from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from people.models import User
@@ -91,6 +90,6 @@ def closure_remove(*, actor: User, closure: Closure) -> None:
         data={"first_day": closure.first_day.isoformat(), "last_day": closure.last_day.isoformat()},
     )
     since = engine.utc_midnight(closure.first_day - timedelta(days=1))
-    CadencePlan.objects.live().filter(Q(generated_until__gt=since)).update(generated_until=None)
+    CadencePlan.objects.live().filter(generated_until__gt=since).update(generated_until=None)
     closure.delete()
     generate_occurrences.delay_on_commit()
