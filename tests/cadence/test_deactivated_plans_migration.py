@@ -6,8 +6,6 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from cadence.engine import occurrences_generate
 from cadence.models import CadencePlan
@@ -16,18 +14,13 @@ from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_mark_held
 from people.models import User
 from tests.factories import TeamFactory, TeamMembershipFactory
+from tests.migration_support import migrate, migrate_to_latest
 
 from .test_team_cadence_page import make_policy
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("cadence", "0010_plan_end_reasons_on_leaving")
 AFTER = ("cadence", "0011_end_plans_of_deactivated_people")
-
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate([target])
 
 
 def test_plans_of_people_deactivated_before_end_and_others_stay(org):
@@ -46,7 +39,7 @@ def test_plans_of_people_deactivated_before_end_and_others_stay(org):
         try:
             migrate(AFTER)
         finally:
-            migrate(AFTER)
+            migrate_to_latest()
     rita = CadencePlan.objects.get(coachee=org.rep)
     assert rita.ended_at is not None and rita.end_reason == "deactivated"
     assert list(ritas.values_list("pk", "status")) == [(first.pk, SessionStatus.HELD)]

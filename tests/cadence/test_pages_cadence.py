@@ -418,5 +418,5 @@ def test_the_page_costs_the_same_queries_for_one_plan_or_many(client, org):
     assert Occurrence.objects.count() > 60
     many = _queries(client, org)
     # session, user, roles (nav), plans with their next session, misses + their people,
-    # the next two weeks + their people.
-    assert few == many == 8
+    # the next two weeks + their people, the closed days coming up.
+    assert few == many == 9

@@ -5,20 +5,13 @@ the dashboards exactly as new ones do."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from coaching.models import SessionRating
 from tests.coaching.ratings_support import held, rate
+from tests.migration_support import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE, AFTER = ("coaching", "0017_usefulness_release"), ("coaching", "0018_rating_closes_at")
-
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate([target])
 
 
 def test_existing_ratings_close_fourteen_days_after_their_session_was_held(org):
@@ -29,6 +22,6 @@ def test_existing_ratings_close_fourteen_days_after_their_session_was_held(org):
     try:
         migrate(AFTER)
     finally:
-        migrate(AFTER)  # leave the schema as found whatever happened
+        migrate_to_latest()  # leave the schema as found whatever happened
     closes = dict(SessionRating.objects.values_list("session_id", "closes_at"))
     assert closes == {s.pk: s.held_at + timedelta(days=14) for s in sessions}
