@@ -62,6 +62,10 @@ def closure_create(*, actor: User, name: str, first_day: date, last_day: date) -
     closure = Closure.objects.create(
         name=name, first_day=first_day, last_day=last_day, created_by=actor
     )
+    # Wait for a generation under way (it locks plans in id order too): a batch that
+    # planned before this commits has its sessions removed below; one after sees the
+    # closure.
+    list(CadencePlan.objects.live().select_for_update().order_by("pk").values_list("pk"))
     closure.removed = engine.occurrences_discard_closed(closure)
     audit_record(
         actor=actor,
