@@ -100,7 +100,12 @@ class CadenceSeedResult:
         return [
             f"  cadence: “{POLICY}” on {len(TEAMS)} teams, {self.live_plans} live plans, "
             f"{self.planned_ahead} sessions planned ahead, {self.notifications} notifications; "
-            f"“{RAMP_UP}” written for new teams"
+            f"“{RAMP_UP}” written for new teams",
+            *(
+                f"  closed: {c.name}, {c.first_day:%-d %b} – {c.last_day:%-d %b %Y}, "
+                "nothing planned"
+                for c in Closure.objects.filter(last_day__gte=timezone.localdate())
+            ),
         ]
 
 
