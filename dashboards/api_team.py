@@ -275,6 +275,12 @@ class ToRateSerializer(SessionRefSerializer):
     coach_name = serializers.CharField(allow_null=True)
 
 
+class ClosedDaysSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    first_day = serializers.DateField()
+    last_day = serializers.DateField(help_text="Included.")
+
+
 class GrowthSerializer(serializers.Serializer):
     person = PersonRefSerializer()
     manager = PersonRefSerializer(allow_null=True)
@@ -294,6 +300,11 @@ class GrowthSerializer(serializers.Serializer):
     next_to_prepare = SessionRefSerializer(allow_null=True, help_text="Has a prepare page.")
     recent_sessions = RecentSessionSerializer(many=True, source="recent")
     to_rate = ToRateSerializer(many=True, help_text="Held sessions you can still rate.")
+    closed_days = ClosedDaysSerializer(
+        many=True,
+        source="closures",
+        help_text="Days the programme is closed in the next 60 days: nothing is planned then.",
+    )
 
 
 # --- Views -----------------------------------------------------------------------------

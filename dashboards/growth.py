@@ -14,6 +14,8 @@ from django.db.models import Count, F, Q
 from django.db.models import Window as Over
 from django.utils import timezone
 
+from cadence.models import Closure
+from cadence.selectors_closures import closures_coming
 from coaching import selectors as coaching
 from coaching.models import CoachingSession, Commitment, FocusArea, Goal, ParticipantRole
 from coaching.ratings import sessions_to_rate
@@ -50,6 +52,7 @@ class GrowthDashboard:
     last_asked_at: datetime | None  # when I last asked anyone for feedback
     scorecards_waiting: int
     to_rate: list[CoachingSession] = field(default_factory=list)
+    closures: list[Closure] = field(default_factory=list)  # closed days coming up
     recent_days: int = RECENT_DAYS
 
     @property
@@ -139,6 +142,7 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
         last_asked_at=feedback.last_asked(user=person),
         scorecards_waiting=scorecards.waiting_on(user=person).count(),
         to_rate=_to_rate(person, now),
+        closures=closures_coming(),
     )
 
 

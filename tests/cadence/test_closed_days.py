@@ -299,3 +299,25 @@ def test_the_page_and_the_list_cost_the_same_whatever_the_closures(
     # Session and person, the admin's roles, the count, the page.
     with django_assert_num_queries(5):
         assert client.get("/api/v1/closed-days/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_rep_reads_the_closed_days_beside_her_next_session_and_in_the_api(client_for, org):
+    today = timezone.localdate()
+    Closure.objects.create(
+        name="Winter break",
+        first_day=today + timedelta(days=5),
+        last_day=today + timedelta(days=13),
+    )
+    client = client_for(org.rep)
+    page = client.get("/me/").content.decode()
+    next_session = page.split('id="next-heading"', 1)[1].split("</section>", 1)[0]
+    assert "Closed: Winter break" in next_session and "(9 days)" in next_session
+    closed = client.get("/api/v1/dashboards/growth/").json()["closed_days"]
+    assert closed == [
+        {
+            "name": "Winter break",
+            "first_day": (today + timedelta(days=5)).isoformat(),
+            "last_day": (today + timedelta(days=13)).isoformat(),
+        }
+    ]

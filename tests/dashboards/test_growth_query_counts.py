@@ -82,6 +82,7 @@ def test_the_costs_are_pinned(client, reps):
     # teams, their criteria (3); monthly averages; requests waiting on me (with their
     # count); latest developmental feedback; open commitments; upcoming sessions,
     # recent sessions, the people of both (3); themes; calls waiting for my scores;
-    # sessions to rate; when I last asked for feedback; roles (the navigation).
-    assert queries(client, "/me/") == 20
-    assert queries(client, "/api/v1/dashboards/growth/") == 19  # no navigation
+    # sessions to rate; when I last asked for feedback; closed days coming up; roles
+    # (the navigation).
+    assert queries(client, "/me/") == 21
+    assert queries(client, "/api/v1/dashboards/growth/") == 20  # no navigation
