@@ -12,12 +12,12 @@ from django.utils import timezone
 from .models import Closure
 
 PAST_SHOWN = 12
-AHEAD_DAYS = 60
+COMING_DAYS = 60
 
 
 def closures() -> QuerySet[Closure]:
     """Every closure, the latest first (the API's list)."""
-    return Closure.objects.select_related("created_by").order_by("-first_day", "-pk")
+    return Closure.objects.order_by("-first_day", "-pk")
 
 
 def closures_not_over(today: date | None = None) -> list[Closure]:
@@ -40,11 +40,11 @@ def closures_past(today: date | None = None) -> list[Closure]:
 
 
 def closures_coming(today: date | None = None) -> list[Closure]:
-    """Closures now or within AHEAD_DAYS, for My cadence (one query)."""
+    """Closures now or within COMING_DAYS, for My cadence and My coaching (one query)."""
     today = today or timezone.localdate()
     return list(
         Closure.objects.filter(
-            last_day__gte=today, first_day__lte=today + timedelta(days=AHEAD_DAYS)
+            last_day__gte=today, first_day__lte=today + timedelta(days=COMING_DAYS)
         ).order_by("first_day", "pk")
     )
 

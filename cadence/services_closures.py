@@ -21,7 +21,7 @@ from .models import CadencePlan, Closure
 
 NAME_LIMIT = Closure._meta.get_field("name").max_length
 LONGEST_DAYS = 31
-AHEAD_DAYS = 731  # two years: further ahead, nothing is planned yet anyway
+FURTHEST_DAYS = 731  # two years ahead: further, nothing is planned yet anyway
 
 
 def _checked(name: str, first_day: date, last_day: date, *, today: date) -> str:
@@ -35,7 +35,7 @@ def _checked(name: str, first_day: date, last_day: date, *, today: date) -> str:
         errors["last_day"] = "The last day comes on or after the first."
     elif last_day < today:
         errors["last_day"] = "These days have passed: nothing is planned on them any more."
-    elif first_day > today + timedelta(days=AHEAD_DAYS):
+    elif first_day > today + timedelta(days=FURTHEST_DAYS):
         errors["first_day"] = "Close days within the next two years."
     elif (last_day - first_day).days + 1 > LONGEST_DAYS:
         errors["last_day"] = (

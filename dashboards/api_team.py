@@ -17,6 +17,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cadence.api_closures import ClosedDaysSerializer
 from coaching.api import FocusAreaRefSerializer
 from coaching.ratings import RATING_DAYS, USEFULNESS_WEEKS
 from config.api import NOT_FOUND, VALIDATION_ERROR
@@ -273,12 +274,6 @@ class RecentSessionSerializer(SessionRefSerializer):
 
 class ToRateSerializer(SessionRefSerializer):
     coach_name = serializers.CharField(allow_null=True)
-
-
-class ClosedDaysSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    first_day = serializers.DateField()
-    last_day = serializers.DateField(help_text="Included.")
 
 
 class GrowthSerializer(serializers.Serializer):
