@@ -197,6 +197,27 @@ class ChangeSerializer(serializers.Serializer):
     points = serializers.FloatField(help_text="The others' average, last month less first.")
 
 
+class LiftGroupSerializer(serializers.Serializer):
+    people = serializers.IntegerField()
+    first = serializers.FloatField(help_text="The mean of each person's first scored month.")
+    last = serializers.FloatField(help_text="The mean of each person's last scored month.")
+    change = serializers.FloatField(help_text="Last less first.")
+
+
+class LiftSerializer(serializers.Serializer):
+    compared = serializers.IntegerField(
+        help_text="The people scored by coaches or peers in two months or more of the six "
+        "who had 1:1s due."
+    )
+    kept = LiftGroupSerializer(
+        allow_null=True, help_text="Those whose 1:1s were held at least 4 times in 5."
+    )
+    slipped = LiftGroupSerializer(allow_null=True, help_text="Those whose 1:1s were held less.")
+    difference = serializers.FloatField(
+        allow_null=True, help_text="How much further the first group moved than the second."
+    )
+
+
 class AreaSkillsSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="area.pk")
     name = serializers.CharField(source="area.name")
@@ -208,6 +229,12 @@ class AreaSkillsSerializer(serializers.Serializer):
     scale_max = serializers.IntegerField()
     change = ChangeSerializer(allow_null=True)
     months = MonthSkillSerializer(many=True)
+    lift = LiftSerializer(
+        allow_null=True,
+        help_text="Does coaching move it: the change of the people whose 1:1s were held at "
+        "least 4 times in 5 against the rest's; both groups null unless each holds five "
+        "people or more; null when the focus area is suppressed.",
+    )
 
 
 class OrgSkillsSerializer(serializers.Serializer):

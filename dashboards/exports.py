@@ -13,7 +13,7 @@ from feedback.evaluations import safe_cell
 from people.models import Team, User
 from people.services import audit_record
 
-from . import org, org_feedback, org_peers, org_skills, snapshots
+from . import org, org_feedback, org_peers, org_skills, skill_lift, snapshots
 from .charts import percent
 from .privacy import TOO_FEW
 
@@ -179,6 +179,26 @@ def skills_table(skills: org_skills.OrgSkills, *, as_of: datetime) -> Table:
     header = ["focus area", "for", "people", "month", "people scored",
               "coaches and peers (average)", "people who assessed themselves",
               "self-assessment (average)"]  # fmt: skip
+    return Table(header, rows, as_of=as_of)
+
+
+def skills_lift_table(skills: org_skills.OrgSkills, *, as_of: datetime) -> Table:
+    """Does coaching move skill: a row per focus area and group (1:1s held at least 4
+    times in 5, or fewer); groups too small to compare say so, both together."""
+    rows = []
+    for area in skills.areas:
+        lift = area.lift
+        if lift is None:
+            continue
+        audience = ", ".join(t.name for t in area.teams) or "everyone"
+        groups = ((skill_lift.KEPT_LABEL, lift.kept), (skill_lift.SLIPPED_LABEL, lift.slipped))
+        for label, group in groups:
+            numbers = [TOO_FEW, "", "", ""]
+            if group is not None:
+                numbers = [group.people, group.first, group.last, group.change]
+            rows.append([area.area.name, audience, lift.compared, label, *numbers])
+    header = ["focus area", "for", "people compared", "1:1s", "people",
+              "first month scored (average)", "last month scored (average)", "change"]  # fmt: skip
     return Table(header, rows, as_of=as_of)
 
 

@@ -4,10 +4,13 @@ months (in the reader's time zone), the average of the scores coaches, peers and
 reviewers gave on its criteria to the people it is for, beside those people's own
 self-assessments — the lift to report to leadership, long before quota moves.
 
+Beside each area's months, whether the people whose 1:1s held moved further than the
+rest (`skill_lift`), from the same aggregate.
+
 Aggregates only: no scorecard, score or name, and a month's average over fewer than
 `MIN_GROUP` people is not shown (nor an area whose audience is smaller). Calibrations
-measure raters, not people, so they are left out, as in every trend. Six queries,
-seven once a team has a focus area of its own, whatever the number of people, scores
+measure raters, not people, so they are left out, as in every trend. Seven queries,
+eight once a team has a focus area of its own, whatever the number of people, scores
 or focus areas (pinned by tests/dashboards/test_org_skills.py at two sizes)."""
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, tzinfo
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, DateField, F, Q, Sum
 from django.db.models.functions import TruncMonth
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 from coaching.models import FocusArea
@@ -25,6 +29,7 @@ from people.selectors import ids_below
 from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, trend_chart
 from scorecards.models import CriterionVersion, RaterRole, RoundContext, Score
 
+from . import skill_lift
 from .privacy import too_few
 
 MONTHS = 6  # the current month and the five before it
@@ -70,6 +75,7 @@ class AreaSkills:
     scale_max: int
     months: list[MonthSkill]  # oldest first, every month of the window; [] when suppressed
     chart: SafeString | str = ""
+    lift: skill_lift.Lift | None = None  # None when suppressed
 
     @property
     def suppressed(self) -> bool:
@@ -131,18 +137,26 @@ def organisation_skills(
     versions = _versions({c.pk for area in areas for c in area.criteria.all()})
     since = datetime.combine(months[0], time.min, tzinfo=tz)
     counted = [a for a in areas if not too_few(people[a.pk])]
-    by_area = _monthly(counted, audiences, versions, since=since, until=until, among=among, tz=tz)
+    found = _by_person_month(
+        counted, audiences, versions, since=since, until=until, among=among, tz=tz
+    )
+    held = skill_lift.one_on_ones(
+        set().union(*(skill_lift.scored_twice(s) for s in found.series.values())),
+        since=since,
+        end=min(until or timezone.now(), timezone.now()),
+    )
     result = []
     for area in areas:
         scale = max((versions.scale.get(c.pk, 4) for c in area.criteria.all()), default=4)
-        found = by_area.get(area.pk, {})
-        shown = [found.get(month) or MonthSkill(month, 0, None, 0, None) for month in months]
+        by_month = found.months.get(area.pk, {})
+        shown = [by_month.get(month) or MonthSkill(month, 0, None, 0, None) for month in months]
         skills = AreaSkills(
             area,
             list(area.teams.all()),
             people[area.pk],
             scale,
             [] if area not in counted else shown,
+            lift=skill_lift.lift(found.series[area.pk], held) if area in counted else None,
         )
         result.append(_with_chart(skills, months))
     return OrgSkills(months, result)
@@ -211,7 +225,16 @@ def _people_counts(areas: list[FocusArea], audiences: dict[int, Q | None], among
     return counts
 
 
-def _monthly(
+@dataclass
+class _Found:
+    """What the one aggregate gave: per area, its months and each person's monthly
+    average from coaches and peers (for the lift)."""
+
+    months: dict[int, dict[date, MonthSkill]]
+    series: dict[int, dict[int, skill_lift.Series]]
+
+
+def _by_person_month(
     areas: list[FocusArea],
     audiences: dict[int, Q | None],
     versions: _Versions,
@@ -220,14 +243,16 @@ def _monthly(
     until: datetime | None,
     among,
     tz: tzinfo,
-) -> dict[int, dict[date, MonthSkill]]:
-    """One aggregate query for every area: per month, the sum, count and people of the
-    others' scores and of the self-assessments, each area's filtered to its criteria
-    and its people. With `among` (the people below a manager, as a subquery), only
-    their scores are read, the walk down the reporting lines done once: at 10,000
-    people 15 ms under a manager of ten rather than the whole organisation's 250."""
+) -> _Found:
+    """One aggregate query for every area, per person and month: the sum and count of
+    the others' scores and of the self-assessments, each area's filtered to its
+    criteria and its people; the months' averages and head counts are added up from
+    its rows. With `among` (the people below a manager, as a subquery), only their
+    scores are read, the walk down the reporting lines done once: at 10,000 people
+    15 ms under a manager of ten rather than the whole organisation's 250."""
+    found = _Found({area.pk: {} for area in areas}, {area.pk: {} for area in areas})
     if not areas:
-        return {}
+        return found
     is_self = Q(scorecard__rater_role=RaterRole.SUBJECT)
     sums = {}
     for n, area in enumerate(areas):
@@ -237,9 +262,6 @@ def _monthly(
         for side, rule in (("o", ~is_self), ("s", is_self)):
             sums[f"{side}_sum_{n}"] = Sum("rating", filter=scope & rule)
             sums[f"{side}_n_{n}"] = Count("pk", filter=scope & rule)
-            sums[f"{side}_people_{n}"] = Count(
-                "scorecard__subject", filter=scope & rule, distinct=True
-            )
     wanted = versions.of({c.pk for area in areas for c in area.criteria.all()})
     scores = Score.objects.filter(scorecard__submitted_at__gte=since, criterion_id__in=wanted)
     if until is not None:
@@ -248,27 +270,36 @@ def _monthly(
         scores = scores.filter(scorecard__subject__in=among)
     rows = (
         scores.exclude(scorecard__context=RoundContext.CALIBRATION)
-        .annotate(month=TruncMonth("scorecard__submitted_at", tzinfo=tz))
-        .values("month")
+        .annotate(month=TruncMonth("scorecard__submitted_at", tzinfo=tz, output_field=DateField()))
+        .values("scorecard__subject", "month")
         .annotate(**sums)
         .order_by()
+        .values_list("scorecard__subject", "month", *sums)
     )
-    found: dict[int, dict[date, MonthSkill]] = {area.pk: {} for area in areas}
-    for row in rows:
-        month = row["month"].date() if isinstance(row["month"], datetime) else row["month"]
+    # A few tens of thousands of rows at 10,000 people: positions, not names.
+    totals: dict[tuple[int, date], list[int]] = {}
+    for subject, month, *numbers in rows:
         for n, area in enumerate(areas):
-            people, assessed = row[f"o_people_{n}"], row[f"s_people_{n}"]
-            found[area.pk][month] = MonthSkill(
-                month,
-                people,
-                _mean(row[f"o_sum_{n}"], row[f"o_n_{n}"], people),
-                assessed,
-                _mean(row[f"s_sum_{n}"], row[f"s_n_{n}"], assessed),
-            )
+            o_sum, o_n, s_sum, s_n = numbers[4 * n : 4 * n + 4]
+            if o_n:
+                total = totals.setdefault((area.pk, month), [0, 0, 0, 0, 0, 0])
+                total[0] += o_sum
+                total[1] += o_n
+                total[2] += 1
+                found.series[area.pk].setdefault(subject, {})[month] = o_sum / o_n
+            if s_n:
+                total = totals.setdefault((area.pk, month), [0, 0, 0, 0, 0, 0])
+                total[3] += s_sum
+                total[4] += s_n
+                total[5] += 1
+    for (area_pk, month), (o_sum, o_n, people, s_sum, s_n, assessed) in totals.items():
+        found.months[area_pk][month] = MonthSkill(
+            month, people, _mean(o_sum, o_n, people), assessed, _mean(s_sum, s_n, assessed)
+        )
     return found
 
 
-def _mean(total: int | None, n: int, people: int) -> float | None:
+def _mean(total: int, n: int, people: int) -> float | None:
     if not n or too_few(people):
         return None
     return round(total / n, 2)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("hr/teams/<int:pk>/", views_hr.team_health, name="hr_team"),
     path("hr/skills/", views_hr.skills_hr, name="hr_skills"),
     path("hr/skills/export.csv", views_hr.skills_export, name="hr_skills_export"),
+    path("hr/skills/lift.csv", views_hr.skills_lift_export, name="hr_skills_lift_export"),
     path("hr/peers/", views_hr.peers_hr, name="hr_peers"),
     path("hr/peers/export.csv", views_hr.peers_export, name="hr_peers_export"),
     path("hr/feedback/", views_hr.feedback_hr, name="hr_feedback"),

@@ -169,6 +169,14 @@ def skills_export(request):
 
 @require_GET
 @role_required(*HEALTH_ROLES)
+def skills_lift_export(request):
+    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
+    table = exports.skills_lift_table(snapshot.skills, as_of=snapshot.as_of)
+    return _audited_download(request, table, name="skills_lift", file="skills-lift-organisation")
+
+
+@require_GET
+@role_required(*HEALTH_ROLES)
 def feedback_hr(request):
     snapshot = snapshots.feedback(tz=timezone.get_current_timezone())
     return render(

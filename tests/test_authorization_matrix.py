@@ -419,6 +419,7 @@ ROUTES: dict[str, dict] = dict(
         ("hr_skills", page("hr", "admin")),
         ("team_skills_below", page("manager", "other_manager", "head")),
         ("hr_skills_export", page("hr", "admin")),
+        ("hr_skills_lift_export", page("hr", "admin")),
         ("hr_peers", page("hr", "admin")),
         ("hr_peers_export", page("hr", "admin")),
         ("hr_feedback", page("hr", "admin")),

@@ -27,6 +27,7 @@ from coaching.models import (
 )
 from coaching.selectors import coaching_quality
 from dashboards.org_feedback import organisation_feedback
+from dashboards.org_skills import organisation_skills
 from feedback.models import Feedback, FeedbackRequest, RequestedResponder
 from people.models import ImportStatus, PeopleImport, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
@@ -419,6 +420,19 @@ class TestScorecards:
 
         assert gap(first_month) >= 0.7
         assert gap(last_month) < gap(first_month) - 0.4
+
+    @pytest.mark.django_db
+    def test_the_reps_whose_1_1s_held_moved_further_on_discovery(self):
+        """Skills across the organisation's "Does coaching move it?": the reps whose
+        1:1s were held 4 times in 5 (Enterprise East, most of EMEA Growth) moved
+        further than those whose 1:1s slipped (Mid-Market Central's forecast calls)."""
+        tz = ZoneInfo("America/New_York")
+        skills = organisation_skills(today=timezone.localdate(timezone=tz), tz=tz)
+        lift = next(a.lift for a in skills.areas if a.area.name.startswith("Discovery"))
+        assert lift.shown and lift.compared == 24, lift
+        assert lift.kept.change > lift.slipped.change + 0.15, lift
+        central = _demo_reps().filter(memberships__team__name="Mid-Market Central")
+        assert lift.slipped.people >= central.count() - 2
 
     @pytest.mark.django_db
     def test_some_rounds_wait_on_the_rep_after_the_coach_scored_and_one_was_declined(self):
