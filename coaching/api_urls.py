@@ -13,6 +13,7 @@ from . import (
     api_learning,
     api_pairs,
     api_peer_requests,
+    api_since_last,
 )
 
 # path() routes with `<int:pk>`, so ids are checked by the resolver and every route
@@ -31,4 +32,9 @@ for area in (api_pairs, api_learning, api_diagnosis):
 urlpatterns = [
     *router.urls,
     path("peer-request/", api_peer_requests.PeerRequestView.as_view(), name="peer-request"),
+    path(
+        "sessions/<int:pk>/since-last/",
+        api_since_last.SinceLastView.as_view(),
+        name="session-since-last",
+    ),
 ]

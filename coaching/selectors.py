@@ -26,7 +26,7 @@ from django.utils import timezone
 from people.models import TeamMembership, User
 from people.selectors import any_of, managers_above, people_below
 
-from . import rules
+from . import rules, since_last
 from .models import (
     AgendaItem,
     CoachingSession,
@@ -159,11 +159,14 @@ class SessionPage:
     speaking_order: list[SessionParticipant] = field(default_factory=list)
     # Manager review: how the reviewed manager's own 1:1s went in the last 8 weeks.
     coachee_quality: "CoachingQuality | None" = None
+    # A 1:1, for its coach and coachee: the last 1:1, calls and feedback since.
+    since_last: "since_last.SinceLast | None" = None
 
 
 def session_page(*, user: User, pk: int) -> SessionPage:
     """Everything the session page shows, in a fixed number of queries."""
     session = access_session(user=user, pk=pk)
+    viewer_role = rules.role_in(session, user)
     agenda = list(session.agenda.select_related("author"))
     made = list(
         Commitment.objects.visible_to(user)
@@ -179,7 +182,7 @@ def session_page(*, user: User, pk: int) -> SessionPage:
         carried=carried_commitments(session=session, viewer=user),
         private_note=PrivateNote.objects.visible_to(user).filter(session=session).first(),
         prompts=prompts_for(session.kind),
-        viewer_role=rules.role_in(session, user),
+        viewer_role=viewer_role,
         can_run=rules.can_run(session, user),
         can_edit=rules.can_edit_notes(session, user),
         speaking_order=list(session.participants.all()),
@@ -190,6 +193,11 @@ def session_page(*, user: User, pk: int) -> SessionPage:
                 until=session.scheduled_start,
             )
             if session.kind == SessionKind.MANAGER_REVIEW and session.coachee
+            else None
+        ),
+        since_last=(
+            since_last.for_session(session=session, viewer=user)
+            if since_last.applies(session, viewer_role)
             else None
         ),
     )

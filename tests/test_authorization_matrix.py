@@ -85,6 +85,7 @@ OBJECT_KIND = {
         "api:session-private-note",
         "api:session-rating",
         "api:session-reschedule",
+        "api:session-since-last",
     ],
     "agenda": ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     "commitment": ["commitment_close", "api:commitment-detail", "api:commitment-close"],
@@ -805,6 +806,10 @@ ROUTES: dict[str, dict] = dict(
         ),
         ("api:session-reschedule", each(SESSION, api, ok="400")),
         ("api:session-notes", each(SESSION, api)),
+        (
+            "api:session-since-last",  # a 1:1's coach and coachee; not the chain above
+            {"rep": api("rep", "manager"), "review": api(), "other": api("other_manager")},
+        ),
         (
             "api:session-private-note",  # one's own private note; the chain may not
             {

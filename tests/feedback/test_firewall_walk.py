@@ -737,6 +737,7 @@ FILLS_BY_MODEL = {
         "api:session-private-note",
         "api:session-rating",
         "api:session-reschedule",
+        "api:session-since-last",
     ],
     AgendaItem: ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
     Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],

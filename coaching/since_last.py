@@ -1,0 +1,110 @@
+"""What happened since the last 1:1, beside a 1:1 for its coach and its coachee: when
+the last one was held and what was to be tried (its Will), the coachee's calls
+recorded since — one of them is what the conversation is built around — and how much
+developmental feedback came in that the reader may read.
+
+Every part goes through the visibility rule of what it shows (sessions, calls,
+feedback), for the reader: a coach who is not in the coachee's reporting line sees
+their own last 1:1 and the calls of rounds they are in; feedback counts only the
+developmental items the reader may read and did not write — for a coach, those the
+coachee shared with them. Evaluative feedback never appears beside a 1:1. Three
+queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from feedback.models import Feedback
+from people.models import User
+from scorecards.models import RecordedCall
+from scorecards.selectors import calls_visible_to
+
+from .models import (
+    CoachingSession,
+    ParticipantRole,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+)
+
+FIRST_SPAN = timedelta(days=14)  # before a first 1:1: the fortnight before it
+CALLS_SHOWN = 4
+WILL_SHOWN = 280  # characters of the last Will; the session page has the rest
+
+
+@dataclass(frozen=True)
+class SinceLast:
+    since: datetime  # the last 1:1's start, or FIRST_SPAN before this one
+    previous: CoachingSession | None  # the last held 1:1, with its notes
+    calls: list[RecordedCall]  # newest first, up to CALLS_SHOWN
+    more_calls: bool
+    feedback: int
+    for_coachee: bool
+
+    @property
+    def first_days(self) -> int:
+        return FIRST_SPAN.days
+
+    @property
+    def will(self) -> str:
+        text = self.previous.notes.will.strip() if self.previous else ""
+        return text if len(text) <= WILL_SHOWN else text[: WILL_SHOWN - 1].rstrip() + "…"
+
+
+def applies(session: CoachingSession, viewer_role: str | None) -> bool:
+    """Beside 1:1s, for their coach and coachee (the managers above read the notes)."""
+    return session.kind == SessionKind.ONE_ON_ONE and viewer_role in (
+        ParticipantRole.COACH,
+        ParticipantRole.COACHEE,
+    )
+
+
+def for_session(*, session: CoachingSession, viewer: User) -> SinceLast:
+    """For a 1:1 `viewer` takes part in (`applies`); `session` with its people."""
+    coachee = session.coachee
+    until = session.scheduled_start
+    theirs = SessionParticipant.objects.filter(
+        person=coachee, role=ParticipantRole.COACHEE, scheduled_start__lt=until
+    ).values("session_id")
+    previous = (
+        CoachingSession.objects.visible_to(viewer)
+        .filter(
+            pk__in=theirs,
+            kind=SessionKind.ONE_ON_ONE,
+            status=SessionStatus.HELD,
+            scheduled_start__lt=until,
+        )
+        .select_related("notes")
+        .order_by("-scheduled_start", "-pk")
+        .first()
+    )
+    since = previous.scheduled_start if previous else until - FIRST_SPAN
+    tz = timezone.get_current_timezone()
+    calls = list(
+        calls_visible_to(viewer)
+        .filter(
+            person=coachee,
+            call_date__gte=since.astimezone(tz).date(),
+            call_date__lte=until.astimezone(tz).date(),
+        )
+        .select_related("person")
+        .order_by("-call_date", "-pk")[: CALLS_SHOWN + 1]
+    )
+    feedback = (
+        Feedback.objects.visible_to(viewer)
+        .developmental()
+        .filter(recipient=coachee, created_at__gte=since, created_at__lt=until)
+        .exclude(author=viewer)
+        .count()
+    )
+    return SinceLast(
+        since=since,
+        previous=previous,
+        calls=calls[:CALLS_SHOWN],
+        more_calls=len(calls) > CALLS_SHOWN,
+        feedback=feedback,
+        for_coachee=viewer.pk == coachee.pk,
+    )
