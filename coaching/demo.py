@@ -45,6 +45,7 @@ from django.utils import timezone
 from people.demo import HEAD, REPS, TEAMS, _key, demo_email, demo_people
 from people.models import Team, User
 from scorecards.models import RecordedCall
+from scorecards.services import recorded_call_create
 
 from .models import (
     AgendaItem,
@@ -1167,6 +1168,22 @@ class _Builder:
         )
         PrivateNote.objects.filter(pk=note.pk).update(updated_at=at)
 
+    @staticmethod
+    def recorded_before(person, at, call: str, account: str, moment: str) -> RecordedCall:
+        """The call a coachee brings to their next 1:1: recorded the day before they
+        prepared, so "Since the last 1:1" lists the call their Reality names."""
+        day = at.astimezone(person.tzinfo).date() - timedelta(days=1)
+        recording = recorded_call_create(
+            actor=person,
+            person=person,
+            title=f"{call[0].upper()}{call[1:]} — {account}",
+            call_date=day,
+            url=f"https://calls.example.com/{_slug(person.display_name)}/{_slug(account)}-{day:%Y%m%d}",
+            timestamps=f"{moment} where it went sideways",
+        )
+        RecordedCall.objects.filter(pk=recording.pk).update(created_at=at - timedelta(hours=20))
+        return recording
+
     def prepare_next(self, plan, session, theme: Theme, goal: str, account: str) -> None:
         """Next week's 1:1: some coachees have already written what they want to look at."""
         rep = plan.rep
@@ -1184,11 +1201,12 @@ class _Builder:
         if at > self.now:  # the 1:1 is days away: they wrote it up earlier today or yesterday
             at = self.now - timedelta(hours=self.rng.randint(2, 30))
         call = self.rng.choice(theme.calls)
+        moment = self.ts()
+        recording = self.recorded_before(rep.person, at, call, account, moment)
         changes = {
             "reality": f"Want to look at the {account} {call} from this week. "
-            + self.rng.choice(theme.sideways).format(ts=self.ts()),
-            "reality_evidence_url": f"https://calls.example.com/{_slug(rep.person.display_name)}"
-            f"/{_slug(account)}-{at:%Y%m%d}",
+            + self.rng.choice(theme.sideways).format(ts=moment),
+            "reality_evidence_url": recording.url,
         }
         if goal != rep.goal_written:
             changes["goal"] = goal

@@ -216,6 +216,12 @@ class TestCoachingHistory:
         )
         assert prepared.exclude(reality="").count() >= 10
         assert AgendaItem.objects.filter(session__status=SessionStatus.SCHEDULED).exists()
+        # The call a prepared Reality names is recorded, so "Since the last 1:1" lists it.
+        for notes in prepared.exclude(reality="").select_related("session"):
+            call = RecordedCall.objects.get(url=notes.reality_evidence_url)
+            assert call.person == notes.session.coachee
+            assert call.title.split(" — ")[1] in notes.reality
+            assert call.call_date < notes.session.scheduled_start.date()
 
     @pytest.mark.django_db
     def test_commitments_are_in_every_state_and_some_are_overdue(self):
