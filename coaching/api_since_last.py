@@ -32,6 +32,7 @@ class SinceLastSerializer(serializers.Serializer):
     more_calls = serializers.BooleanField()
     developmental_feedback = serializers.IntegerField(
         source="feedback",
+        allow_null=True,
         help_text="Developmental feedback the coachee received since that you may read and "
         "did not write (for the coach: what the coachee shared with them).",
     )

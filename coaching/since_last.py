@@ -8,16 +8,20 @@ feedback), for the reader: a coach who is not in the coachee's reporting line se
 their own last 1:1 and the calls of rounds they are in; feedback counts only the
 developmental items the reader may read and did not write — for a coach, those the
 coachee shared with them. Evaluative feedback never appears beside a 1:1. Three
-queries."""
+queries.
+
+The feedback app sits to coaching's right (it links items to goals), so coaching may
+not import it: it lends its count when it loads (`count_feedback_with`, from
+feedback/apps.py), as forms lend their people sources to people/pickers.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from feedback.models import Feedback
 from people.models import User
 from scorecards.models import RecordedCall
 from scorecards.selectors import calls_visible_to
@@ -35,13 +39,24 @@ CALLS_SHOWN = 4
 WILL_SHOWN = 280  # characters of the last Will; the session page has the rest
 
 
+# (viewer, recipient, since, until) → developmental items `recipient` received in
+# [since, until) that `viewer` may read and did not write.
+FeedbackCount = Callable[..., int]
+_feedback_count: FeedbackCount | None = None
+
+
+def count_feedback_with(count: FeedbackCount) -> None:
+    global _feedback_count
+    _feedback_count = count
+
+
 @dataclass(frozen=True)
 class SinceLast:
     since: datetime  # the last 1:1's start, or FIRST_SPAN before this one
     previous: CoachingSession | None  # the last held 1:1, with its notes
     calls: list[RecordedCall]  # newest first, up to CALLS_SHOWN
     more_calls: bool
-    feedback: int
+    feedback: int | None  # None: no feedback app lent its count
     for_coachee: bool
 
     @property
@@ -94,11 +109,9 @@ def for_session(*, session: CoachingSession, viewer: User) -> SinceLast:
         .order_by("-call_date", "-pk")[: CALLS_SHOWN + 1]
     )
     feedback = (
-        Feedback.objects.visible_to(viewer)
-        .developmental()
-        .filter(recipient=coachee, created_at__gte=since, created_at__lt=until)
-        .exclude(author=viewer)
-        .count()
+        _feedback_count(viewer=viewer, recipient=coachee, since=since, until=until)
+        if _feedback_count is not None
+        else None
     )
     return SinceLast(
         since=since,

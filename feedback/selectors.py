@@ -77,6 +77,20 @@ def listed_feedback(
     return visible_feedback(user=user, roles=roles, within=within, each_row=received or given)
 
 
+def developmental_since(*, viewer: User, recipient: User, since: datetime, until: datetime) -> int:
+    """How many developmental items `recipient` received in [since, until) that `viewer`
+    may read and did not write — beside a 1:1 (coaching/since_last.py): for the coachee,
+    all theirs but anonymous answers still held back; for the coach, what the coachee
+    shared with them. One query, the rule tested on the recipient's few items."""
+    within = Q(
+        stream=Stream.DEVELOPMENTAL,
+        recipient=recipient,
+        created_at__gte=since,
+        created_at__lt=until,
+    ) & ~Q(author=viewer)
+    return visible_feedback(user=viewer, roles=(), within=within, each_row=True).count()
+
+
 def given_by(*, user: User) -> QuerySet[Feedback]:
     return Feedback.objects.filter(author=user).select_related("recipient")
 

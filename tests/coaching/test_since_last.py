@@ -144,3 +144,33 @@ def test_a_long_will_is_cut_with_an_ellipsis(client, org):
         this = one_on_one(org.manager, org.rep, start=NOW + timedelta(days=1))
     will = since_last(client, org.manager, this).json()["will"]
     assert len(will) <= 280 and will.endswith("…")
+
+
+def test_anonymous_answers_still_held_back_are_not_counted(client, org):
+    """Mia, coached by Hana, asked her three reports anonymously: one answer is in and
+    held back (fewer than three), so her count does not tell her it arrived; once all
+    three are in, they count."""
+    from feedback.models import Stream
+    from feedback.services import feedback_request_answer, feedback_request_create
+    from tests.factories import UserFactory
+
+    with time_machine.travel(NOW - timedelta(days=14), tick=False):
+        last = one_on_one(org.head, org.manager, start=NOW - timedelta(days=14))
+        session_mark_held(session=last, actor=org.head, held_at=NOW - timedelta(days=14))
+    reports = [org.rep, org.peer, UserFactory(manager=org.manager)]
+    with time_machine.travel(NOW - timedelta(days=5), tick=False):
+        asked = feedback_request_create(
+            requester=org.manager,
+            responders=reports,
+            due_on=NOW.date(),
+            stream=Stream.DEVELOPMENTAL,
+            anonymous=True,
+        )
+        feedback_request_answer(request=asked, responder=reports[0], observation="One")
+    with time_machine.travel(NOW, tick=False):
+        review = one_on_one(org.head, org.manager, start=NOW + timedelta(days=1))
+    assert since_last(client, org.manager, review).json()["developmental_feedback"] == 0
+    with time_machine.travel(NOW - timedelta(days=4), tick=False):
+        for responder in reports[1:]:
+            feedback_request_answer(request=asked, responder=responder, observation="More")
+    assert since_last(client, org.manager, review).json()["developmental_feedback"] == 3
