@@ -3,12 +3,13 @@ the last one was held and what was to be tried (its Will), the coachee's calls
 recorded since — one of them is what the conversation is built around — and how much
 developmental feedback came in that the reader may read.
 
-Every part goes through the visibility rule of what it shows (sessions, calls,
-feedback), for the reader: a coach who is not in the coachee's reporting line sees
-their own last 1:1 and the calls of rounds they are in; feedback counts only the
-developmental items the reader may read and did not write — for a coach, those the
-coachee shared with them. Evaluative feedback never appears beside a 1:1. Three
-queries.
+The last 1:1 is the last one the two of them held together, so the reader took part
+in it (their own session, whoever else may see it). The calls and the feedback go
+through the visibility rule of what they show, for the reader: a coach who is not in
+the coachee's reporting line sees the calls of rounds they are in; feedback counts
+only the developmental items the reader may read and did not write — for a coach,
+those the coachee shared with them. Evaluative feedback never appears beside a 1:1.
+Three queries.
 
 The feedback app sits to coaching's right (it links items to goals), so coaching may
 not import it: it lends its count when it loads (`count_feedback_with`, from
@@ -24,7 +25,7 @@ from django.utils import timezone
 
 from people.models import User
 from scorecards.models import RecordedCall
-from scorecards.selectors import calls_visible_to
+from scorecards.selectors import calls_of
 
 from .models import (
     CoachingSession,
@@ -53,7 +54,7 @@ def count_feedback_with(count: FeedbackCount) -> None:
 @dataclass(frozen=True)
 class SinceLast:
     since: datetime  # the last 1:1's start, or FIRST_SPAN before this one
-    previous: CoachingSession | None  # the last held 1:1, with its notes
+    previous: CoachingSession | None  # the last 1:1 the two held together, with its notes
     calls: list[RecordedCall]  # newest first, up to CALLS_SHOWN
     more_calls: bool
     feedback: int | None  # None: no feedback app lent its count
@@ -79,19 +80,22 @@ def applies(session: CoachingSession, viewer_role: str | None) -> bool:
 
 def for_session(*, session: CoachingSession, viewer: User) -> SinceLast:
     """For a 1:1 `viewer` takes part in (`applies`); `session` with its people."""
-    coachee = session.coachee
+    coach, coachee = session.coach, session.coachee
     until = session.scheduled_start
-    theirs = SessionParticipant.objects.filter(
-        person=coachee, role=ParticipantRole.COACHEE, scheduled_start__lt=until
-    ).values("session_id")
+
+    def in_role(person, role):
+        return SessionParticipant.objects.filter(
+            person=person, role=role, scheduled_start__lt=until
+        ).values("session_id")
+
     previous = (
-        CoachingSession.objects.visible_to(viewer)
-        .filter(
-            pk__in=theirs,
+        CoachingSession.objects.filter(
+            pk__in=in_role(coachee, ParticipantRole.COACHEE),
             kind=SessionKind.ONE_ON_ONE,
             status=SessionStatus.HELD,
             scheduled_start__lt=until,
         )
+        .filter(pk__in=in_role(coach, ParticipantRole.COACH))
         .select_related("notes")
         .order_by("-scheduled_start", "-pk")
         .first()
@@ -99,9 +103,8 @@ def for_session(*, session: CoachingSession, viewer: User) -> SinceLast:
     since = previous.scheduled_start if previous else until - FIRST_SPAN
     tz = timezone.get_current_timezone()
     calls = list(
-        calls_visible_to(viewer)
+        calls_of(coachee, viewer=viewer)
         .filter(
-            person=coachee,
             call_date__gte=since.astimezone(tz).date(),
             call_date__lte=until.astimezone(tz).date(),
         )

@@ -76,6 +76,16 @@ def calls_visible_to(user: User) -> QuerySet[RecordedCall]:
     )
 
 
+def calls_of(person: User, *, viewer: User) -> QuerySet[RecordedCall]:
+    """`person`'s calls that `viewer` may see (`calls_visible_to`): all of them when they
+    are the viewer's own or a direct report's — the rule's first two parts, read
+    without building the rest (a walk down the reporting lines and four kinds of round:
+    4 ms of Python beside a 1:1) — else through the whole rule."""
+    if viewer.is_active and viewer.pk in (person.pk, person.reports_to_id):
+        return RecordedCall.objects.filter(person=person)
+    return calls_visible_to(viewer).filter(person=person)
+
+
 def calls_for_lists(user: User) -> QuerySet[RecordedCall]:
     """`calls_visible_to(user)` — the same calls — for lists read newest first a page
     at a time. Below LARGE_SCOPE_FROM people below, the ids are gathered first from

@@ -124,7 +124,7 @@ def test_before_a_first_1_1_the_fortnight_before_it(client, org):
     client.force_login(org.manager)
     with time_machine.travel(NOW, tick=False):
         page = client.get(f"/sessions/{first.pk}/").content.decode()
-    assert "No 1:1 held before this one: here are the 14 days before it." in page
+    assert "No 1:1 held together before this one: here are the 14 days before it." in page
 
 
 def test_a_coach_outside_the_reporting_line_sees_only_what_is_theirs(client, org, week):
@@ -174,3 +174,13 @@ def test_anonymous_answers_still_held_back_are_not_counted(client, org):
         for responder in reports[1:]:
             feedback_request_answer(request=asked, responder=responder, observation="More")
     assert since_last(client, org.manager, review).json()["developmental_feedback"] == 3
+
+
+def test_the_last_1_1_is_the_last_the_two_held_together(client, org, week):
+    """Rita's mentoring 1:1 with Omar two days ago is not Mia's "last 1:1" with her."""
+    when = NOW - timedelta(days=2)
+    with time_machine.travel(when, tick=False):
+        mentoring = SessionFactory(scheduled_start=when, status="held", held_at=when)
+        SessionParticipantFactory(session=mentoring, person=org.other_manager, role="coach")
+        SessionParticipantFactory(session=mentoring, person=org.rep, role="coachee")
+    assert since_last(client, org.manager, week.this).json()["previous"]["id"] == week.last.pk
