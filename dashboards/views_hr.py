@@ -159,20 +159,27 @@ def skills_page(request, *, below):
     )
 
 
+def _skills_download(request, build, *, name: str, file: str) -> HttpResponse:
+    """One of the skills page's tables, from the slot's snapshot the page shows."""
+    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
+    table = build(snapshot.skills, as_of=snapshot.as_of)
+    return _audited_download(request, table, name=name, file=file)
+
+
 @require_GET
 @role_required(*HEALTH_ROLES)
 def skills_export(request):
-    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
-    table = exports.skills_table(snapshot.skills, as_of=snapshot.as_of)
-    return _audited_download(request, table, name="skills", file="skills-organisation")
+    return _skills_download(
+        request, exports.skills_table, name="skills", file="skills-organisation"
+    )
 
 
 @require_GET
 @role_required(*HEALTH_ROLES)
 def skills_lift_export(request):
-    snapshot = snapshots.skills(tz=timezone.get_current_timezone())
-    table = exports.skills_lift_table(snapshot.skills, as_of=snapshot.as_of)
-    return _audited_download(request, table, name="skills_lift", file="skills-lift-organisation")
+    return _skills_download(
+        request, exports.skills_lift_table, name="skills_lift", file="skills-lift-organisation"
+    )
 
 
 @require_GET
