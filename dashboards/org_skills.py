@@ -141,9 +141,7 @@ def organisation_skills(
         counted, audiences, versions, since=since, until=until, among=among, tz=tz
     )
     held = skill_lift.one_on_ones(
-        set().union(*(skill_lift.scored_twice(s) for s in found.series.values())),
-        since=since,
-        end=min(until or timezone.now(), timezone.now()),
+        since=since, end=min(until or timezone.now(), timezone.now()), among=among
     )
     result = []
     for area in areas:

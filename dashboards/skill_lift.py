@@ -64,24 +64,22 @@ class Lift:
 Series = dict[date, float]
 
 
-def scored_twice(series: dict[int, Series]) -> set[int]:
-    return {person for person, months in series.items() if len(months) >= 2}
-
-
-def one_on_ones(people: set[int], *, since: datetime, end: datetime) -> dict[int, tuple[int, int]]:
-    """person → (due, held): their 1:1s as coachee scheduled in [since, end). One query
-    (none for no one), by the participants' copy of the session's time."""
-    if not people:
-        return {}
+def one_on_ones(*, since: datetime, end: datetime, among=None) -> dict[int, tuple[int, int]]:
+    """coachee → (due, held): everyone's 1:1s as coachee scheduled in [since, end), or
+    those of `among` (a subquery of ids). One query, by the participants' copy of the
+    session's time. Not narrowed to the people scored twice by a list of their ids:
+    thousands of them would pass SQLite's limit on a statement's parameters, and at
+    10,000 people reading everyone's costs 0.38 s against 0.31."""
+    rows = SessionParticipant.objects.filter(
+        role=ParticipantRole.COACHEE,
+        session__kind=SessionKind.ONE_ON_ONE,
+        scheduled_start__gte=since,
+        scheduled_start__lt=end,
+    )
+    if among is not None:
+        rows = rows.filter(person_id__in=among)
     rows = (
-        SessionParticipant.objects.filter(
-            person_id__in=sorted(people),
-            role=ParticipantRole.COACHEE,
-            session__kind=SessionKind.ONE_ON_ONE,
-            scheduled_start__gte=since,
-            scheduled_start__lt=end,
-        )
-        .values("person_id")
+        rows.values("person_id")
         .annotate(due=Count("pk"), held=Count("pk", filter=Q(session__status=SessionStatus.HELD)))
         .order_by()
         .values_list("person_id", "due", "held")
@@ -93,11 +91,10 @@ def lift(series: dict[int, Series], held: dict[int, tuple[int, int]]) -> Lift:
     """The comparison for one area from each person's monthly averages on it and their
     1:1s (`one_on_ones`)."""
     kept, slipped = [], []
-    for person in scored_twice(series):
+    for person, months in series.items():
         due, done = held.get(person, (0, 0))
-        if not due:
+        if len(months) < 2 or not due:
             continue
-        months = series[person]
         ends = (months[min(months)], months[max(months)])
         (kept if done >= KEPT_SHARE * due else slipped).append(ends)
     compared = len(kept) + len(slipped)

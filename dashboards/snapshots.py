@@ -289,8 +289,8 @@ class SkillsSnapshot:
 def skills(*, tz: tzinfo, below: User | None = None, now: datetime | None = None) -> SkillsSnapshot:
     """Skills across the organisation (`org_skills`) — or across the people `below` a
     manager — as of this slot, in the reader's time zone (its months are calendar
-    months there): about 0.6 s at 10,000 people (a third of it the 1:1s held by
-    everyone scored twice, for the lift), so computed once a slot and kept, like a
+    months there): about 0.7 s at 10,000 people (half of it the six months' 1:1s,
+    for the lift), so computed once a slot and kept, like a
     team's page, and the page, its CSVs and the API agree."""
     scope = "organisation" if below is None else f"below-{below.pk}"
 

@@ -162,7 +162,7 @@ def test_only_the_1_1s_due_before_the_slot_count(world):
     for rep in world.reps[5:]:
         one_on_ones_of(world.org.manager, rep, held=0, missed=6, first=datetime(2026, 3, 19, 9))
     assert area_of().lift.slipped.people == 5
-    held = one_on_ones({r.pk for r in world.reps}, since=NOW - timedelta(days=60), end=NOW)
+    held = one_on_ones(since=NOW - timedelta(days=60), end=NOW)
     assert held[world.reps[0].pk] == (7, 6) and held[world.reps[9].pk] == (7, 3)
 
 
