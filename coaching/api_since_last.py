@@ -22,9 +22,12 @@ class PreviousSerializer(serializers.Serializer):
 
 class SinceLastSerializer(serializers.Serializer):
     since = serializers.DateTimeField(
-        help_text="The last held 1:1's start, or 14 days before this one when none was."
+        help_text="The start of the last 1:1 the two held together, or 14 days before "
+        "this one when they have held none."
     )
-    previous = PreviousSerializer(allow_null=True, help_text="The last held 1:1.")
+    previous = PreviousSerializer(
+        allow_null=True, help_text="The last 1:1 the coach and coachee held together."
+    )
     will = serializers.CharField(
         help_text="What was to be tried: the last 1:1's Will (at most 280 characters)."
     )
