@@ -57,7 +57,9 @@ from .models import (
     Goal,
     GoalStatus,
     NotesRevision,
+    ParticipantRole,
     PrivateNote,
+    SessionKind,
     SessionParticipant,
     SessionStatus,
     SharedNotes,
@@ -1169,16 +1171,39 @@ class _Builder:
         PrivateNote.objects.filter(pk=note.pk).update(updated_at=at)
 
     @staticmethod
-    def recorded_before(person, at, call: str, account: str, moment: str) -> RecordedCall:
+    def last_held_end(coachee, before: datetime) -> datetime | None:
+        """When the coachee's last held 1:1 before `before` ended."""
+        return (
+            CoachingSession.objects.filter(
+                kind=SessionKind.ONE_ON_ONE,
+                status=SessionStatus.HELD,
+                participants__person=coachee,
+                participants__role=ParticipantRole.COACHEE,
+                scheduled_start__lt=before,
+            )
+            .order_by("-scheduled_start")
+            .values_list("scheduled_end", flat=True)
+            .first()
+        )
+
+    @staticmethod
+    def recorded_before(
+        person, at, call: str, account: str, moment: str, *, since: datetime | None
+    ) -> RecordedCall:
         """The call a coachee brings to their next 1:1: recorded the day before they
-        prepared, so "Since the last 1:1" lists the call their Reality names."""
-        day = at.astimezone(person.tzinfo).date() - timedelta(days=1)
+        prepared, or on the day of their last 1:1 if that was later, so "Since the last
+        1:1" lists the call their Reality names."""
+        local = person.tzinfo
+        day = at.astimezone(local).date() - timedelta(days=1)
+        if since is not None:
+            day = max(day, since.astimezone(local).date())
         recording = recorded_call_create(
             actor=person,
             person=person,
             title=f"{call[0].upper()}{call[1:]} — {account}",
             call_date=day,
-            url=f"https://calls.example.com/{_slug(person.display_name)}/{_slug(account)}-{day:%Y%m%d}",
+            url=f"https://calls.example.com/{_slug(person.display_name)}/{_slug(account)}-"
+            f"{_slug(call)}-{day:%Y%m%d}",
             timestamps=f"{moment} where it went sideways",
         )
         RecordedCall.objects.filter(pk=recording.pk).update(created_at=at - timedelta(hours=20))
@@ -1200,9 +1225,12 @@ class _Builder:
         at = self.prepared_at(plan.start, rep.person.time_zone)
         if at > self.now:  # the 1:1 is days away: they wrote it up earlier today or yesterday
             at = self.now - timedelta(hours=self.rng.randint(2, 30))
+        last = self.last_held_end(rep.person, plan.start)
+        if last is not None and at <= last:  # not before the 1:1 they prepare after
+            at = last + (self.now - last) / 2
         call = self.rng.choice(theme.calls)
         moment = self.ts()
-        recording = self.recorded_before(rep.person, at, call, account, moment)
+        recording = self.recorded_before(rep.person, at, call, account, moment, since=last)
         changes = {
             "reality": f"Want to look at the {account} {call} from this week. "
             + self.rng.choice(theme.sideways).format(ts=moment),

@@ -11,7 +11,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from coaching.models import Goal
+from coaching.models import (
+    CoachingSession,
+    Goal,
+    ParticipantRole,
+    SessionKind,
+    SessionStatus,
+)
 from people.demo import HEAD, TEAMS, demo_email
 from people.models import Team, User
 
@@ -98,6 +104,25 @@ WINS = {
 }
 
 
+def _since_last_one_on_one(rep: User, coach: User, now):
+    """A moment between the end of the last 1:1 `coach` held with `rep` and now (None
+    without coaching history)."""
+    last = (
+        CoachingSession.objects.filter(
+            kind=SessionKind.ONE_ON_ONE,
+            status=SessionStatus.HELD,
+            scheduled_end__lt=now,
+            participants__person=rep,
+            participants__role=ParticipantRole.COACHEE,
+        )
+        .filter(participants__person=coach, participants__role=ParticipantRole.COACH)
+        .order_by("-scheduled_start")
+        .values_list("scheduled_end", flat=True)
+        .first()
+    )
+    return None if last is None else last + (now - last) / 2
+
+
 @transaction.atomic
 def seed_feedback(*, rng_seed: int = 2026) -> str:
     if Feedback.objects.exists():
@@ -153,7 +178,12 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
                 impact=text[1],
                 suggestion=text[2],
             )
-            backdate(item, rng.randint(3, 80))
+            days = rng.randint(3, 80)
+            if i == 0 and (since := _since_last_one_on_one(rep, manager, now)):
+                # Shared with the manager below: news beside their next 1:1.
+                Feedback.objects.filter(pk=item.pk).update(created_at=since)
+            else:
+                backdate(item, days)
             made += 1
             # manager → rep, developmental; some acknowledged with themes, some shared
             down = OBSERVATIONS[(i + 3) % len(OBSERVATIONS)]

@@ -224,6 +224,27 @@ class TestCoachingHistory:
             assert call.call_date < notes.session.scheduled_start.date()
 
     @pytest.mark.django_db
+    def test_beside_aisha_s_next_1_1_sofia_reads_her_will_the_call_and_what_she_shared(self):
+        from coaching import since_last
+
+        aisha, sofia = _person("aisha.bello"), _person("sofia.alvarez")
+        upcoming = (
+            CoachingSession.objects.filter(
+                kind=SessionKind.ONE_ON_ONE,
+                status=SessionStatus.SCHEDULED,
+                participants__person=aisha,
+                scheduled_start__gt=timezone.now(),
+            )
+            .with_people()
+            .order_by("scheduled_start")
+            .first()
+        )
+        found = since_last.for_session(session=upcoming, viewer=sofia)
+        assert found.previous is not None and found.will
+        assert found.feedback == 1  # Diego's, which Aisha shared with Sofia
+        assert upcoming.notes.reality_evidence_url in {call.url for call in found.calls}
+
+    @pytest.mark.django_db
     def test_commitments_are_in_every_state_and_some_are_overdue(self):
         statuses = set(Commitment.objects.values_list("status", flat=True))
         assert statuses == set(CommitmentStatus.values)
