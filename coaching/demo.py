@@ -824,6 +824,21 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text.lower()).strip("-").replace("--", "-")
 
 
+def last_held_end(coachee: User, *, before: datetime, coach: User | None = None):
+    """When the coachee's last held 1:1 (with `coach`, or anyone) that ended before
+    `before` ended; None if there is none (the feedback demo asks too)."""
+    held = CoachingSession.objects.filter(
+        kind=SessionKind.ONE_ON_ONE,
+        status=SessionStatus.HELD,
+        scheduled_end__lt=before,
+        participants__person=coachee,
+        participants__role=ParticipantRole.COACHEE,
+    )
+    if coach is not None:
+        held = held.filter(participants__person=coach, participants__role=ParticipantRole.COACH)
+    return held.order_by("-scheduled_start").values_list("scheduled_end", flat=True).first()
+
+
 class _Builder:
     def __init__(self, people: dict[str, User], *, story_now: datetime, rng: random.Random):
         self.people = people
@@ -1171,22 +1186,6 @@ class _Builder:
         PrivateNote.objects.filter(pk=note.pk).update(updated_at=at)
 
     @staticmethod
-    def last_held_end(coachee, before: datetime) -> datetime | None:
-        """When the coachee's last held 1:1 before `before` ended."""
-        return (
-            CoachingSession.objects.filter(
-                kind=SessionKind.ONE_ON_ONE,
-                status=SessionStatus.HELD,
-                participants__person=coachee,
-                participants__role=ParticipantRole.COACHEE,
-                scheduled_start__lt=before,
-            )
-            .order_by("-scheduled_start")
-            .values_list("scheduled_end", flat=True)
-            .first()
-        )
-
-    @staticmethod
     def recorded_before(
         person, at, call: str, account: str, moment: str, *, since: datetime | None
     ) -> RecordedCall:
@@ -1225,7 +1224,7 @@ class _Builder:
         at = self.prepared_at(plan.start, rep.person.time_zone)
         if at > self.now:  # the 1:1 is days away: they wrote it up earlier today or yesterday
             at = self.now - timedelta(hours=self.rng.randint(2, 30))
-        last = self.last_held_end(rep.person, plan.start)
+        last = last_held_end(rep.person, before=plan.start)
         if last is not None and at <= last:  # not before the 1:1 they prepare after
             at = last + (self.now - last) / 2
         call = self.rng.choice(theme.calls)

@@ -11,13 +11,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from coaching.models import (
-    CoachingSession,
-    Goal,
-    ParticipantRole,
-    SessionKind,
-    SessionStatus,
-)
+from coaching.demo import last_held_end
+from coaching.models import Goal
 from people.demo import HEAD, TEAMS, demo_email
 from people.models import Team, User
 
@@ -107,19 +102,7 @@ WINS = {
 def _since_last_one_on_one(rep: User, coach: User, now):
     """A moment between the end of the last 1:1 `coach` held with `rep` and now (None
     without coaching history)."""
-    last = (
-        CoachingSession.objects.filter(
-            kind=SessionKind.ONE_ON_ONE,
-            status=SessionStatus.HELD,
-            scheduled_end__lt=now,
-            participants__person=rep,
-            participants__role=ParticipantRole.COACHEE,
-        )
-        .filter(participants__person=coach, participants__role=ParticipantRole.COACH)
-        .order_by("-scheduled_start")
-        .values_list("scheduled_end", flat=True)
-        .first()
-    )
+    last = last_held_end(rep, before=now, coach=coach)
     return None if last is None else last + (now - last) / 2
 
 
