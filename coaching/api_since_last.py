@@ -4,14 +4,13 @@ it. 404 for anyone else and for other kinds of session."""
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import NOT_FOUND
 from scorecards.api.common import CallRefSerializer
 
-from . import rules, selectors, since_last
+from . import selectors
 from .api import SESSION_ID
 
 
@@ -49,8 +48,5 @@ class SinceLastView(APIView):
         responses={200: SinceLastSerializer, 404: NOT_FOUND},
     )
     def get(self, request, pk):
-        session = selectors.access_session(user=request.user, pk=pk)
-        if not since_last.applies(session, rules.role_in(session, request.user)):
-            raise NotFound
-        found = since_last.for_session(session=session, viewer=request.user)
+        found = selectors.access_since_last(user=request.user, pk=pk)
         return Response(SinceLastSerializer(found).data)

@@ -20,6 +20,7 @@ from django.db.models import (
     prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -51,6 +52,15 @@ def access_session(*, user: User, pk: int) -> CoachingSession:
     return get_object_or_404(
         CoachingSession.objects.visible_to(user).with_people().select_related("notes"), pk=pk
     )
+
+
+def access_since_last(*, user: User, pk: int) -> "since_last.SinceLast":
+    """What happened since the last 1:1, beside the 1:1 `pk` — 404 unless `user` may see
+    the session and is its coach or coachee (the chain above reads the notes only)."""
+    session = access_session(user=user, pk=pk)
+    if not since_last.applies(session, rules.role_in(session, user)):
+        raise Http404
+    return since_last.for_session(session=session, viewer=user)
 
 
 def access_commitment(*, user: User, pk: int) -> Commitment:
