@@ -184,3 +184,28 @@ def test_the_last_1_1_is_the_last_the_two_held_together(client, org, week):
         SessionParticipantFactory(session=mentoring, person=org.other_manager, role="coach")
         SessionParticipantFactory(session=mentoring, person=org.rep, role="coachee")
     assert since_last(client, org.manager, week.this).json()["previous"]["id"] == week.last.pk
+
+
+@pytest.mark.parametrize("weeks", [2, 12])
+def test_the_api_costs_the_same_however_long_the_history(client, org, weeks):
+    """A held 1:1, a call and a shared item each week before this one: the same queries
+    for two weeks of history or twelve (pinned: the sign-in session and the person, the
+    session with its notes and its people, the last 1:1, the calls, the feedback)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for n in range(weeks, 0, -1):
+        held(org, 7 * n, will=f"Week {n}")
+        RecordedCallFactory(person=org.rep, call_date=NOW.date() - timedelta(days=7 * n - 1))
+        item = FeedbackFactory(recipient=org.rep, created_at=NOW - timedelta(days=7 * n - 1))
+        FeedbackShareFactory(feedback=item, person=org.manager)
+    with time_machine.travel(NOW, tick=False):
+        this = one_on_one(org.manager, org.rep, start=NOW + timedelta(days=1))
+    client.force_login(org.manager)
+    path = f"/api/v1/sessions/{this.pk}/since-last/"
+    with time_machine.travel(NOW, tick=False):
+        client.get(path, **JSON)
+        with CaptureQueriesContext(connection) as queries:
+            data = client.get(path, **JSON).json()
+    assert (data["will"], data["developmental_feedback"]) == ("Week 1", 1)
+    assert len(queries) == 7, [q["sql"][:60] for q in queries]

@@ -96,10 +96,11 @@ def test_lists_of_calls_hold_exactly_the_calls_each_person_may_see(
 ):
     """calls_for_lists (from LARGE_SCOPE_FROM people below: each call checked, with
     only the rounds opened or scored) equals calls_visible_to, and both the rule read
-    call by call: mine, of someone below me, or of a round I may see."""
+    call by call: mine, of someone below me, or of a round I may see; calls_of(subject)
+    is the same rule narrowed to one person's calls."""
     import people.selectors
     from scorecards.models import RaterRole, RecordedCall, RoundContext, RoundRater
-    from scorecards.selectors import calls_for_lists, calls_visible_to
+    from scorecards.selectors import calls_for_lists, calls_of, calls_visible_to
 
     monkeypatch.setattr(people.selectors, "LARGE_SCOPE_FROM", large_scope_from)
     people = [getattr(org, who) for who in PEOPLE]
@@ -120,6 +121,9 @@ def test_lists_of_calls_hold_exactly_the_calls_each_person_may_see(
         org.other_manager.pk: {org.other_rep.pk},
     }
     rounds = list(ScoringRound.objects.prefetch_related("raters").select_related("work"))
+    calls_by_person: dict[int, set[int]] = {}
+    for pk, owner in RecordedCall.objects.values_list("pk", "person_id"):
+        calls_by_person.setdefault(owner, set()).add(pk)
     sizes = set()
     for person in people:
         mine_or_below = {person.pk} | below.get(person.pk, set())
@@ -135,6 +139,12 @@ def test_lists_of_calls_hold_exactly_the_calls_each_person_may_see(
         } | in_rounds
         assert set(calls_visible_to(person).values_list("pk", flat=True)) == expected, person
         assert set(calls_for_lists(person).values_list("pk", flat=True)) == expected, person
+        # calls_of reads one's own and a direct report's calls without the rule: the
+        # same calls, whoever's they are.
+        for subject in people:
+            theirs = {pk for pk in expected if pk in calls_by_person[subject.pk]}
+            found = set(calls_of(subject, viewer=person).values_list("pk", flat=True))
+            assert found == theirs, (person, subject)
         sizes.add(len(expected))
     assert len(sizes) > 2  # the world tells people apart
 
