@@ -901,6 +901,31 @@ def coverage_by_coach(
     return {row["reports_to_id"]: (row["reps"], row["covered"]) for row in rows}
 
 
+def one_on_ones_by_coachee(
+    *, since: datetime, until: datetime, now: datetime | None = None, among=None
+) -> dict[int, tuple[int, int]]:
+    """Per coachee id: (due, held) of their 1:1s in the window — adherence as defined
+    above, over 1:1s only — for everyone, or for `among` (a subquery of ids). One query,
+    by the participants' copy of the session's time. (Not narrowed by a list of ids:
+    thousands would pass SQLite's limit on a statement's parameters.)"""
+    now = _window(since, until, now)
+    rows = SessionParticipant.objects.filter(
+        role=ParticipantRole.COACHEE,
+        session__kind=SessionKind.ONE_ON_ONE,
+        scheduled_start__gte=since,
+        scheduled_start__lt=min(until, now),
+    )
+    if among is not None:
+        rows = rows.filter(person_id__in=among)
+    rows = (
+        rows.values("person_id")
+        .annotate(due=Count("pk"), held=Count("pk", filter=Q(session__status=SessionStatus.HELD)))
+        .order_by()
+        .values_list("person_id", "due", "held")
+    )
+    return {person: (due, held) for person, due, held in rows}
+
+
 def last_call_review_by_team(
     teams: Iterable[Team | int], *, now: datetime | None = None
 ) -> dict[int, datetime | None]:
@@ -938,6 +963,7 @@ __all__ = [
     "health_by_manager",
     "health_by_team",
     "last_call_review_by_team",
+    "one_on_ones_by_coachee",
     "plans_ended_by_reason",
     "streaks",
     "weekly_adherence",

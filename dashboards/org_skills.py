@@ -23,6 +23,7 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
+from cadence import health
 from coaching.models import FocusArea
 from people.models import Team, TeamMembership, User
 from people.selectors import ids_below
@@ -140,9 +141,7 @@ def organisation_skills(
     found = _by_person_month(
         counted, audiences, versions, since=since, until=until, among=among, tz=tz
     )
-    held = skill_lift.one_on_ones(
-        since=since, end=min(until or timezone.now(), timezone.now()), among=among
-    )
+    held = health.one_on_ones_by_coachee(since=since, until=until or timezone.now(), among=among)
     result = []
     for area in areas:
         scale = max((versions.scale.get(c.pk, 4) for c in area.criteria.all()), default=4)

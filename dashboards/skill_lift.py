@@ -10,16 +10,13 @@ says so. Both groups or neither: a group's average beside the monthly averages w
 come close to telling the other's, so the comparison is shown only when each group
 holds `MIN_GROUP` people or more. Only people with a 1:1 due in the window take part
 (someone never planned a 1:1 is not "coached less"; managers are coached in reviews).
-Held ÷ due is cadence health's adherence (`cadence.health`), over 1:1s only."""
+Held ÷ due is cadence health's adherence, over 1:1s only
+(`cadence.health.one_on_ones_by_coachee`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
-
-from django.db.models import Count, Q
-
-from coaching.models import ParticipantRole, SessionKind, SessionParticipant, SessionStatus
+from datetime import date
 
 from .privacy import too_few
 
@@ -64,32 +61,9 @@ class Lift:
 Series = dict[date, float]
 
 
-def one_on_ones(*, since: datetime, end: datetime, among=None) -> dict[int, tuple[int, int]]:
-    """coachee → (due, held): everyone's 1:1s as coachee scheduled in [since, end), or
-    those of `among` (a subquery of ids). One query, by the participants' copy of the
-    session's time. Not narrowed to the people scored twice by a list of their ids:
-    thousands of them would pass SQLite's limit on a statement's parameters, and at
-    10,000 people reading everyone's costs 0.38 s against 0.31."""
-    rows = SessionParticipant.objects.filter(
-        role=ParticipantRole.COACHEE,
-        session__kind=SessionKind.ONE_ON_ONE,
-        scheduled_start__gte=since,
-        scheduled_start__lt=end,
-    )
-    if among is not None:
-        rows = rows.filter(person_id__in=among)
-    rows = (
-        rows.values("person_id")
-        .annotate(due=Count("pk"), held=Count("pk", filter=Q(session__status=SessionStatus.HELD)))
-        .order_by()
-        .values_list("person_id", "due", "held")
-    )
-    return {person: (due, held) for person, due, held in rows}
-
-
 def lift(series: dict[int, Series], held: dict[int, tuple[int, int]]) -> Lift:
     """The comparison for one area from each person's monthly averages on it and their
-    1:1s (`one_on_ones`)."""
+    1:1s, due and held (`cadence.health.one_on_ones_by_coachee`)."""
     kept, slipped = [], []
     for person, months in series.items():
         due, done = held.get(person, (0, 0))
