@@ -1,7 +1,7 @@
 """The demo's cadence: the "Sales team standard" policy applied to the three demo teams
-(and "New team ramp-up" written by the programme admin for teams to come), their plans'
-sessions for the weeks ahead (none in the winter break the programme closes for), a
-team channel, and a few notifications.
+(and "New team ramp-up" written by the programme admin for teams to come) and Daniel's
+own weekly 1:1 plans with his managers; their sessions for the weeks ahead (none in the
+winter break the programme closes for), a team channel, and a few notifications.
 
 It runs after the coaching demo, which wrote twelve weeks of history and each rep's
 next 1:1 (and the next call review and manager review). So that nothing is doubled,
@@ -32,10 +32,12 @@ from django.utils import timezone
 from coaching.models import (
     RUNNING_ROLES,
     CoachingSession,
+    SessionKind,
     SessionParticipant,
     SessionStatus,
 )
-from people.demo import ADMIN, TEAMS, demo_email, demo_people
+from coaching.services import session_reschedule
+from people.demo import ADMIN, HEAD, TEAMS, demo_email, demo_people
 from people.models import Team, User
 
 from . import engine
@@ -53,7 +55,7 @@ from .models import (
     TeamChannel,
     Weekday,
 )
-from .services import plan_update, policy_apply
+from .services import plan_create, plan_update, policy_apply
 from .services_closures import closure_create
 from .services_policies import SUGGESTED_ITEMS, policy_save
 
@@ -180,6 +182,33 @@ def _continue_history(plan: CadencePlan, *, today: date) -> None:
     _adopt_history(plan)
 
 
+def _head_one_on_ones(people: dict[str, User], *, today: date) -> bool:
+    """Daniel's weekly 1:1 with each of his managers: no team policy makes those (a
+    policy plans a lead's monthly manager review), so he planned them himself, as on
+    "My cadence", continuing the coaching history's Tuesdays. True if any was made."""
+    head, made = people[HEAD.key], False
+    for spec in TEAMS.values():
+        manager = people[spec.key]
+        if (
+            CadencePlan.objects.live()
+            .filter(kind=SessionKind.ONE_ON_ONE, coach=head, coachee=manager)
+            .exists()
+        ):
+            continue
+        plan = plan_create(
+            kind=SessionKind.ONE_ON_ONE,
+            coach=head,
+            coachee=manager,
+            weekday=Weekday.TUESDAY,
+            local_time=time(10, 0),
+            actor=head,
+            generate=False,
+        )
+        _continue_history(plan, today=today)
+        made = True
+    return made
+
+
 def _missed_notifications(people: list[User], *, now) -> None:
     """What the sweep would have recorded for the misses of the last four weeks —
     already delivered, the older ones read."""
@@ -240,13 +269,39 @@ def queue_notifications() -> None:
 
 
 def _winter_break(admin: User, today: date) -> None:
-    """The programme closes from 24 December to 1 January (this year's, or the one under
-    way), closed by the programme admin through the service: the sessions planned on
-    those days go."""
-    year = today.year - 1 if (today.month, today.day) == (1, 1) else today.year
+    """The programme closes from 24 December to 1 January — the next break that has not
+    begun (a demo seeded during one has a quarter of history straight through it, so
+    it closes next year's) — closed by the programme admin through the service: the
+    sessions planned on those days go."""
+    year = today.year if today < date(today.year, 12, 24) else today.year + 1
     first, last = date(year, 12, 24), date(year + 1, 1, 1)
     if not Closure.objects.filter(first_day__lte=last, last_day__gte=first).exists():
-        closure_create(actor=admin, name=WINTER_BREAK, first_day=first, last_day=last)
+        closure = closure_create(actor=admin, name=WINTER_BREAK, first_day=first, last_day=last)
+        _after_the_break(closure)
+
+
+def _after_the_break(closure: Closure) -> None:
+    """What closing left on the closed days — sessions someone already prepared, such as
+    the next manager review with an item on its agenda (seeded in December) — its coach
+    moves to the same weekday after the break (closing leaves such sessions to their
+    people), in place of the session the plan has there: the preparation carries over."""
+    near = CoachingSession.objects.filter(
+        status=SessionStatus.SCHEDULED,
+        occurrence__isnull=False,
+        scheduled_start__gte=engine.utc_midnight(closure.first_day - timedelta(days=1)),
+        scheduled_start__lt=engine.utc_midnight(closure.last_day + timedelta(days=2)),
+    ).select_related("occurrence__plan__coach")
+    for session in near:
+        plan = session.occurrence.plan
+        start = session.scheduled_start.astimezone(ZoneInfo(plan.time_zone))
+        if not closure.holds(start.date()):
+            continue
+        while closure.holds(start.date()):
+            start += timedelta(weeks=1)  # wall-clock: the same local time
+        CoachingSession.objects.filter(
+            occurrence__plan=plan, status=SessionStatus.SCHEDULED, scheduled_start=start
+        ).exclude(pk=session.pk).delete()
+        session_reschedule(session=session, actor=plan.coach, start=start)
 
 
 def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
@@ -270,6 +325,7 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
             for plan in assignment.plans.live().order_by("pk"):
                 _continue_history(plan, today=today)
             created = True
+        created |= _head_one_on_ones(people, today=today)
         channel_team = next((t for t in teams if t.name == CHANNEL_TEAM), None)
         if channel_team is not None:
             failed_at = timezone.now() - timedelta(days=2)

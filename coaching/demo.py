@@ -9,7 +9,8 @@ What it tells, relative to today:
 - Lena Fischer's EMEA Growth had a rough month (weeks 5–8: customer escalations) and
   has been steady since, with a team-scoped multi-threading focus area.
 - Team call reviews, monthly role-plays on the focus area, peer coaching pairs, and
-  Daniel Mensah's monthly manager reviews with each of his managers.
+  Daniel Mensah's monthly manager reviews with each of his managers, beside his weekly
+  1:1 with each of them (their goal as a manager, their team's numbers as Reality).
 
 Everything is written through `coaching.services`, as a person would, except what no
 service can express for history:
@@ -746,6 +747,91 @@ MANAGER_COMMITMENTS = {
         "Every 1:1 held until month end",
     ),
 }
+# Daniel's weekly 1:1 with each of his managers (weekday, hour, minute in his time zone:
+# Tuesdays, clear of their own reps' slots), which weeks went, and what they talk about:
+# their own goal as a manager, their team's numbers as Reality.
+HEAD_ONE_ON_ONE_SLOT = {EAST: (1, 16, 0), CENTRAL: (1, 17, 0), EMEA: (1, 10, 0)}
+HEAD_ONE_ON_ONES_CANCELLED = {(EAST, 6): "travel", (CENTRAL, 11): FORECAST}
+HEAD_PREP_RATE = {EAST: 0.7, CENTRAL: 0.3, EMEA: 0.6}
+HEAD_GOALS = {  # (from week, the manager's goal)
+    EAST: (
+        (1, "Hand the team call review over to the reps"),
+        (7, "Be ready to coach a new manager next quarter"),
+    ),
+    CENTRAL: (
+        (1, "Wait for the rep's second idea before offering mine"),
+        (8, "Keep every 1:1 through the forecast crunch"),
+    ),
+    EMEA: (
+        (1, "Keep the 1:1s going through the escalations"),
+        (8, "Make multi-threading a habit: every rep names the economic buyer"),
+    ),
+}
+HEAD_REALITIES = {
+    EAST: (
+        "Kwame hosted Thursday's call review; I still spoke second.",
+        "Two reps brought recordings to their 1:1 without being asked.",
+        "Listened back to my 1:1 with Aisha: I asked before telling until the last five "
+        "minutes, then gave her the answer.",
+        "The reps score each other's calls within a point of my scores now.",
+        "Diego asked to lead a role-play. I said yes before thinking about who coaches him.",
+    ),
+    CENTRAL: (
+        "The forecast prep landed on Thursday afternoon again and ate two 1:1 slots.",
+        "In Sam's 1:1 I had the fix out before he finished describing the call.",
+        "Tried counting to five after asking for options; Nina came up with a second one.",
+        "Three reps haven't prepared their Reality this month; the 1:1s start cold.",
+        "Piloted the scorecard in Thursday's call review; the reps argued about criterion "
+        "two, which was the point.",
+    ),
+    EMEA: (
+        "Castellana escalated again on Monday; I was on calls with their legal team all week.",
+        "Oliver ran the escalation stand-up on his own for the first time.",
+        "Jonas named the economic buyer on Hanse without being asked.",
+        "The 1:1s held all week; two reps brought the same stalled deal.",
+        "Camille asked for a role-play on getting past the champion.",
+    ),
+}
+HEAD_OPTIONS = {
+    EAST: (
+        "Let a rep host and speak last myself",
+        "Ask the presenter for their own one thing before anyone else speaks",
+        "Pair Diego with Kwame to prepare the role-play",
+        "Listen back to one of my 1:1s a week",
+        "Write down the question I asked before every answer I gave",
+    ),
+    CENTRAL: (
+        "Move the forecast prep to Monday morning",
+        "Ask 'what else?' twice before offering anything",
+        "Start the 1:1 with the rep's Reality, not mine",
+        "Put the scorecard on the screen during call reviews",
+        "Block the 1:1 slots as busy in the forecast calendar",
+    ),
+    EMEA: (
+        "Hand the escalation stand-up to Oliver for good",
+        "Keep the 1:1 slots even on escalation days, shorter if needed",
+        "Ask every rep who else needs to say yes, on one deal each 1:1",
+        "Run next month's role-play on reaching the economic buyer",
+        "Share one good multi-threading call clip a week",
+    ),
+}
+HEAD_WILLS = {
+    EAST: (
+        "Sofia lets a rep host Thursday's review and speaks last.",
+        "Sofia listens back to one 1:1 this week and counts her questions.",
+        "Sofia asks Diego and Kwame to prepare the role-play together.",
+    ),
+    CENTRAL: (
+        "Marcus moves the forecast prep to Monday morning and keeps Thursday's 1:1s.",
+        "Marcus asks 'what else?' twice in every 1:1 this week before giving an idea.",
+        "Marcus asks each rep to write their Reality before the 1:1.",
+    ),
+    EMEA: (
+        "Lena leaves the escalation stand-up to Oliver this week.",
+        "Lena asks 'who else needs to say yes?' in every 1:1 this week.",
+        "Lena picks a multi-threading call for Thursday's review.",
+    ),
+}
 PEER_PAIRS = [
     ("aisha.bello", "kwame.asante", "America/New_York", (4, 12, 0), (2, 4, 6, 8, 10, 12)),
     ("jonas.weber", "camille.dubois", "Europe/Berlin", (4, 11, 0), (7, 9, 11)),
@@ -1477,6 +1563,76 @@ class _Builder:
             session, start, created_at=start - timedelta(days=21), held_at=held_at
         )
 
+    # Daniel's 1:1s with his managers ---------------------------------------------------
+
+    def head_one_on_one_starts(self, team: str) -> list[tuple[int, datetime]]:
+        """The last twelve Tuesdays' slots that are over (weeks 1–12), and the next one
+        (week 13, perhaps under way), like a rep's."""
+        weekday, hour, minute = HEAD_ONE_ON_ONE_SLOT[team]
+        tz = self.head.time_zone
+        moments = [
+            _at(tz, self.team_week_day(tz, week, weekday), hour, minute) for week in range(-1, 15)
+        ]
+        past = [m for m in moments if m + timedelta(minutes=45) <= self.now]
+        future = [m for m in moments if m + timedelta(minutes=45) > self.now]
+        return list(enumerate(past[-WEEKS:] + future[:1], start=1))
+
+    def run_head_one_on_one(self, team: str, start: datetime, week: int) -> None:
+        """Daniel coaching one of his managers on their own goal as a manager, with their
+        team's last four weeks of 1:1s as the Reality; written up by him, prepared by
+        them most weeks."""
+        rng, manager = self.rng, self.leads[team]
+        session = self._load(
+            one_on_one_create(coach=self.head, coachee=manager, start=self.svc(start))
+        )
+        if week > WEEKS:  # the next one: still ahead, or under way now
+            self.backdate_session(session, start, created_at=start - timedelta(days=21))
+            return
+        reason = HEAD_ONE_ON_ONES_CANCELLED.get((team, week))
+        if reason:
+            session_cancel(session=session, actor=self.head, reason=reason)
+            cancelled_at = start - timedelta(days=2 if reason == "travel" else 0, hours=2)
+            self.backdate_session(
+                session,
+                start,
+                created_at=start - timedelta(days=21),
+                cancelled_at=cancelled_at,
+                cancelled_by=self.head,
+            )
+            return
+        goal = next(g for w, g in reversed(HEAD_GOALS[team]) if w <= week)
+        n = self.cadence_numbers(team, start)
+        period = "Last four weeks" if n["whole_window"] else "Since the quarter started"
+        reality = (
+            f"{period}: my team held {n['held']} of its {n['due']} 1:1s, "
+            f"{n['cancelled']} cancelled, {n['missed']} missed. "
+            f"{rng.choice(HEAD_REALITIES[team])}"
+        )
+        version = 0
+        if rng.random() < HEAD_PREP_RATE[team]:
+            notes = notes_save(
+                session=session,
+                actor=manager,
+                base_version=0,
+                changes={"goal": goal, "reality": reality},
+            )
+            version = notes.version
+            self.backdate_notes(notes, self.prepared_at(start, manager.time_zone), prepared=True)
+        held_at = start + timedelta(minutes=rng.randint(28, 33))
+        options = rng.sample(HEAD_OPTIONS[team], 3)
+        changes = {
+            "goal": goal,
+            "reality": reality,
+            "options": "\n".join(f"- {o}" for o in options),
+            "will": rng.choice(HEAD_WILLS[team]),
+        }
+        notes = notes_save(session=session, actor=self.head, base_version=version, changes=changes)
+        self.backdate_notes(notes, self.capped(held_at + timedelta(minutes=rng.randint(5, 60))))
+        session_mark_held(session=session, actor=self.head, held_at=held_at + self.offset)
+        self.backdate_session(
+            session, start, created_at=start - timedelta(days=21), held_at=held_at
+        )
+
     # Peer coaching ---------------------------------------------------------------------
 
     def run_peer(self, a: User, b: User, start: datetime, week: int | None) -> None:
@@ -1540,6 +1696,8 @@ class _Builder:
                 start = _at(head_tz, self.team_week_day(head_tz, week, 0), hour, minute)
                 next_one = week == NEXT_MANAGER_REVIEW_WEEK
                 add(start, self.run_manager_review, team, start, None if next_one else number)
+            for week, start in self.head_one_on_one_starts(team):
+                add(start, self.run_head_one_on_one, team, start, week)
         for a_key, b_key, tz, (weekday, hour, minute), weeks in PEER_PAIRS:
             a, b = self.people[a_key], self.people[b_key]
             for week in (*weeks, 14) if a_key == "aisha.bello" else weeks:

@@ -9,8 +9,9 @@ What it tells, over the last 13 weeks (week 13 is this week, 12 last week, as in
   pipeline instead of coaching) and rate her better again since.
 - Marcus Chen's Mid-Market Central hardly rate at all: five ratings from two people —
   "too few ratings to show", whatever the window.
-- Daniel Mensah's manager reviews are rated by his three managers, so his summary
-  shows (numbers to anyone above him — nobody — and the comments to him alone).
+- Daniel Mensah's manager reviews are rated by his three managers, and about half of
+  his weekly 1:1s with them, so his summary shows (numbers to anyone above him —
+  nobody — and the comments to him alone).
 - Not everything is rated yet: some of last week's 1:1s still wait, aisha.bello's
   latest among them, so her session page asks her.
 
@@ -40,6 +41,7 @@ from .demo import _demo_people, _monday
 from .models import (
     CoachingSession,
     ParticipantRole,
+    SessionKind,
     SessionParticipant,
     SessionRating,
     SessionStatus,
@@ -69,6 +71,7 @@ MOOD = {
     "emea_rough": ((0, 3, 5, 2, 0), 0.7, 0.3),
     "emea_better": ((0, 0, 1, 5, 4), 0.75, 0.2),
     "central": ((0, 1, 3, 1, 0), 1.0, 0.4),
+    "head": ((0, 0, 1, 5, 3), 0.5, 0.15),  # Daniel's weekly 1:1s with his managers
 }
 COMMENTS = {
     "east": (
@@ -100,6 +103,11 @@ COMMENTS = {
         "OK, but we ran out of time for my call.",
     ),
 }
+COMMENTS["head"] = (
+    "Talked about my team's numbers without it feeling like an inspection.",
+    "He asked what I'd try before saying what he would do.",
+    "Left with one thing to change in Thursday's review.",
+)
 # Daniel's reviews, by manager: the score of each of the three (weeks 4, 8, 12).
 REVIEW_SCORES = {
     "sofia.alvarez": ((5, ""), (5, "Good push on letting the reps host."), (4, "")),
@@ -179,7 +187,8 @@ class _Builder:
         for session in sessions:
             coach, coachee = session.coach, session.coachee
             key = self.by_pk.get(coachee.pk)
-            if coach.pk == self.people[HEAD.key].pk:
+            head = coach.pk == self.people[HEAD.key].pk
+            if head and session.kind == SessionKind.MANAGER_REVIEW:
                 number = reviews.get(coachee.pk, 0)
                 reviews[coachee.pk] = number + 1
                 scores = REVIEW_SCORES.get(key, ())
@@ -187,7 +196,7 @@ class _Builder:
                     score, comment = scores[number]
                     planned.append(Rated(session, coachee, score, comment, self.given_at(session)))
                 continue
-            team = self.team_of_lead.get(coach.pk)
+            team = "head" if head else self.team_of_lead.get(coach.pk)
             if team is None:
                 continue
             if key == STILL_TO_RATE and latest[coachee.pk] == session.pk:
@@ -197,8 +206,8 @@ class _Builder:
                     continue
                 central_left[coachee.pk] -= 1
                 mood = "central"
-            elif team == EAST:
-                mood = "east"
+            elif team in ("head", EAST):
+                mood = "east" if team == EAST else "head"
             else:
                 week = _week(session.scheduled_start, coach.time_zone, self.now)
                 mood = "emea_steady" if week < 5 else "emea_rough" if week <= 8 else "emea_better"

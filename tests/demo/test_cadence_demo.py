@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from cadence.demo import POLICY, RAMP_UP, WINTER_BREAK, seed_cadence
-from cadence.health import consecutive_misses
+from cadence.health import consecutive_misses, coverage_by_coach
 from cadence.models import (
     CadencePlan,
     CadencePolicy,
@@ -74,7 +74,8 @@ class TestDemoCadence:
             "Mid-Market Central",
         ]
         plans = CadencePlan.objects.live()
-        assert plans.filter(kind=SessionKind.ONE_ON_ONE).count() == 24
+        # The 24 reps' 1:1s with their leads, and Daniel's with his three managers.
+        assert plans.filter(kind=SessionKind.ONE_ON_ONE).count() == 24 + 3
         for kind in (
             SessionKind.TEAM_CALL_REVIEW,
             SessionKind.ROLE_PLAY,
@@ -88,6 +89,27 @@ class TestDemoCadence:
         past = Occurrence.objects.filter(plan__in=policy_plans, slot_start__lt=timezone.now())
         assert past.count() > 24 * 12
         assert not past.filter(session__created_at__gte=F("plan__created_at")).exists()
+
+    @pytest.mark.django_db
+    def test_daniel_keeps_a_weekly_1_1_with_each_of_his_managers(self, client):
+        """No policy plans a lead's weekly 1:1 with their own manager, so Daniel planned
+        his himself: Tuesdays, as his history shows, and every manager is covered."""
+        daniel = _person("daniel.mensah")
+        plans = CadencePlan.objects.live().filter(kind=SessionKind.ONE_ON_ONE, coach=daniel)
+        assert sorted(plans.values_list("coachee__email", flat=True)) == [
+            f"{key}@example.com" for key in ("lena.fischer", "marcus.chen", "sofia.alvarez")
+        ]
+        for plan in plans:
+            assert plan.assignment_id is None and plan.weekday == 1, plan
+            held = plan.occurrences.filter(session__status=SessionStatus.HELD)
+            assert held.count() >= 10
+            # Coached on their own goal as a manager, their team's numbers as Reality.
+            notes = held.latest("slot_start").session.notes
+            assert notes.goal and notes.will and "my team held" in notes.reality, plan
+        assert coverage_by_coach([daniel], until=timezone.now()) == {daniel.pk: (3, 3)}
+        client.force_login(daniel)
+        page = client.get("/team/").content.decode()
+        assert "Everyone reporting to you had a 1:1 in the last 14 days." in page
 
     @pytest.mark.django_db
     def test_sam_carters_1_1_has_been_missed_three_weeks_running(self):
@@ -114,9 +136,11 @@ class TestDemoCadence:
             kind=SessionKind.ONE_ON_ONE,
             status=SessionStatus.SCHEDULED,
             participants__role=ParticipantRole.COACHEE,
-        ).values_list("participants__person", "original_start"):
+        ).values_list("participants__person", "scheduled_start"):
+            # (When it is, not its slot: one prepared for the winter break is moved to
+            # the plan's first slot after it.)
             starts[person_id].append(start)
-        assert len(starts) == 24
+        assert len(starts) == 24 + 3  # the reps, and Daniel's managers
         margin = timedelta(days=1)  # UTC's day against the plans' zones
         closed = [(c.first_day - margin, c.last_day + margin) for c in Closure.objects.all()]
         for person_id, moments in starts.items():
