@@ -594,14 +594,22 @@ def occurrences_discard_closed(closure: Closure, *, now: datetime | None = None)
     in stay (cancel them if they will not happen)."""
     now = now or timezone.now()
     # Every zone's days lie within a day either side of UTC's: narrow by index first,
-    # then decide by each plan's own calendar.
+    # then decide by each plan's own calendar. An untouched session is still at its
+    # slot, so the range is the sessions' own start too: `session_by_status_start`
+    # then finds the closure's few days of scheduled sessions, where by the slot alone
+    # PostgreSQL walked every scheduled session ahead (10,000 people, 24 Dec – 1 Jan:
+    # 61,000 rows for 14,000, 0.74 s → 0.27 s).
+    since = utc_midnight(closure.first_day - timedelta(days=1))
+    until = utc_midnight(closure.last_day + timedelta(days=2))
     window = _untouched(now).filter(
-        occurrence__slot_start__gte=utc_midnight(closure.first_day - timedelta(days=1)),
-        occurrence__slot_start__lt=utc_midnight(closure.last_day + timedelta(days=2)),
+        scheduled_start__gte=since,
+        scheduled_start__lt=until,
+        occurrence__slot_start__gte=since,
+        occurrence__slot_start__lt=until,
     )
     doomed = [
         pk
-        for pk, slot, zone in window.values_list(
+        for pk, slot, zone in window.order_by().values_list(
             "pk", "occurrence__slot_start", "occurrence__plan__time_zone"
         )
         if closure.holds(slot.astimezone(ZoneInfo(zone)).date())
