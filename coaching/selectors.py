@@ -357,8 +357,9 @@ def _coachee_one_on_ones(person_ref) -> QuerySet[SessionParticipant]:
 
 def people_overview(*, manager: User) -> list[User]:
     """Direct reports, each annotated with next 1:1 start, last held 1:1, number of
-    open commitments, and current goal; teams prefetched. Four queries, whatever the
-    number of people."""
+    open commitments, current goal, and whether they have active reports of their own
+    (managers, whose own people's dashboard is a page of its own); teams prefetched.
+    Four queries, whatever the number of people."""
     now = timezone.now()
     person = OuterRef("pk")
     upcoming = (
@@ -401,6 +402,7 @@ def people_overview(*, manager: User) -> list[User]:
             open_commitments=Coalesce(Subquery(open_count, output_field=IntegerField()), 0),
             overdue_commitments=Coalesce(Subquery(overdue_count, output_field=IntegerField()), 0),
             goal=goal,
+            has_reports=Exists(User.objects.filter(reports_to=person, is_active=True)),
         )
         .prefetch_related(
             Prefetch(

@@ -100,3 +100,15 @@ def test_a_managers_dashboard_read_from_above_has_the_same_numbers(client, world
     assert "Feedback requests waiting" not in html and "Omar Other" not in html
     assert "Adherence 38% 3 held of 8 due" in html
     assert "Plan a session" not in html and "log it" not in html
+
+
+def test_my_people_links_a_manager_without_scores_to_their_peoples_skills(client, world):  # noqa: F811
+    """Hana's direct reports are managers, scored on no call of their own: instead of
+    "no scores", their row opens their dashboard, where their people's trends are."""
+    client.force_login(world.org.head)
+    people = page(client, "/team/").split('class="people team-people"')[1].split("</table>")[0]
+    for manager in (world.org.manager, world.org.other_manager):
+        link = f'<a href="/team/managers/{manager.pk}/">their people\'s skills</a>'
+        assert link in people, manager
+    client.force_login(world.org.manager)  # Mia's people are reps: their own trends
+    assert "their people's skills" not in page(client, "/team/")
