@@ -971,6 +971,13 @@ class _Builder:
         day = self.workday_before(local, 1, 1)
         return _at(tz, day, self.rng.randint(15, 17), self.rng.randrange(0, 60, 5))
 
+    def history_and_next(self, moments: list[datetime]) -> list[datetime]:
+        """Of a weekly slot's moments, the last WEEKS that are over and the next one
+        (perhaps under way: within 45 minutes of its start)."""
+        past = [m for m in moments if m + timedelta(minutes=45) <= self.now]
+        future = [m for m in moments if m + timedelta(minutes=45) > self.now]
+        return past[-WEEKS:] + future[:1]
+
     def capped(self, moment: datetime) -> datetime:
         return min(moment, self.now - timedelta(minutes=5))
 
@@ -1067,10 +1074,7 @@ class _Builder:
             starts: dict[int, list[datetime]] = {}
             for index, (weekday, hour, minute) in enumerate(SLOTS):
                 days = [this_monday + timedelta(weeks=k, days=weekday) for k in range(-14, 2)]
-                moments = [_at(tz, day, hour, minute) for day in days]
-                past = [m for m in moments if m + timedelta(minutes=45) <= self.now]
-                future = [m for m in moments if m + timedelta(minutes=45) > self.now]
-                starts[index] = past[-WEEKS:] + future[:1]
+                starts[index] = self.history_and_next([_at(tz, day, hour, minute) for day in days])
 
             outcomes: dict[tuple[int, int], str] = {}
             for (first_week, last_week), counts in OUTCOME_POOLS[team]:
@@ -1573,9 +1577,7 @@ class _Builder:
         moments = [
             _at(tz, self.team_week_day(tz, week, weekday), hour, minute) for week in range(-1, 15)
         ]
-        past = [m for m in moments if m + timedelta(minutes=45) <= self.now]
-        future = [m for m in moments if m + timedelta(minutes=45) > self.now]
-        return list(enumerate(past[-WEEKS:] + future[:1], start=1))
+        return list(enumerate(self.history_and_next(moments), start=1))
 
     def run_head_one_on_one(self, team: str, start: datetime, week: int) -> None:
         """Daniel coaching one of his managers on their own goal as a manager, with their
