@@ -1,6 +1,7 @@
 """Closed days under /api/v1/closed-days/, for programme admins (404 to everyone else,
-as the page): list (latest first), read, close days (the answer says how many planned
-sessions went), and open them again (DELETE). Bad input → 400, nothing saved."""
+as the page): list (latest first), read, close days (each closure says how many planned
+sessions went, null while a worker removes them), and open them again (DELETE). Bad
+input → 400, nothing saved."""
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -28,11 +29,11 @@ class ClosedDaysSerializer(serializers.Serializer):
 class ClosureSerializer(ClosedDaysSerializer):
     id = serializers.IntegerField()
     created_at = serializers.DateTimeField()
-
-
-class ClosedSerializer(ClosureSerializer):
     sessions_removed = serializers.IntegerField(
-        source="removed", help_text="Planned sessions on those days that went."
+        source="removed",
+        allow_null=True,
+        help_text="Planned sessions on those days that went; null while a worker is still "
+        "removing them (seconds): read the closure again.",
     )
 
 
@@ -57,7 +58,7 @@ class CloseSerializer(StrictSerializer):
         operation_id="closed_days_create",
         summary="Close the programme on these days: nothing is planned on them",
         request=CloseSerializer,
-        responses={201: ClosedSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={201: ClosureSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     ),
     destroy=extend_schema(
         operation_id="closed_days_destroy",
@@ -80,7 +81,8 @@ class ClosureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def create(self, request):
         # The service's refusals are 400s naming the field (config.api.exception_handler).
         closure = services.closure_create(actor=request.user, **validated(CloseSerializer, request))
-        return Response(ClosedSerializer(closure).data, status.HTTP_201_CREATED)
+        closure.refresh_from_db(fields=["removed"])  # a worker may be done already
+        return Response(ClosureSerializer(closure).data, status.HTTP_201_CREATED)
 
     def destroy(self, request, pk: int):
         services.closure_remove(actor=request.user, closure=self.get_object())

@@ -56,7 +56,7 @@ from .models import (
     Weekday,
 )
 from .services import plan_create, plan_update, policy_apply
-from .services_closures import closure_create
+from .services_closures import closure_clear, closure_create
 from .services_policies import SUGGESTED_ITEMS, policy_save
 
 POLICY = "Sales team standard"
@@ -271,12 +271,14 @@ def queue_notifications() -> None:
 def _winter_break(admin: User, today: date) -> None:
     """The programme closes from 24 December to 1 January — the next break that has not
     begun (a demo seeded during one has a quarter of history straight through it, so
-    it closes next year's) — closed by the programme admin through the service: the
-    sessions planned on those days go."""
+    it closes next year's) — closed by the programme admin through the service, and
+    cleared here rather than by a worker, so the demo is whole when seeding ends: the
+    sessions planned on those days go. (The queued message then finds nothing to do.)"""
     year = today.year if today < date(today.year, 12, 24) else today.year + 1
     first, last = date(year, 12, 24), date(year + 1, 1, 1)
     if not Closure.objects.filter(first_day__lte=last, last_day__gte=first).exists():
         closure = closure_create(actor=admin, name=WINTER_BREAK, first_day=first, last_day=last)
+        closure_clear(closure.pk)
         _after_the_break(closure)
 
 

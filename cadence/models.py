@@ -289,6 +289,10 @@ class Closure(models.Model):
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # How many planned sessions went when the days were closed; None while a worker is
+    # still removing them (cadence.tasks.clear_closed_days: seconds, even at 10,000
+    # people), which the page and the API show as "removing".
+    removed = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["first_day", "pk"]
@@ -311,6 +315,10 @@ class Closure(models.Model):
     @property
     def days(self) -> int:
         return (self.last_day - self.first_day).days + 1
+
+    @property
+    def is_clearing(self) -> bool:
+        return self.removed is None
 
 
 class NotificationKind(models.TextChoices):

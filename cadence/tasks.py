@@ -4,7 +4,7 @@ matter, so a lost or repeated message loses or doubles nothing."""
 from celery import shared_task
 from django.conf import settings
 
-from . import engine, feedback_reminders, outbox
+from . import engine, feedback_reminders, outbox, services_closures
 
 
 def kick_senders() -> None:
@@ -18,7 +18,9 @@ def generate_occurrences() -> int:
     """Beat's hourly run. With at least CADENCE_GENERATE_SPLIT_FROM plans due (a first
     generation, a large rollout, a large organisation's hourly visit) it hands one id
     range each to CADENCE_GENERATORS tasks, for the workers to write side by side, and
-    returns 0; otherwise it generates here and returns how many it made."""
+    returns 0; otherwise it generates here and returns how many it made. First, it
+    clears closed days whose worker message was lost."""
+    services_closures.closures_clear_pending()
     ranges = engine.occurrences_due_ranges(
         settings.CADENCE_GENERATORS, split_from=settings.CADENCE_GENERATE_SPLIT_FROM
     )
@@ -34,6 +36,13 @@ def generate_occurrences_for(first: int, last: int) -> int:
     """One range of plans (ids first to last). A lost message is made up for by the
     next hourly run, a repeated one makes nothing twice."""
     return engine.occurrences_generate(id_range=(first, last))
+
+
+@shared_task(name="cadence.clear_closed_days")
+def clear_closed_days(closure_id: int) -> int | None:
+    """Remove what was planned on newly closed days. Repeated, or lost and made up for
+    by the hourly generation, it removes nothing twice."""
+    return services_closures.closure_clear(closure_id)
 
 
 @shared_task(name="cadence.sweep_missed")

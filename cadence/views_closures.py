@@ -1,5 +1,6 @@
 """Closed days (`/programme/closed-days/`), for programme admins: the days the whole
-programme pauses, with how many planned sessions each removed; close more days, or
+programme pauses, with how many planned sessions each removed (a row still being
+cleared by a worker asks for itself again until it is done); close more days, or
 open them again. Refusals are 400 with the reason and nothing saved; everyone else
 gets 404."""
 
@@ -43,19 +44,25 @@ def closure_new(request):
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            removed = closure.removed
-            messages.success(
-                request,
-                f"Closed: {closure.name}. "
-                + (
-                    f"{removed} planned session{'' if removed == 1 else 's'} on those days "
-                    f"{'was' if removed == 1 else 'were'} removed; no more will be planned."
-                    if removed
-                    else "Nothing was planned on those days; nothing will be."
-                ),
-            )
+            closure.refresh_from_db(fields=["removed"])  # a worker may be done already
+            messages.success(request, f"Closed: {closure.name}. {removal_said(closure)}")
             return redirect("closed_days")
     return _page(request, form, status=400)
+
+
+def removal_said(closure) -> str:
+    removed = closure.removed
+    if removed is None:
+        return (
+            "No more sessions will be planned on those days; those already planned are "
+            "being removed, and the list below says how many when it is done."
+        )
+    if not removed:
+        return "Nothing was planned on those days; nothing will be."
+    return (
+        f"{removed} planned session{'' if removed == 1 else 's'} on those days "
+        f"{'was' if removed == 1 else 'were'} removed; no more will be planned."
+    )
 
 
 @require_POST

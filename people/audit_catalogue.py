@@ -98,6 +98,7 @@ AREAS: dict[str, Area] = {
                 ("channel.removed", "Team channel removed"),
             ),
             "closure.created": "Days closed",
+            "closure.cleared": "Sessions planned on closed days removed",
             "closure.removed": "Closed days opened again",
             "pair.created": "Peer pair formed",
             "pair.started": "Peer pair started",

@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from cadence.engine import occurrences_generate, sweep_missed
 from cadence.models import Closure
-from cadence.services_closures import closure_create, closure_remove
+from cadence.services_closures import closure_clear, closure_create, closure_remove
+from cadence.tasks import generate_occurrences
+from cadence.views_closures import removal_said
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import notes_save, session_reschedule
 from people.models import AuditEvent
@@ -62,7 +64,9 @@ def test_each_plan_reads_the_closed_day_in_its_own_zone(org, weekly_plan):
 
 
 @pytest.mark.django_db
-def test_closing_days_removes_what_nobody_touched_and_keeps_the_rest(org, weekly_plan):
+def test_closing_days_removes_what_nobody_touched_and_keeps_the_rest(
+    org, weekly_plan, django_capture_on_commit_callbacks
+):
     with time_machine.travel(MONDAY, tick=False):
         plan = weekly_plan(time_zone="Europe/Berlin")
         assert occurrences_generate() == 6
@@ -71,20 +75,58 @@ def test_closing_days_removes_what_nobody_touched_and_keeps_the_rest(org, weekly
             scheduled_start__date__in=[date(2026, 12, 22), date(2026, 12, 29)],
         ).order_by("scheduled_start")
         notes_save(session=on_22, actor=org.rep, base_version=0, changes={"goal": "Discovery"})
-        closure = closure_create(
-            actor=org.admin, name=" Winter break ", first_day=BREAK[0], last_day=BREAK[1]
-        )
-    assert closure.name == "Winter break" and closure.removed == 1
+        with django_capture_on_commit_callbacks() as queued:
+            closure = closure_create(
+                actor=org.admin, name=" Winter break ", first_day=BREAK[0], last_day=BREAK[1]
+            )
+        # Made, not yet cleared: the worker's task is queued for the commit.
+        assert closure.name == "Winter break" and closure.removed is None
+        assert CoachingSession.objects.filter(pk=on_29.pk).exists()
+        assert len(queued) == 1
+        queued[0]()  # the worker's run (eager in tests)
+    closure.refresh_from_db()
+    assert closure.removed == 1
     assert CoachingSession.objects.filter(pk=on_22.pk).exists()  # written in: stays
     assert not CoachingSession.objects.filter(pk=on_29.pk).exists()
     assert _days(plan) == ["2026-12-01", "2026-12-08", "2026-12-15", "2026-12-22", "2027-01-05"]
     event = AuditEvent.objects.get(verb="closure.created")
     assert event.actor == org.admin and event.target_id == str(closure.pk)
-    assert event.data == {
-        "first_day": "2026-12-22",
-        "last_day": "2027-01-01",
-        "sessions_removed": 1,
-    }
+    assert event.data == {"first_day": "2026-12-22", "last_day": "2027-01-01"}
+    cleared = AuditEvent.objects.get(verb="closure.cleared")
+    assert cleared.actor is None and cleared.target_id == str(closure.pk)
+    assert cleared.data == {"sessions_removed": 1}
+
+
+@pytest.mark.django_db
+def test_clearing_twice_removes_nothing_twice_and_an_open_again_closure_is_left(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        weekly_plan(time_zone="Europe/Berlin")
+        occurrences_generate()
+        closure = closure_create(
+            actor=org.admin, name="Winter break", first_day=BREAK[0], last_day=BREAK[1]
+        )
+        assert closure_clear(closure.pk) == 2
+        assert closure_clear(closure.pk) is None  # a repeated message
+        closure.refresh_from_db()
+        assert closure.removed == 2
+        assert AuditEvent.objects.filter(verb="closure.cleared").count() == 1
+        closure_remove(actor=org.admin, closure=closure)
+        assert closure_clear(closure.pk) is None  # opened again before its worker ran
+
+
+@pytest.mark.django_db
+def test_the_hourly_generation_clears_a_closure_whose_message_was_lost(org, weekly_plan):
+    with time_machine.travel(MONDAY, tick=False):
+        plan = weekly_plan(time_zone="Europe/Berlin")
+        occurrences_generate()
+        closure = closure_create(  # its on-commit message never runs here: "lost"
+            actor=org.admin, name="Winter break", first_day=BREAK[0], last_day=BREAK[1]
+        )
+        assert "2026-12-29" in _days(plan)
+        generate_occurrences()  # beat's hourly run
+    closure.refresh_from_db()
+    assert closure.removed == 2
+    assert "2026-12-29" not in _days(plan) and "2026-12-22" not in _days(plan)
 
 
 @pytest.mark.django_db
@@ -101,7 +143,7 @@ def test_a_moved_session_stays(org, weekly_plan):
         closure = closure_create(
             actor=org.admin, name="Winter break", first_day=BREAK[0], last_day=BREAK[1]
         )
-    assert closure.removed == 1  # the 22nd; the moved 29th stays
+        assert closure_clear(closure.pk) == 1  # the 22nd; the moved 29th stays
     assert CoachingSession.objects.filter(pk=session.pk).exists()
 
 
@@ -115,6 +157,7 @@ def test_opening_the_days_again_plans_them_again(
         closure = closure_create(
             actor=org.admin, name="Winter break", first_day=BREAK[0], last_day=BREAK[1]
         )
+        closure_clear(closure.pk)
         assert len(_days(plan)) == 4
         with django_capture_on_commit_callbacks(execute=True):
             closure_remove(actor=org.admin, closure=closure)
@@ -156,21 +199,59 @@ def test_bad_days_are_refused_and_nothing_is_saved(org, name, first, last, field
 # --- The page ---------------------------------------------------------------------------
 
 
+WINTER = {"name": "Winter break", "first_day": "2026-12-22", "last_day": "2027-01-01"}
+
+
 @pytest.mark.django_db
-def test_the_admin_closes_days_from_the_page(client_for, org, weekly_plan):
+def test_the_admin_closes_days_from_the_page(client_for, org):
+    with time_machine.travel(MONDAY, tick=False):
+        response = client_for(org.admin).post("/programme/closed-days/new/", WINTER, follow=True)
+    page = response.content.decode()
+    assert response.redirect_chain == [("/programme/closed-days/", 302)]
+    assert "Closed: Winter break." in page
+    assert "Tue 22 Dec 2026" in page and "Fri 1 Jan 2027" in page and "(11 days)" in page
+    assert Closure.objects.get().created_by == org.admin
+
+
+@pytest.mark.parametrize(
+    ("removed", "said"),
+    [
+        (None, "those already planned are being removed, and the list below says how many"),
+        (0, "Nothing was planned on those days; nothing will be."),
+        (1, "1 planned session on those days was removed; no more will be planned."),
+        (14, "14 planned sessions on those days were removed; no more will be planned."),
+    ],
+)
+def test_the_message_says_what_went_once_the_worker_has_said(removed, said):
+    """A worker done before the redirect (eager, or quick) is named in the message."""
+    assert said in removal_said(Closure(removed=removed))
+
+
+def _row(page: str, pk: int) -> str:
+    start = page.index(f'<tr id="closure-{pk}"')
+    return page[start : page.index("</tr>", start)]
+
+
+@pytest.mark.django_db
+def test_the_page_says_removing_until_the_worker_is_done_and_asks_again_meanwhile(
+    client_for, org, weekly_plan
+):
     with time_machine.travel(MONDAY, tick=False):
         weekly_plan(time_zone="Europe/Berlin")
         occurrences_generate()
         client = client_for(org.admin)
-        response = client.post(
-            "/programme/closed-days/new/",
-            {"name": "Winter break", "first_day": "2026-12-22", "last_day": "2027-01-01"},
-            follow=True,
-        )
-    page = response.content.decode()
-    assert response.redirect_chain == [("/programme/closed-days/", 302)]
-    assert "Closed: Winter break. 2 planned sessions on those days were removed" in page
-    assert "Tue 22 Dec 2026" in page and "Fri 1 Jan 2027" in page and "(11 days)" in page
+        # The test's transaction never commits: the worker's message is not sent.
+        response = client.post("/programme/closed-days/new/", WINTER, follow=True)
+        page = response.content.decode()
+        closure = Closure.objects.get()
+        assert "Closed: Winter break. No more sessions will be planned on those days; " in page
+        row = _row(page, closure.pk)
+        assert "Removing…" in row
+        assert 'hx-get="/programme/closed-days/"' in row and 'hx-trigger="every 2s"' in row
+        assert f'hx-select="#closure-{closure.pk}"' in row
+        closure_clear(closure.pk)  # the worker
+        row = _row(client.get("/programme/closed-days/").content.decode(), closure.pk)
+    assert '<td aria-live="polite">2</td>' in row and "hx-get" not in row
 
 
 @pytest.mark.django_db
@@ -241,17 +322,16 @@ def test_the_api_closes_lists_and_opens_days(client_for, org, weekly_plan):
         weekly_plan(time_zone="Europe/Berlin")
         occurrences_generate()
         client = client_for(org.admin)
-        made = client.post(
-            "/api/v1/closed-days/",
-            {"name": "Winter break", "first_day": "2026-12-22", "last_day": "2027-01-01"},
-            content_type="application/json",
-        )
+        made = client.post("/api/v1/closed-days/", WINTER, content_type="application/json")
         assert made.status_code == 201
         body = made.json()
-        assert (body["name"], body["sessions_removed"]) == ("Winter break", 2)
+        # Not committed in this test: no worker yet, so nothing removed yet.
+        assert (body["name"], body["sessions_removed"]) == ("Winter break", None)
+        closure_clear(body["id"])  # the worker
         listed = client.get("/api/v1/closed-days/").json()["results"]
-        assert [c["id"] for c in listed] == [body["id"]]
-        assert client.get(f"/api/v1/closed-days/{body['id']}/").json()["last_day"] == "2027-01-01"
+        assert [(c["id"], c["sessions_removed"]) for c in listed] == [(body["id"], 2)]
+        read = client.get(f"/api/v1/closed-days/{body['id']}/").json()
+        assert (read["last_day"], read["sessions_removed"]) == ("2027-01-01", 2)
         assert client.delete(f"/api/v1/closed-days/{body['id']}/").status_code == 204
     assert not Closure.objects.exists()
 

@@ -2,15 +2,16 @@
 cadence in place — and the winter break the demo closes, 24 December to 1 January.
 
 Ada, the programme admin, goes from Programme to Closed days: the winter break is
-listed under "Now and coming up". She closes one day a couple of weeks ahead, the
-Tuesday every rep has a 1:1 with their manager, for a "Company offsite": the page says
-how many planned sessions went, and none is left on that day (in each plan's own time
-zone). Days that end before they begin are refused in place, saying so, and nothing is
-kept. Sofia Alvarez, a manager, finds the offsite in the "Closed days" note on My
-cadence (the page itself is not hers: 404). Ada opens the day again: the page says so,
-the offsite leaves the list, and the next planning run plans the day's 1:1s again.
-The page is accessible and fits a desktop and a phone; no page logs a console error
-beyond the refusal's 400 and Sofia's 404."""
+listed under "Now and coming up", with how many planned sessions it removed. She
+closes one day a couple of weeks ahead, the Tuesday every rep has a 1:1 with their
+manager, for a "Company offsite": while a worker removes the day's planned sessions
+the row says "Removing…", then, without a reload, how many went, and none is left on
+that day (in each plan's own time zone). Days that end before they begin are refused
+in place, saying so, and nothing is kept. Sofia Alvarez, a manager, finds the offsite
+in the "Closed days" note on My cadence (the page itself is not hers: 404). Ada opens
+the day again: the page says so, the offsite leaves the list, and the next planning
+run plans the day's 1:1s again. The page is accessible and fits a desktop and a
+phone; no page logs a console error beyond the refusal's 400 and Sofia's 404."""
 
 import re
 from datetime import UTC, date, datetime, timedelta
@@ -24,6 +25,7 @@ from cadence import engine
 from cadence.demo import WINTER_BREAK, seed_cadence
 from cadence.models import Closure
 from cadence.services_policies import SUGGESTED_ITEMS
+from cadence.tasks import clear_closed_days
 from coaching.models import CoachingSession, SessionStatus
 from people.models import AuditEvent, User
 from tests.e2e.conftest import sign_in
@@ -99,7 +101,9 @@ def sign_out(page: Page) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Sign in")
 
 
-def test_a_programme_admin_closes_a_day_and_opens_it_again(page: Page, live_server, demo_org):
+def test_a_programme_admin_closes_a_day_and_opens_it_again(
+    page: Page, live_server, demo_org, monkeypatch
+):
     seed_cadence()  # every demo team keeps the demo's policy, its plans made; winter break
     ada = User.objects.get(email=demo_org.admin)
     winter = Closure.objects.get(name=WINTER_BREAK)
@@ -128,24 +132,41 @@ def test_a_programme_admin_closes_a_day_and_opens_it_again(page: Page, live_serv
     expect(open_again(page, WINTER_BREAK)).to_be_visible()
     check_both_widths(page, "journey-closed-days")
 
-    # --- 2. A single day closed: the day's planned sessions go ----------------------------
+    # --- 2. A single day closed: a worker removes the day's planned sessions -------------
+    # The worker is busy: its message waits, and the row says "Removing…" meanwhile.
+    monkeypatch.setattr(clear_closed_days, "delay_on_commit", lambda *args: None)
     response = close_days(page, OFFSITE, day, day)
     assert response is not None and response.status == 200
     expect(page).to_have_url(f"{live_server.url}/programme/closed-days/")
     expect(page.get_by_role("status")).to_have_text(
-        f"Closed: {OFFSITE}. {planned} planned sessions on those days were removed; "
-        "no more will be planned."
+        f"Closed: {OFFSITE}. No more sessions will be planned on those days; those already "
+        "planned are being removed, and the list below says how many when it is done."
     )
     expect(closures_ahead(page)).to_have_count(2)  # soonest first
     expect(closures_ahead(page).first.get_by_role("rowheader")).to_have_text(OFFSITE)
     offsite_row = closure_row(page, OFFSITE)
     expect(offsite_row.locator("time")).to_have_attribute("datetime", day.isoformat())
     expect(offsite_row.get_by_role("cell").first).not_to_contain_text("days)")
+    removed_cell = offsite_row.get_by_role("cell").nth(2)
+    expect(removed_cell).to_have_text("Removing…")
+    expect(closure_row(page, WINTER_BREAK).get_by_role("cell").nth(2)).to_have_text(
+        str(winter.removed)
+    )
     offsite = Closure.objects.get(name=OFFSITE)
     assert (offsite.first_day, offsite.last_day, offsite.created_by) == (day, day, ada)
+    assert offsite.removed is None and planned_on(day) == planned
+    # The worker's turn: the row, asking for itself every two seconds, says how many.
+    assert clear_closed_days(offsite.pk) == planned
+    expect(removed_cell).to_have_text(str(planned), timeout=10_000)
+    expect(page).to_have_url(f"{live_server.url}/programme/closed-days/")  # not reloaded
     assert planned_on(day) == 0
     created = AuditEvent.objects.get(verb="closure.created", target_id=str(offsite.pk))
-    assert created.actor == ada and created.data["sessions_removed"] == planned
+    assert created.actor == ada and created.data == {
+        "first_day": day.isoformat(),
+        "last_day": day.isoformat(),
+    }
+    cleared = AuditEvent.objects.get(verb="closure.cleared", target_id=str(offsite.pk))
+    assert cleared.data == {"sessions_removed": planned}
 
     # --- 3. Days that end before they begin: refused in place, nothing kept ---------------
     response = close_days(page, "Board week", day + timedelta(days=14), day + timedelta(days=7))
