@@ -21,6 +21,7 @@ class CadenceConfig(AppConfig):
             team_membership_changed,
         )
 
+        from . import forms_channels  # noqa: F401 - registers its team source (people/pickers.py)
         from .receivers import (
             end_cadence_of_leaver,
             end_pair_cadence,

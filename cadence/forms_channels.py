@@ -1,11 +1,23 @@
 """The Team channels page's forms: connect a team, change a channel's address or
-format. The services decide; these parse."""
+format. The services decide; these parse. The teams without a channel are offered
+through a source (people/pickers.py): listed when few, searched by name when many —
+an organisation of 10,000 has 900 teams."""
 
 from django import forms
+
+from people.forms_teams import for_programme_admins
+from people.models import Team, User
+from people.pickers import TEAMS, offer_people, source
 
 from .models import TeamChannel
 from .selectors_channels import teams_without_channel
 from .services_channels import URL_LIMIT
+
+
+@source("unconnected-teams", allowed=for_programme_admins, offers=TEAMS)
+def unconnected_teams(user: User, params):
+    return teams_without_channel()
+
 
 URL_HELP = (
     "The channel's incoming webhook (Slack: Apps → Incoming Webhooks; Teams: Connectors "
@@ -15,7 +27,7 @@ URL_HELP = (
 
 class ChannelConnectForm(forms.Form):
     team = forms.ModelChoiceField(
-        queryset=teams_without_channel(),
+        queryset=Team.objects.none(),
         empty_label="Pick a team",
         error_messages={
             "required": "Pick the team whose channel this is.",
@@ -30,6 +42,10 @@ class ChannelConnectForm(forms.Form):
         error_messages={"required": "Paste the channel's incoming webhook address."},
     )
     format = forms.ChoiceField(choices=TeamChannel.Format.choices, initial=TeamChannel.Format.SLACK)
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        offer_people(self.fields["team"], source="unconnected-teams", user=user)
 
 
 class ChannelChangeForm(forms.Form):

@@ -36,7 +36,7 @@ def _page(request, *, connect_form=None, bound=None, error=None):
         channel.change_form = bound if refused else ChannelChangeForm(channel=channel)
     context = {
         "page": page,
-        "connect_form": connect_form or ChannelConnectForm(),
+        "connect_form": connect_form or ChannelConnectForm(user=request.user),
         "page_error": page_error,
         "error": error,
     }
@@ -53,7 +53,7 @@ def _back(request, channel_pk: int | None = None) -> str:
 @require_POST
 @role_required(Role.PROGRAMME_ADMIN)
 def channel_connect(request):
-    form = ChannelConnectForm(request.POST)
+    form = ChannelConnectForm(request.POST, user=request.user)
     if form.is_valid():
         try:
             channel = services.channel_connect(actor=request.user, **form.cleaned_data)

@@ -1,9 +1,13 @@
 """The programme admin's focus-area form: parsed and checked here, decided by
-`services_focus_areas` (whose messages land on the same fields)."""
+`services_focus_areas` (whose messages land on the same fields). Its teams are
+offered through a source (people/pickers.py): listed when few, searched by name when
+many — an organisation of 10,000 has 900 teams."""
 
 from django import forms
 
-from people.models import Team
+from people.forms_teams import for_programme_admins
+from people.models import Team, User
+from people.pickers import TEAMS, offer_people, source
 from scorecards.models import Criterion
 
 from .forms import DateInput
@@ -13,6 +17,11 @@ from .models import TEXT_LIMIT, FocusArea
 class CriterionChoiceField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: Criterion) -> str:
         return obj.label
+
+
+@source("teams", allowed=for_programme_admins, offers=TEAMS)
+def every_team(user: User, params):
+    return Team.objects.order_by("name", "pk")
 
 
 class FocusAreaForm(forms.Form):
@@ -35,10 +44,10 @@ class FocusAreaForm(forms.Form):
         "the cadence to move the skill.",
     )
     teams = forms.ModelMultipleChoiceField(
-        queryset=Team.objects.order_by("name", "pk"),
+        queryset=Team.objects.none(),
         required=False,
-        widget=forms.SelectMultiple(attrs={"size": 10}),
-        help_text="None chosen: the whole organisation. Choose several with Ctrl (⌘ on a Mac).",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="None chosen: the whole organisation.",
         error_messages={"invalid_choice": "Pick teams from the list."},
     )
     criteria = CriterionChoiceField(
@@ -49,6 +58,10 @@ class FocusAreaForm(forms.Form):
         help_text="Skill trends and team distributions for the focus area follow them.",
         error_messages={"invalid_choice": "Pick criteria from the scorecard library."},
     )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        offer_people(self.fields["teams"], source="teams", user=user)
 
     @classmethod
     def initial_for(cls, area: FocusArea) -> dict:

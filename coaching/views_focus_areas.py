@@ -50,9 +50,9 @@ def focus_area_edit(request, pk: int):
 def _editor(request, area):
     if request.method == "GET":
         initial = FocusAreaForm.initial_for(area) if area else {"starts_on": timezone.localdate()}
-        form = FocusAreaForm(initial=initial)
+        form = FocusAreaForm(initial=initial, user=request.user)
         return render(request, "coaching/focus_area_form.html", {"area": area, "form": form})
-    form = FocusAreaForm(request.POST)
+    form = FocusAreaForm(request.POST, user=request.user)
     if form.is_valid():
         try:
             saved = focus_area_save(actor=request.user, area=area, **form.cleaned_data)

@@ -11,10 +11,15 @@ forged id is still "not a valid choice" because the field validates against the 
 Without a search (JavaScript off) the chosen people stay chosen and the form still
 validates; only finding new people needs the search. Apps register their sources
 (`@source`) in their forms module, which their AppConfig imports when ready.
-docs/people-and-roles.md lists them."""
+docs/people-and-roles.md lists them.
+
+A source may offer teams instead (`offers=TEAMS`): an organisation of 10,000 has 900
+of them, too many for a list too. They are found by name, with the same widget,
+search and rules."""
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django import forms
@@ -27,19 +32,32 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from .models import User
+from .models import Team, User
 
-Source = Callable[[User, Mapping[str, str]], QuerySet[User]]
+Source = Callable[[User, Mapping[str, str]], QuerySet]
 # labels(user, params, people) -> {person id: label}, for sources whose people are
 # shown with more than their name (the pair form's focus-area scores).
 Labels = Callable[[User, Mapping[str, str], list[User]], dict[int, str]]
 
 
 @dataclass(frozen=True)
+class Offered:
+    """What a source offers, and how its rows are found and shown."""
+
+    matching: Callable[[QuerySet, str], QuerySet]  # rows that match a search, best first
+    label: Callable[[Any], str]
+    detail: Callable[[Any], str]  # muted beside the label
+    placeholder: str
+    hint: str
+    nothing: str  # "{}": what was typed
+
+
+@dataclass(frozen=True)
 class _Source:
-    people: Source
+    people: Source  # or teams: see `offers`
     allowed: Callable[[User], bool] | None
     labels: Labels | None
+    offers: Offered
 
 
 _SOURCES: dict[str, _Source] = {}
@@ -49,17 +67,22 @@ QUERY_LIMIT = 100  # characters of a search
 
 
 def source(
-    name: str, *, allowed: Callable[[User], bool] | None = None, labels: Labels | None = None
+    name: str,
+    *,
+    allowed: Callable[[User], bool] | None = None,
+    labels: Labels | None = None,
+    offers: Offered | None = None,
 ):
     """Register `fn(user, params) -> QuerySet[User]` as the people source `name`.
     `allowed(user)` says whether the search may be used at all (the pages decide for
     their own forms); `fn` raises Http404 for parameters naming what `user` may not see.
-    `labels`: how its people are labelled, when not by name."""
+    `labels`: how its people are labelled, when not by name. `offers=TEAMS`: its rows
+    are teams."""
 
     def register(fn: Source) -> Source:
         if name in _SOURCES and _SOURCES[name].people is not fn:
             raise ValueError(f"Two people sources are named {name!r}.")
-        _SOURCES[name] = _Source(fn, allowed, labels)
+        _SOURCES[name] = _Source(fn, allowed, labels, offers or PEOPLE)
         return fn
 
     return register
@@ -77,7 +100,7 @@ def labels_of(registered: _Source, user: User, params, people: list[User]) -> di
     """{person id: label} for `people`: the source's own labels, else names."""
     if registered.labels is not None:
         return registered.labels(user, params, people)
-    return {person.pk: person_label(person) for person in people}
+    return {person.pk: registered.offers.label(person) for person in people}
 
 
 def list_up_to() -> int:
@@ -113,6 +136,7 @@ def offer_people(
         params=params,
         labels=lambda rows: labels_of(registered, user, params, rows),
         blank=None if field.required else getattr(field, "empty_label", None),
+        offers=registered.offers,
     )
     field.widget.is_required = field.required
     field.widget.choices = field.choices
@@ -123,18 +147,26 @@ def person_label(person: User) -> str:
 
 
 def choice_items(
-    people, *, name: str, id_: str, multiple: bool, labels, chosen=(), blank: str | None = None
+    people,
+    *,
+    name: str,
+    id_: str,
+    multiple: bool,
+    labels,
+    chosen=(),
+    blank: str | None = None,
+    detail: Callable[[Any], str] = lambda person: person.email,
 ) -> SafeString:
-    """`<li>` items, input then label (`labels`: {person id: label}), as
-    `people/templatetags/choices.py` writes a list: the chosen people checked, then
-    `people`; `blank` first for "nobody"."""
+    """`<li>` items, input then label (`labels`: {person id: label}; `detail` muted
+    after it), as `people/templatetags/choices.py` writes a list: the chosen people
+    checked, then `people`; `blank` first for "nobody"."""
     kind = "checkbox" if multiple else "radio"
     rows = []
     if blank is not None and not multiple:
         rows.append((kind, name, "", f"{id_}_blank", "" if chosen else " checked", blank, ""))
     for checked, group in ((" checked", chosen), ("", people)):
         rows.extend(
-            (kind, name, p.pk, f"{id_}_{p.pk}", checked, labels[p.pk], p.email) for p in group
+            (kind, name, p.pk, f"{id_}_{p.pk}", checked, labels[p.pk], detail(p)) for p in group
         )
     return format_html_join(
         "",
@@ -150,10 +182,10 @@ class PeopleSearch(forms.Widget):
     for one person). Each search sends the chosen ones along, so they stay on the
     list while the matches change."""
 
-    def __init__(self, *, listed: forms.Widget, people, source, params, labels, blank):
+    def __init__(self, *, listed: forms.Widget, people, source, params, labels, blank, offers):
         super().__init__(listed.attrs)
         self.listed, self.people, self.source, self.params = listed, people, source, params
-        self.labels, self.blank = labels, blank
+        self.labels, self.blank, self.offers = labels, blank, offers
         self.multiple = self.allow_multiple_selected = listed.allow_multiple_selected
 
     is_hidden = False
@@ -228,15 +260,17 @@ class PeopleSearch(forms.Widget):
         return format_html(
             '<div class="people-search">'
             '<input type="search" id="{id}" name="{name}_search" autocomplete="off" '
-            'placeholder="Type a name or an email" aria-controls="{results}" '
+            'placeholder="{placeholder}" aria-controls="{results}" '
             'aria-describedby="{described}" hx-get="{url}?{query}" '
             'hx-trigger="input changed delay:250ms, search" hx-target="#{results}" '
             'hx-include="#{results}" hx-sync="this:replace">'
-            '<p class="help" id="{id}_hint">Type part of a name or an email to find someone.</p>'
+            '<p class="help" id="{id}_hint">{hint}</p>'
             '<ul class="choices people-choices" id="{results}" aria-live="polite">{items}</ul>'
             "</div>",
             id=id_,
             name=name,
+            placeholder=self.offers.placeholder,
+            hint=self.offers.hint,
             results=results,
             described=described,
             url=url,
@@ -249,17 +283,21 @@ class PeopleSearch(forms.Widget):
                 labels=self.labels(chosen),
                 chosen=chosen,
                 blank=self.blank,
+                detail=self.offers.detail,
             ),
         )
 
 
-def search(people: QuerySet[User], text: str, chosen_ids: list[str]) -> tuple[list, list]:
+def search(
+    people: QuerySet, text: str, chosen_ids: list[str], *, offers: Offered | None = None
+) -> tuple[list, list]:
     """The chosen people (those of `chosen_ids` in `people`) and, for `text`, up to
     MATCHES_SHOWN + 1 others who match it (two queries at most)."""
     chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
     if not text:
         return chosen, []
-    return chosen, list(matching(people, text).exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
+    found = (offers or PEOPLE).matching(people, text)
+    return chosen, list(found.exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
 
 
 def matching(people: QuerySet[User], text: str) -> QuerySet[User]:
@@ -268,6 +306,31 @@ def matching(people: QuerySet[User], text: str) -> QuerySet[User]:
     return people.filter(Q(display_name__icontains=text) | Q(email__icontains=text)).order_by(
         Case(When(display_name__istartswith=text, then=0), default=1), "display_name", "pk"
     )
+
+
+def teams_matching(teams: QuerySet[Team], text: str) -> QuerySet[Team]:
+    """Teams whose name holds `text` (case-insensitive), those it starts first."""
+    return teams.filter(name__icontains=text).order_by(
+        Case(When(name__istartswith=text, then=0), default=1), "name", "pk"
+    )
+
+
+PEOPLE = Offered(
+    matching=matching,
+    label=person_label,
+    detail=lambda person: person.email,
+    placeholder="Type a name or an email",
+    hint="Type part of a name or an email to find someone.",
+    nothing="Nobody matches “{}”.",
+)
+TEAMS = Offered(
+    matching=teams_matching,
+    label=lambda team: team.name,
+    detail=lambda team: "",
+    placeholder="Type a team's name",
+    hint="Type part of the team's name to find it.",
+    nothing="No team matches “{}”.",
+)
 
 
 @source("colleagues")

@@ -40,7 +40,8 @@ def people_pick(request, source):
     multiple = params.get("multiple") == "1"
     if not multiple:
         chosen_ids = chosen_ids[:1]
-    chosen, matches = search(people, text, chosen_ids)
+    offers = registered.offers
+    chosen, matches = search(people, text, chosen_ids, offers=offers)
     shown = matches[:MATCHES_SHOWN]
     items = choice_items(
         shown,
@@ -50,11 +51,12 @@ def people_pick(request, source):
         labels=labels_of(registered, request.user, params, chosen + shown),
         chosen=chosen,
         blank=blank,
+        detail=offers.detail,
     )
     if not text:
         note = ""
     elif not matches:
-        note = format_html('<li class="muted">Nobody matches “{}”.</li>', text)
+        note = format_html('<li class="muted">{}</li>', offers.nothing.format(text))
     elif len(matches) > MATCHES_SHOWN:
         note = format_html(
             '<li class="muted">The first {} matches: type more of the name.</li>', MATCHES_SHOWN

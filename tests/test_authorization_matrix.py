@@ -234,6 +234,8 @@ PICK_SOURCES = (
     "managers",
     "anyone",
     "raters",
+    "teams",
+    "unconnected-teams",
 )
 ROUTE_KIND = {key: kind for kind, keys in OBJECT_KIND.items() for key in keys}
 
@@ -453,6 +455,8 @@ ROUTES: dict[str, dict] = dict(
                 "managers": page("admin", ok="400"),
                 "anyone": page("admin", ok="400"),
                 "raters": page("head", "admin", ok="400"),  # who may open a calibration
+                "teams": page("admin", ok="400"),  # a focus area's teams
+                "unconnected-teams": page("admin", ok="400"),  # a team channel's team
             },
         ),
         ("my_data_download", page(*ALL)),

@@ -905,6 +905,8 @@ FILLS = {
             "team-leads",
             "team-joiners",
             "managers",
+            "teams",
+            "unconnected-teams",
         )
     ],
     "calendar_feed": _feed_tokens,
