@@ -1,12 +1,15 @@
 """In an organisation too large to list, a rep finds people by typing: she asks two
 colleagues for feedback, found in two searches, and gives feedback to a third. The
-demo's 30 people are "large" here: PEOPLE_PICKER_LIST_UP_TO is lowered to 10."""
+demo's 30 people are "large" here: PEOPLE_PICKER_LIST_UP_TO is lowered to 10. A
+programme admin finds teams the same way, for a focus area and a team channel."""
 
 from datetime import date, timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from cadence.models import TeamChannel
+from coaching.models import FocusArea
 from feedback.models import Feedback, FeedbackRequest
 from tests.e2e.a11y import assert_accessible
 from tests.e2e.conftest import sign_in
@@ -58,3 +61,42 @@ def test_a_rep_finds_people_by_typing(page: Page, live_server, demo_org, large):
     with page.expect_navigation():
         page.get_by_role("button", name="Send feedback").click()
     assert Feedback.objects.get(author__email=AISHA).recipient.display_name == "Diego Ramos"
+
+
+ADA = "ada.okafor@example.com"  # programme admin
+WEBHOOK = "https://hooks.slack.com/services/T000/B000/demo-journey-token"
+
+
+def test_a_programme_admin_finds_teams_by_typing(page: Page, live_server, demo_org, settings):
+    """Three teams are "many" here: a focus area's teams, then a channel's team, are
+    found by typing part of their name."""
+    settings.PEOPLE_PICKER_LIST_UP_TO = 1
+    sign_in(page, live_server, ADA, demo_org.password)
+
+    page.goto(f"{live_server.url}/programme/focus-areas/new/")
+    teams = page.get_by_label("Teams", exact=True)
+    expect(page.locator('input[name="teams"]')).to_have_count(0)  # none listed yet
+    teams.fill("emea")
+    page.get_by_label("EMEA Growth").check()
+    teams.fill("east")
+    page.get_by_label("Enterprise East").check()
+    expect(page.get_by_label("EMEA Growth")).to_be_checked()  # still there, still chosen
+    assert_accessible(page)
+    teams.fill("nowhere")
+    expect(page.get_by_text("No team matches “nowhere”.")).to_be_visible()
+    page.get_by_label("Name", exact=True).fill("Objection handling")
+    page.get_by_label("Behaviours").fill("Acknowledges the concern before answering it.")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
+    area = FocusArea.objects.get(name="Objection handling")
+    assert sorted(t.name for t in area.teams.all()) == ["EMEA Growth", "Enterprise East"]
+
+    page.goto(f"{live_server.url}/programme/channels/")
+    connect = page.get_by_role("region", name="Connect a team")
+    connect.get_by_label("Team", exact=True).fill("mid")
+    connect.get_by_label("Mid-Market Central").check()
+    connect.get_by_label("Webhook address").fill(WEBHOOK)
+    with page.expect_navigation():
+        connect.get_by_role("button", name="Connect").click()
+    expect(page.get_by_role("status")).to_contain_text("Mid-Market Central is connected.")
+    assert TeamChannel.objects.get(team__name="Mid-Market Central").webhook_url == WEBHOOK
