@@ -16,7 +16,7 @@ from .services_channels import URL_LIMIT
 
 @source("unconnected-teams", allowed=for_programme_admins, offers=TEAMS)
 def unconnected_teams(user: User, params):
-    return teams_without_channel()
+    return teams_without_channel().select_related("lead")
 
 
 URL_HELP = (

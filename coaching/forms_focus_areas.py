@@ -21,7 +21,7 @@ class CriterionChoiceField(forms.ModelMultipleChoiceField):
 
 @source("teams", allowed=for_programme_admins, offers=TEAMS)
 def every_team(user: User, params):
-    return Team.objects.order_by("name", "pk")
+    return Team.objects.select_related("lead").order_by("name", "pk")
 
 
 class FocusAreaForm(forms.Form):

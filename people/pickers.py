@@ -326,7 +326,8 @@ PEOPLE = Offered(
 TEAMS = Offered(
     matching=teams_matching,
     label=lambda team: team.name,
-    detail=lambda team: "",
+    # Which of two "EMEA Retail" teams: sources of teams read their leads along.
+    detail=lambda team: f"led by {team.lead.display_name}" if team.lead else "no lead yet",
     placeholder="Type a team's name",
     hint="Type part of the team's name to find it.",
     nothing="No team matches “{}”.",

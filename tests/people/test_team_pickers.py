@@ -73,6 +73,11 @@ def test_the_search_finds_teams_by_name_those_it_starts_first(client_for, org, t
     assert "No team matches “zzz&lt;b&gt;”." in fragment
     found = _listed(_search(admin, "teams", "we").content.decode())
     assert [name for _, name in found] == ["West"]  # a focus area may have any team
+    TeamFactory(name="Eastern pilot", lead=None)
+    fragment = _search(admin, "teams", "eastern").content.decode()
+    assert 'Eastern pilot <span class="muted">no lead yet</span>' in fragment
+    fragment = _search(admin, "teams", "northeast").content.decode()
+    assert 'Northeast <span class="muted">led by Mia Manager</span>' in fragment
 
 
 def test_a_searched_team_is_connected_and_one_outside_the_source_is_refused(
