@@ -289,14 +289,14 @@ class PeopleSearch(forms.Widget):
 
 
 def search(
-    people: QuerySet, text: str, chosen_ids: list[str], *, offers: Offered | None = None
+    people: QuerySet, text: str, chosen_ids: list[str], *, offers: Offered
 ) -> tuple[list, list]:
     """The chosen people (those of `chosen_ids` in `people`) and, for `text`, up to
     MATCHES_SHOWN + 1 others who match it (two queries at most)."""
     chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
     if not text:
         return chosen, []
-    found = (offers or PEOPLE).matching(people, text)
+    found = offers.matching(people, text)
     return chosen, list(found.exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
 
 
