@@ -81,7 +81,6 @@ class ClosureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def create(self, request):
         # The service's refusals are 400s naming the field (config.api.exception_handler).
         closure = services.closure_create(actor=request.user, **validated(CloseSerializer, request))
-        closure.refresh_from_db(fields=["removed"])  # a worker may be done already
         return Response(ClosureSerializer(closure).data, status.HTTP_201_CREATED)
 
     def destroy(self, request, pk: int):

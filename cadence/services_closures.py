@@ -56,24 +56,27 @@ def _checked(name: str, first_day: date, last_day: date, *, today: date) -> str:
     return name
 
 
-@transaction.atomic
 def closure_create(*, actor: User, name: str, first_day: date, last_day: date) -> Closure:
     """Close the programme from `first_day` to `last_day` (both included) and queue the
-    removal of what is planned there; the closure's `removed` stays None until done."""
+    removal of what is planned there. The closure's `removed` is None until a worker is
+    done: read once the closure is committed, it already says how many when the worker
+    was that quick (an eager one always is)."""
     from .tasks import clear_closed_days
 
     today = timezone.localdate()
-    name = _checked(name, first_day, last_day, today=today)
-    closure = Closure.objects.create(
-        name=name, first_day=first_day, last_day=last_day, created_by=actor
-    )
-    audit_record(
-        actor=actor,
-        verb="closure.created",
-        target=closure,
-        data={"first_day": first_day.isoformat(), "last_day": last_day.isoformat()},
-    )
-    clear_closed_days.delay_on_commit(closure.pk)
+    with transaction.atomic():
+        name = _checked(name, first_day, last_day, today=today)
+        closure = Closure.objects.create(
+            name=name, first_day=first_day, last_day=last_day, created_by=actor
+        )
+        audit_record(
+            actor=actor,
+            verb="closure.created",
+            target=closure,
+            data={"first_day": first_day.isoformat(), "last_day": last_day.isoformat()},
+        )
+        clear_closed_days.delay_on_commit(closure.pk)
+    closure.refresh_from_db(fields=["removed"])
     return closure
 
 

@@ -44,7 +44,6 @@ def closure_new(request):
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            closure.refresh_from_db(fields=["removed"])  # a worker may be done already
             messages.success(request, f"Closed: {closure.name}. {removal_said(closure)}")
             return redirect("closed_days")
     return _page(request, form, status=400)

@@ -154,8 +154,8 @@ def choice_items(
     multiple: bool,
     labels,
     chosen=(),
+    detail: Callable[[Any], str],
     blank: str | None = None,
-    detail: Callable[[Any], str] = lambda person: person.email,
 ) -> SafeString:
     """`<li>` items, input then label (`labels`: {person id: label}; `detail` muted
     after it), as `people/templatetags/choices.py` writes a list: the chosen people

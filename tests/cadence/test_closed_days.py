@@ -227,6 +227,24 @@ def test_the_message_says_what_went_once_the_worker_has_said(removed, said):
     assert said in removal_said(Closure(removed=removed))
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_done_before_the_redirect_is_named_in_the_message_and_the_api(
+    client_for, org, weekly_plan
+):
+    """Committed, the eager worker of the tests clears the days before the answer:
+    the page's message and the API's answer already say how many went."""
+    with time_machine.travel(MONDAY, tick=False):
+        weekly_plan(time_zone="Europe/Berlin")
+        occurrences_generate()
+        client = client_for(org.admin)
+        page = client.post("/programme/closed-days/new/", WINTER, follow=True).content.decode()
+        assert "Closed: Winter break. 2 planned sessions on those days were removed" in page
+        assert '<td aria-live="polite">2</td>' in _row(page, Closure.objects.get().pk)
+        Closure.objects.all().delete()
+        made = client.post("/api/v1/closed-days/", WINTER, content_type="application/json")
+    assert (made.status_code, made.json()["sessions_removed"]) == (201, 0)  # gone already
+
+
 def _row(page: str, pk: int) -> str:
     start = page.index(f'<tr id="closure-{pk}"')
     return page[start : page.index("</tr>", start)]
