@@ -3,17 +3,14 @@ be a thousand managers, too many to weigh on one page or to compute in one reque
 One page size, so the pages and the API agree (the page number:
 `people.paging.parse_page`)."""
 
+from collections.abc import Sequence
+
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
 
 MANAGERS_PER_PAGE = 25
 
 
-def page_of(queryset: QuerySet, number: int, *, count: int | None = None) -> Page:
-    """The page asked for, MANAGERS_PER_PAGE long; past the last one, the last (a link
-    or a bookmark can outlive a reorganisation). Two queries: the count and the page —
-    one when the caller counted the rows already (`count`), with something else."""
-    paginator = Paginator(queryset, MANAGERS_PER_PAGE)
-    if count is not None:
-        paginator.count = count  # a cached property: set, it is not computed
-    return paginator.get_page(number)
+def page_of(ids: Sequence[int], number: int) -> Page:
+    """The page asked for of `ids`, MANAGERS_PER_PAGE long; past the last one, the last
+    (a link or a bookmark can outlive a reorganisation)."""
+    return Paginator(ids, MANAGERS_PER_PAGE).get_page(number)

@@ -15,7 +15,7 @@ from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.core.paginator import Page
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Count, Max
 from django.db.models import Window as Over
 from django.http import Http404
 from django.utils import timezone
@@ -50,8 +50,9 @@ from coaching.ratings import (
     released_summaries,
 )
 from feedback import selectors as feedback
+from people.below import Below, below_of
 from people.models import Team, User
-from people.selectors import people_below
+from people.selectors import has_active_reports, in_order, people_below
 from scorecards.charts import distribution_bar, sparkline
 
 from .charts import percent
@@ -66,16 +67,11 @@ OVERDUE_SHOWN = 5
 # --- Who may look ----------------------------------------------------------------------
 
 
-def _has_reports():
-    return Exists(User.objects.filter(reports_to=OuterRef("pk"), is_active=True))
-
-
 def access_manager(*, viewer: User, pk: int) -> User:
     """A manager below `viewer` (at any depth) whose dashboard they may read — else
     404: their peers, the people below them, HR and admins get nothing (one query)."""
-    manager = (
-        people_below(person=viewer).filter(pk=pk, is_active=True).filter(_has_reports()).first()
-    )
+    below = people_below(person=viewer).filter(pk=pk, is_active=True)
+    manager = below.filter(has_active_reports()).first()
     if manager is None:
         raise Http404
     return manager
@@ -332,36 +328,15 @@ def last_reviews(people: list[User]) -> dict[int, datetime]:
     return {row["person_id"]: row["last"] for row in rows}
 
 
-def managers_below(*, manager: User) -> QuerySet[User]:
-    """Everyone below `manager` with active direct reports of their own, by name."""
-    return (
-        people_below(person=manager)
-        .filter(is_active=True)
-        .filter(_has_reports())
-        .select_related("reports_to")
-        .order_by("display_name", "pk")
-    )
-
-
-def _managers_page(
-    manager: User, number: int, *, count: int | None = None
+def page_of_managers(
+    manager: User, number: int, *, below: Below | None = None
 ) -> tuple[Page, list[User]]:
-    """The page asked for of the managers below `manager`, and its managers (`count`:
-    how many there are, when `below_counts` said so already)."""
-    found = page_of(managers_below(manager=manager), number, count=count)
-    return found, list(found.object_list)
-
-
-def below_counts(manager: User) -> tuple[int, int]:
-    """How many active people are below `manager`, and how many of them have active
-    direct reports of their own (`managers_below`) — one walk down the reporting line
-    for both: below an organisation's head, 9,594 people (54 ms a walk)."""
-    counts = (
-        people_below(person=manager)
-        .filter(is_active=True)
-        .aggregate(everyone=Count("pk"), managers=Count("pk", filter=Q(_has_reports())))
-    )
-    return counts["everyone"], counts["managers"]
+    """The page asked for of the managers below `manager` (`people.below`: in name
+    order, kept while the reporting lines stay as they are), and its managers (one
+    query, and the summary's one or two unless given)."""
+    found = page_of((below or below_of(manager)).managers, number)
+    rows = User.objects.select_related("reports_to")
+    return found, in_order(rows, list(found.object_list))
 
 
 @dataclass
@@ -378,7 +353,7 @@ def managers_review(
     (numbers only: no rating comments) — the monthly manager review. Only the page's
     managers are computed: below an organisation's head there are a thousand."""
     now = now or timezone.now()
-    found, below = _managers_page(manager, page)
+    found, below = page_of_managers(manager, page)
     rows = coach_rows(below, window=window, now=now) if below else {}
     return ManagersReview(window, found, [rows[m.pk] for m in below])
 
@@ -407,8 +382,8 @@ def team_dashboard(
         person.streak = runs.get(person.pk, 0)
         person.last_review_at = reviews.get(person.pk)
         person.not_covered = person.last_held_at is None or person.last_held_at < cutoff
-    everyone_below, managers_count = below_counts(manager)
-    found, below = _managers_page(manager, managers_page, count=managers_count)
+    summary = below_of(manager)
+    found, below = page_of_managers(manager, managers_page, below=summary)
     rows = coach_rows(
         [manager, *below], window=window, now=now, comments_for=manager.pk if own else None
     )
@@ -419,7 +394,7 @@ def team_dashboard(
         week=this_week(manager=manager, now=now),
         reports=reports,
         teams_led=list(Team.objects.filter(lead=manager).order_by("name")),
-        people_below_count=everyone_below,
+        people_below_count=summary.everyone,
         coaching=rows[manager.pk],
         overdue=list(
             Commitment.objects.open()

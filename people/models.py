@@ -351,3 +351,19 @@ class PeopleImport(models.Model):
 
     def problem_lines(self) -> list[str]:
         return self.problems.splitlines()
+
+
+class ReportingVersion(models.Model):
+    """One row whose `value` a database trigger replaces with a new random one whenever
+    a statement may have changed who is below whom: anyone's manager, whether they are
+    active, their name (lists below someone are in name order), or a person added or
+    removed (migration 0007). The application never writes it except after writing
+    people with the triggers off (`reporting_changed`). What is worked out from the
+    reporting lines can be kept under the value and stays exact (`people.below`).
+    Random, not a counter: a rolled-back change, a restored backup or a recreated
+    database never brings back a value something was kept under."""
+
+    value = models.CharField(max_length=36)
+
+    def __str__(self):
+        return self.value

@@ -29,6 +29,7 @@ from django.db import transaction
 from coaching.models import CoachingSession
 from coaching.ratings import release_usefulness
 from feedback.models import Feedback
+from people.below import reporting_changed
 from people.demo import DEMO_PASSWORD
 from people.models import Team, User
 
@@ -126,6 +127,9 @@ def seed(
             return value
 
         phase("people and teams", lambda: people.write(sink, built, seed=seed))
+        # Written by COPY, maybe with the triggers off: say so, or a summary kept from
+        # before the seed (`people.below`) would still be read.
+        reporting_changed(using=using)
         prog = phase("programme", lambda: programme.write(sink, built, seed=seed))
         history = cadence.Cadence(sink, built, prog, seed=seed)
         phase("cadence history", lambda: history.run(progress=progress))

@@ -107,21 +107,3 @@ def test_a_manager_without_managers_below_has_no_such_section(client, org):
     assert 'id="managers"' not in client.get("/team/").content.decode()
     data = client.get("/api/v1/dashboards/team/", **JSON).json()
     assert data["managers_below"] is None and data["managers_below_page"] is None
-
-
-def test_the_people_and_managers_below_are_counted_in_one_walk_as_each_list_counts_them(boss):
-    """`below_counts` gives the page its count of managers and "N people work in the
-    teams below": the same numbers as counting each list on its own — the inactive
-    left out, and a manager whose only report left is no manager."""
-    from dashboards.team import below_counts, managers_below
-    from people.selectors import people_below
-
-    gone = UserFactory(manager=boss)
-    gone.is_active = False
-    gone.save(update_fields=["is_active"])
-    alone = UserFactory(display_name="Fay Manager", manager=boss)
-    left = UserFactory(manager=alone)
-    left.is_active = False
-    left.save(update_fields=["is_active"])
-    everyone = people_below(person=boss).filter(is_active=True).count()
-    assert below_counts(boss) == (everyone, managers_below(manager=boss).count()) == (11, 5)

@@ -106,11 +106,12 @@ def test_my_team_costs_the_same_for_3_or_12_people_and_managers(client, org, bos
     # session, user, roles; people overview, their memberships+teams, teams they lead
     # (3); focus areas, their teams, their criteria (3); the walk up from the people
     # (all below the manager: the reveal rule is not needed), monthly averages; streaks;
-    # last manager reviews; everyone and the managers below counted in one walk; this
-    # page of managers; health per coach (3); weeks per coach; live plans; runs of
-    # misses; ratings (where each coach's count stands, the numbers, then the
-    # manager's own comments: 3); this week's sessions and their people (2); teams
-    # led; overdue commitments; requests waiting on me, with their count.
+    # last manager reviews; the reporting lines' version (who is below is kept under
+    # it: one walk more when they changed); this page of managers; health per coach
+    # (3); weeks per coach; live plans; runs of misses; ratings (where each coach's
+    # count stands, the numbers, then the manager's own comments: 3); this week's
+    # sessions and their people (2); teams led; overdue commitments; requests waiting
+    # on me, with their count.
     assert few == many == 29
 
 
