@@ -52,7 +52,7 @@ from coaching.ratings import (
 from feedback import selectors as feedback
 from people.below import Below, below_of
 from people.models import Team, User
-from people.selectors import has_active_reports, in_order, people_below
+from people.selectors import in_order
 from scorecards.charts import distribution_bar, sparkline
 
 from .charts import percent
@@ -69,12 +69,12 @@ OVERDUE_SHOWN = 5
 
 def access_manager(*, viewer: User, pk: int) -> User:
     """A manager below `viewer` (at any depth) whose dashboard they may read — else
-    404: their peers, the people below them, HR and admins get nothing (one query)."""
-    below = people_below(person=viewer).filter(pk=pk, is_active=True)
-    manager = below.filter(has_active_reports()).first()
-    if manager is None:
+    404: their peers, the people below them, HR and admins get nothing. The managers
+    below `viewer` as "My team" lists them (`people.below`: no walk while the reporting
+    lines stay as they are), then the one (one query)."""
+    if pk not in below_of(viewer).managers:
         raise Http404
-    return manager
+    return User.objects.get(pk=pk)
 
 
 # --- This week -------------------------------------------------------------------------
