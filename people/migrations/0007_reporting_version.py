@@ -3,9 +3,11 @@
 from django.db import migrations, models
 
 # What changes who is below whom, or the name order of such a list: see
-# people.models.ReportingVersion and people.below. PostgreSQL bumps once per
-# statement (an import of 10,000 people is one bump, not 10,000); SQLite has only
-# row triggers, and skips rows where none of the three columns changed.
+# people.models.ReportingVersion and people.below. PostgreSQL changes it once per
+# statement (an import of 10,000 people is one change, not 10,000), before the
+# statement takes its rows: two transactions changing people queue on the one row
+# before either holds people the other may want. SQLite has only row triggers, and
+# skips rows where none of the three columns changed.
 POSTGRESQL = [
     """
     CREATE FUNCTION people_reporting_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -17,7 +19,7 @@ POSTGRESQL = [
     """,
     """
     CREATE TRIGGER people_reporting_changed
-    AFTER INSERT OR DELETE OR UPDATE OF reports_to_id, is_active, display_name
+    BEFORE INSERT OR DELETE OR UPDATE OF reports_to_id, is_active, display_name
     ON people_user FOR EACH STATEMENT EXECUTE FUNCTION people_reporting_changed()
     """,
     """

@@ -3,6 +3,8 @@ are. Every way the lines change — through the services, a bulk update, a delet
 a rolled-back change, a seed that writes with the triggers off — gives the next
 read the new answer, never one kept from before."""
 
+import threading
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -127,3 +129,30 @@ def test_without_a_version_row_it_works_the_summary_out_each_time(boss):
     ReportingVersion.objects.all().delete()
     assert below_of(boss) == expected
     assert queries(lambda: below_of(boss)) > 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two connections: PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_change_another_connection_is_making_is_seen_once_it_commits(org, boss):
+    """Read while another transaction moves Cleo (not yet committed), the summary is
+    the old one, kept under the old version; the commit brings its new version with
+    it, so the next read is the new summary, not the one kept."""
+    before = below_of(boss)
+    moved, commit = threading.Event(), threading.Event()
+
+    def hr():  # on a connection of its own
+        with transaction.atomic():
+            reporting_line_change(person=boss.managers["Cleo"], manager=org.head)
+            moved.set()
+            commit.wait(timeout=30)
+        connection.close()
+
+    thread = threading.Thread(target=hr)
+    thread.start()
+    try:
+        assert moved.wait(timeout=30)
+        assert below_of(boss) == before
+    finally:
+        commit.set()
+        thread.join()
+    assert below_of(boss) == Below(4, (boss.managers["Ana"].pk, boss.managers["Ben"].pk))
