@@ -41,11 +41,14 @@ def below_of(person: User) -> Below:
     version = ReportingVersion.objects.filter(pk=1).values_list("value", flat=True).first()
     if version is None:  # a flushed test database, before anyone was added
         return _work_out(person)
-    key = f"people:below:{version}:{person.pk}"
-    summary = cache.get(key)
-    if summary is None:
-        summary = _work_out(person)
-        cache.set(key, summary, KEPT_SECONDS)
+    # Kept as plain numbers, not the class, so a release that changes `Below` never
+    # reads an old pickle of it.
+    key = f"people:below:1:{version}:{person.pk}"
+    kept = cache.get(key)
+    if kept is not None:
+        return Below(*kept)
+    summary = _work_out(person)
+    cache.set(key, (summary.everyone, summary.managers), KEPT_SECONDS)
     return summary
 
 
