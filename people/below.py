@@ -20,8 +20,8 @@ from django.core.cache import cache
 from .models import ReportingVersion, User
 from .selectors import has_active_reports, people_below
 
-# Long enough to serve a manager's visits of a day; a summary not read in that time
-# is worked out again (one walk).
+# Hours: a manager's visits of a morning or an afternoon read it once; after that, or
+# once the reporting lines change, it is worked out again (one walk).
 KEPT_SECONDS = 6 * 60 * 60
 
 
