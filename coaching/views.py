@@ -78,9 +78,9 @@ def _render_commitments(request, status=200, error=None):
         number, page_error = page_asked(request.GET.get("page"))
         if page_error:
             status, error = 400, [*(error or []), page_error]
-        team = Paginator(
-            selectors.commitments_for_manager(manager=request.user), TEAM_COMMITMENTS_PER_PAGE
-        ).get_page(number)
+        team = selectors.commitments_for_manager(
+            manager=request.user, page=number, per_page=TEAM_COMMITMENTS_PER_PAGE
+        )
     return render(
         request,
         "coaching/commitment_list.html",
