@@ -338,7 +338,7 @@ def commitments_for_manager(*, manager: User, page: int, per_page: int) -> Page:
     (past the last page, the last). Three queries — the count, the page's ids, its rows
     with their owner and session: joined before the cut, the planner read every open
     commitment below the head of 10,000 people (8,654) with its joins for a page of 50
-    (the query 89 → 15 ms)."""
+    (the page's query 89 ms; its ids now 37 ms, its rows 1 ms)."""
     listed = (
         Commitment.objects.open()
         .filter(owner__in=people_below(person=manager).values("pk"))
