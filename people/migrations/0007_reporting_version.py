@@ -5,9 +5,9 @@ from django.db import migrations, models
 # What changes who is below whom, or the name order of such a list: see
 # people.models.ReportingVersion and people.below. PostgreSQL changes it once per
 # statement (an import of 10,000 people is one change, not 10,000), before the
-# statement takes its rows: two transactions changing people queue on the one row
-# before either holds people the other may want. SQLite has only row triggers, and
-# skips rows where none of the three columns changed.
+# statement takes its rows, so a bulk update waits for the one row without holding
+# the people it updates (transactions changing people queue on it). SQLite has only
+# row triggers, and skips rows where none of the three columns changed.
 POSTGRESQL = [
     """
     CREATE FUNCTION people_reporting_changed() RETURNS trigger LANGUAGE plpgsql AS $$
