@@ -43,7 +43,7 @@ lock:
 	.lock-venv/bin/pip freeze --exclude tandem > requirements.lock
 	rm -rf .lock-venv
 
-## bench: every benchmark below, one after another (about 12 minutes; the page latency
+## bench: every benchmark below, one after another (about 15 minutes; the page latency
 ## needs tandem_scale: make seed-scale first).
 bench: bench-sweep bench-generate bench-outbox bench-pages
 
@@ -66,7 +66,7 @@ bench-imports: install
 	$(BIN)/python bench/imports.py --people 10000
 
 ## bench-pages: page latency through gunicorn + PostgreSQL with wrk, against tandem_scale
-## (make seed-scale first; Debian's wrk; Redis db 11). About 4 minutes.
+## (make seed-scale first; Debian's wrk; Redis db 11). About 7 minutes (16 pages).
 bench-pages: install
 	@command -v wrk >/dev/null || { echo "bench-pages needs wrk: apt-get install -y wrk"; exit 1; }
 	$(BIN)/python bench/pages.py --connections 8 --duration 20 --warmup 3
