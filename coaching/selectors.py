@@ -25,7 +25,13 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from people.models import TeamMembership, User
-from people.selectors import any_of, in_order, managers_above, people_below
+from people.selectors import (
+    any_of,
+    has_active_reports,
+    in_order,
+    managers_above,
+    people_below,
+)
 
 from . import rules, since_last
 from .models import (
@@ -409,7 +415,7 @@ def people_overview(*, manager: User) -> list[User]:
             open_commitments=Coalesce(Subquery(open_count, output_field=IntegerField()), 0),
             overdue_commitments=Coalesce(Subquery(overdue_count, output_field=IntegerField()), 0),
             goal=goal,
-            has_reports=Exists(User.objects.filter(reports_to=person, is_active=True)),
+            has_reports=has_active_reports(),
         )
         .prefetch_related(
             Prefetch(
