@@ -7,6 +7,8 @@ answered 401 (API)."""
 
 import pytest
 
+from tests.factories import UserFactory
+
 pytestmark = pytest.mark.django_db
 PEOPLE = ["head", "manager", "other_manager", "rep", "peer", "other_rep", "hr", "admin"]
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -55,10 +57,25 @@ def test_only_managers_below_have_a_team_page(client, org):
 
 
 def test_a_manager_who_leaves_is_no_longer_reachable(client, org):
+    """Read first, so the head's managers below are kept (`people.below`): the
+    departure is seen at once all the same."""
+    client.force_login(org.head)
+    assert client.get(f"/team/managers/{org.manager.pk}/").status_code == 200
     org.manager.is_active = False
     org.manager.save(update_fields=["is_active"])
-    client.force_login(org.head)
     assert client.get(f"/team/managers/{org.manager.pk}/").status_code == 404
+
+
+def test_a_manager_moved_out_from_below_is_no_longer_reachable(client, org):
+    from people.services import reporting_line_change
+
+    boss = UserFactory(manager=org.head)
+    reporting_line_change(person=org.manager, manager=boss)
+    client.force_login(boss)
+    assert client.get(f"/team/managers/{org.manager.pk}/").status_code == 200
+    reporting_line_change(person=org.manager, manager=org.head)
+    assert client.get(f"/team/managers/{org.manager.pk}/").status_code == 404
+    assert client.get(f"/team/managers/{2**70}/").status_code == 404  # no such id
 
 
 def test_anonymous_visitors_are_sent_to_sign_in(client, org):
