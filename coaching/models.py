@@ -439,9 +439,14 @@ class SessionParticipant(models.Model):
         indexes = [
             # "Sessions of this person", by time: my sessions, visibility, carry-forward
             # (person and role), and a person's or coach's sessions in a window, the
-            # next or the last (the range on scheduled_start).
+            # next or the last (the range on scheduled_start). The session id rides
+            # along (PostgreSQL) so "every session these coaches led" — the commitments
+            # made in them, `cadence.health.health_by_coach` — is read from the index
+            # alone: 24,000 rows for the 26 coaches of a head's page.
             models.Index(
-                fields=["person", "role", "scheduled_start"], name="participant_by_person_time"
+                fields=["person", "role", "scheduled_start"],
+                include=["session"],
+                name="participant_by_person_time",
             ),
         ]
 
@@ -630,6 +635,15 @@ class Commitment(models.Model):
                 fields=["owner", "due_on"],
                 condition=Q(status="open"),
                 name="commitment_open_by_owner",
+            ),
+            # Close rate (`cadence.health`): the commitments made in a window, with the
+            # session they were made in and their status, read from the index alone
+            # and hash-joined to the sessions a scope led — no probe per session of two
+            # years of a coach's history (the head's page: 24,000 probes, 32 ms → 18).
+            models.Index(
+                fields=["created_at"],
+                include=["created_in", "status", "id"],
+                name="commitments_made_between",
             ),
         ]
 
