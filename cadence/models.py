@@ -343,6 +343,10 @@ class NotificationStatus(models.TextChoices):
     SKIPPED = "skipped", "In-app only"
 
 
+# Nothing more will happen to these rows: retention may delete them.
+FINISHED_STATUSES = [NotificationStatus.SENT, NotificationStatus.FAILED, NotificationStatus.SKIPPED]
+
+
 class NotificationQuerySet(models.QuerySet):
     def visible_to(self, user):
         """A person's own notifications; team-channel messages are the admins' to see
@@ -506,6 +510,13 @@ class Notification(models.Model):
                 fields=["-created_at", "-id"],
                 condition=Q(status="failed"),
                 name="notification_failed",
+            ),
+            # Retention (`cadence.retention`): finished rows, oldest first. A row joins it
+            # once, when it is sent (or fails, or is kept in-app only).
+            models.Index(
+                fields=["created_at"],
+                condition=Q(status__in=FINISHED_STATUSES),
+                name="notification_forgettable",
             ),
             # A person's in-app list, newest first.
             models.Index(fields=["recipient", "-created_at"], name="notification_inbox"),

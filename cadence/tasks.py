@@ -4,7 +4,7 @@ matter, so a lost or repeated message loses or doubles nothing."""
 from celery import shared_task
 from django.conf import settings
 
-from . import engine, feedback_reminders, outbox, services_closures
+from . import engine, feedback_reminders, outbox, retention, services_closures
 
 
 def kick_senders() -> None:
@@ -89,3 +89,8 @@ def send_notifications() -> dict:
 @shared_task(name="cadence.reap_stale_claims")
 def reap_stale_claims() -> int:
     return outbox.reap_stale_claims()
+
+
+@shared_task(name="cadence.forget_old_notifications")
+def forget_old_notifications() -> int:
+    return retention.forget_old_notifications()

@@ -3,6 +3,7 @@ notifications. Each view parses, calls one service or selector, renders. Plan fo
 post normally and through htmx (the plan's fragment is swapped in); refusals are
 400 with the reason and nothing saved."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
@@ -163,6 +164,7 @@ def _notifications_page(request, status=200, *, form=None, error=None):
             "inbox": inbox,
             "form": form or NotificationPreferenceForm(instance=inbox.preference),
             "error": error,
+            "retention_days": settings.NOTIFICATION_RETENTION_DAYS,
         },
         status=status,
     )

@@ -90,6 +90,13 @@ PERIODIC_TASKS = [
         crontab={"minute": "*/5"},
         description="Returns notifications claimed by a worker that died to the queue.",
     ),
+    PeriodicTaskSpec(
+        name="Forget old notifications",
+        task="cadence.forget_old_notifications",
+        crontab={"minute": "47", "hour": "3"},
+        description="Deletes sent, failed and in-app-only notifications older than "
+        "NOTIFICATION_RETENTION_DAYS (nightly); pending ones stay.",
+    ),
 ]
 
 

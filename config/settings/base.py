@@ -345,6 +345,10 @@ CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)
 # digests) starts side by side; each keeps going while rows are due. About the number
 # of worker processes that send mail.
 CADENCE_SENDERS = env.int("CADENCE_SENDERS", default=2)
+# Sent, failed and in-app-only notifications are deleted this many days after they were
+# recorded (nightly): the outbox gains tens of thousands of rows a week at 10,000
+# people. Pending ones stay whatever their age.
+NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=365)
 # With at least this many plans due, the hourly generation hands the plans out in
 # CADENCE_GENERATORS id ranges, one task each, for workers to write side by side (a
 # first generation for 50,000 plans writes 1.5 million rows; bench/generate.py).
