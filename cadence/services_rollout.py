@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from people.models import Team, User
 from people.roles import Role
-from people.selectors import people_below, roles_of
+from people.selectors import is_in_management_chain, roles_of
 from people.services import audit_record
 
 from .models import Rollout, RolloutTick
@@ -25,7 +25,7 @@ START_FUTURE_LIMIT = timedelta(days=90)
 def may_start(*, actor: User, team: Team) -> bool:
     """The team's lead, anyone above the lead, or a programme admin."""
     if team.lead_id is not None and (
-        team.lead_id == actor.pk or people_below(person=actor).filter(pk=team.lead_id).exists()
+        team.lead_id == actor.pk or is_in_management_chain(manager=actor, person=team.lead_id)
     ):
         return True
     return Role.PROGRAMME_ADMIN in roles_of(actor)

@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from people.models import User
-from people.selectors import people_below
+from people.selectors import active_below
 
 from .models_peers import Diagnosis
 from .services_diagnosis import NEXT_STEP, asked
@@ -17,7 +17,7 @@ def access_coachee(*, user: User, pk: int) -> User:
     if pk == user.pk:
         raise Http404
     try:
-        return people_below(person=user).get(pk=pk, is_active=True)
+        return active_below(manager=user, pk=pk).get()
     except User.DoesNotExist:
         raise Http404 from None
 

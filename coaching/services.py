@@ -13,7 +13,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from people.models import Team, TeamMembership, User
-from people.selectors import people_below
+from people.selectors import is_in_management_chain, people_below
 from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
@@ -178,7 +178,7 @@ def one_on_one_create(
 def _leads_or_above(*, actor: User, team: Team) -> bool:
     if team.lead_id is None:
         return False
-    return team.lead_id == actor.pk or people_below(person=actor).filter(pk=team.lead_id).exists()
+    return team.lead_id == actor.pk or is_in_management_chain(manager=actor, person=team.lead_id)
 
 
 def next_host(*, team: Team, presenter: User | None = None) -> User | None:
@@ -727,7 +727,7 @@ def commitment_update(
 
 def _may_keep_goals_of(actor: User, owner: User) -> bool:
     """The owner, or someone above them who writes it down in a 1:1."""
-    return actor.pk == owner.pk or people_below(person=actor).filter(pk=owner.pk).exists()
+    return actor.pk == owner.pk or is_in_management_chain(manager=actor, person=owner)
 
 
 def _check_goal_fields(

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from people.models import User
-from people.selectors import people_below
+from people.selectors import active_below
 
 from .models_peers import Diagnosis, GapType
 
@@ -100,7 +100,7 @@ def may_diagnose(*, author: User, coachee: User) -> bool:
     """Anyone above the coachee in the reporting line (never oneself)."""
     return (
         coachee.pk != author.pk
-        and people_below(person=author).filter(pk=coachee.pk, is_active=True).exists()
+        and active_below(manager=author, pk=coachee.pk).exists()
     )
 
 

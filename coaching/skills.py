@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from people.models import Team, TeamMembership, User
 from people.roles import Role
-from people.selectors import people_below
+from people.selectors import is_in_management_chain
 from scorecards import selectors as scorecards
 from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, distribution_bar, trend_chart
 from scorecards.models import CriterionVersion
@@ -118,7 +118,7 @@ def skill_overview(*, viewer: User, person: User, today: date) -> dict:
 
 def leads_or_above(user: User, team: Team) -> bool:
     return team.lead_id is not None and (
-        team.lead_id == user.pk or people_below(person=user).filter(pk=team.lead_id).exists()
+        team.lead_id == user.pk or is_in_management_chain(manager=user, person=team.lead_id)
     )
 
 

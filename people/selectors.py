@@ -8,7 +8,7 @@ import functools
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Exists, F, Lookup, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, F, Lookup, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 
@@ -190,13 +190,37 @@ def managers_above(*, people: Iterable[int]) -> dict[int, set[int]]:
     return above
 
 
+def _is_above() -> str:
+    """EXISTS: the person of the first parameter has the manager of the second
+    somewhere above them. Walked upward, one primary-key lookup a level — a chain is
+    a handful of people, while walking down from someone high up reads everyone below
+    them (the head of 10,000 people: 25 ms → well under 1 ms). The same edges as
+    `people_below`, so `is_above(p, m)` exactly when `p` is in `people_below(m)`;
+    UNION ends a loop."""
+    table = connection.ops.quote_name(_USER_TABLE)
+    return (
+        "EXISTS (WITH RECURSIVE up(manager_id) AS ("
+        f" SELECT reports_to_id FROM {table} WHERE id = %s"
+        f" UNION SELECT (SELECT u.reports_to_id FROM {table} u WHERE u.id = up.manager_id)"
+        " FROM up WHERE up.manager_id IS NOT NULL"
+        ") SELECT 1 FROM up WHERE manager_id = %s)"
+    )
+
+
+def _has_above(person: User | int, manager: User | int) -> RawSQL:
+    """`_is_above` as a condition for `.filter()`."""
+    ids = [p.pk if isinstance(p, User) else p for p in (person, manager)]
+    return RawSQL(_is_above(), ids, output_field=BooleanField())  # noqa: S611
+
+
 def is_in_management_chain(*, manager: User, person: User | int) -> bool:
     """True when `manager` is above `person` in the reporting line (one query)."""
-    return (
-        people_below(person=manager)
-        .filter(pk=person.pk if isinstance(person, User) else person)
-        .exists()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_is_above()}",
+            [person.pk if isinstance(person, User) else person, manager.pk],
+        )
+        return bool(cursor.fetchone()[0])
 
 
 @functools.cache
@@ -281,11 +305,17 @@ def _current_teams_prefetch():
     )
 
 
+def active_below(*, manager: User, pk: int | None) -> QuerySet[User]:
+    """The active person `pk` if they are below `manager` (walked up from them: see
+    `_is_above`), else nothing."""
+    return User.objects.filter(_has_above(pk, manager), pk=pk, is_active=True)
+
+
 def access_person(*, user: User, pk: int) -> User:
     """A person `user` may look at: themselves or someone below them. Else 404."""
     if pk == user.pk:
         return user
     try:
-        return people_below(person=user).get(pk=pk, is_active=True)
+        return active_below(manager=user, pk=pk).get()
     except User.DoesNotExist:
         raise Http404 from None

@@ -3,11 +3,13 @@
 import pytest
 from django.db import connection
 from django.db.models import OuterRef, Q
+from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
 from people.models import User
 from people.selectors import (
     ExistsPerRow,
+    access_person,
     any_of,
     is_below,
     is_in_management_chain,
@@ -110,12 +112,45 @@ def test_it_answers_whether_someone_is_in_a_persons_chain():
 
 
 @pytest.mark.django_db
+def test_the_chain_walked_up_agrees_with_everyone_below_walked_down():
+    """`is_in_management_chain` and `access_person` walk up from the person; whoever
+    they say is above is exactly whoever has the person in `people_below` — through
+    someone who left, in a tree of four levels with two branches, in one query each."""
+    top, second, third, fourth = build_chain(4)
+    sibling = UserFactory(manager=second)
+    type(top).objects.filter(pk=third.pk).update(is_active=False)  # left; still a link
+    third.refresh_from_db()
+    outsider = UserFactory()
+    people = [top, second, third, fourth, sibling, outsider]
+    for manager in people:
+        below = {p.pk for p in people_below(person=manager)}
+        for person in people:
+            with CaptureQueriesContext(connection) as queries:
+                above = is_in_management_chain(manager=manager, person=person)
+            assert len(queries) == 1
+            assert above == (person.pk in below), (manager, person)
+            if person.pk == manager.pk:
+                continue
+            if person.pk in below and person.is_active:
+                with CaptureQueriesContext(connection) as queries:
+                    assert access_person(user=manager, pk=person.pk) == person
+                # Up from the person, not down through everyone below the manager.
+                assert "below" not in queries[0]["sql"]
+            else:
+                with pytest.raises(Http404):
+                    access_person(user=manager, pk=person.pk)
+
+
+@pytest.mark.django_db
 def test_it_stops_walking_on_a_loop_written_around_the_service():
     a, b = build_chain(2)
     # Bypass the service (which refuses loops) to prove the walk still terminates.
     type(a).objects.filter(pk=a.pk).update(reports_to=b)
     assert set(people_below(person=a)) == {a, b}
     assert {p.pk for p in management_chain(person=b)} == {a.pk, b.pk}
+    assert is_in_management_chain(manager=a, person=b)
+    assert is_in_management_chain(manager=b, person=a)
+    assert access_person(user=a, pk=b.pk) == b
 
 
 @pytest.mark.django_db
