@@ -195,7 +195,7 @@ def _is_above() -> str:
     somewhere above them. Walked upward, one primary-key lookup a level — a chain is
     a handful of people, while walking down from someone high up reads everyone below
     them (the head of 10,000 people: 25 ms → well under 1 ms). The same edges as
-    `people_below`, so `is_above(p, m)` exactly when `p` is in `people_below(m)`;
+    `people_below`, so it holds for (p, m) exactly when p is in `people_below(m)`;
     UNION ends a loop."""
     table = connection.ops.quote_name(_USER_TABLE)
     return (
