@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from people.models import Team, User
 from people.roles import Role
-from people.selectors import is_in_management_chain, roles_of
+from people.selectors import leads_or_above, roles_of
 from people.services import audit_record
 
 from .models import Rollout, RolloutTick
@@ -24,11 +24,7 @@ START_FUTURE_LIMIT = timedelta(days=90)
 
 def may_start(*, actor: User, team: Team) -> bool:
     """The team's lead, anyone above the lead, or a programme admin."""
-    if team.lead_id is not None and (
-        team.lead_id == actor.pk or is_in_management_chain(manager=actor, person=team.lead_id)
-    ):
-        return True
-    return Role.PROGRAMME_ADMIN in roles_of(actor)
+    return leads_or_above(user=actor, team=team) or Role.PROGRAMME_ADMIN in roles_of(actor)
 
 
 def may_tick(*, actor: User, rollout: Rollout) -> bool:

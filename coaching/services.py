@@ -13,7 +13,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from people.models import Team, TeamMembership, User
-from people.selectors import is_in_management_chain, people_below
+from people.selectors import is_in_management_chain, leads_or_above, people_below
 from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
@@ -175,12 +175,6 @@ def one_on_one_create(
     )
 
 
-def _leads_or_above(*, actor: User, team: Team) -> bool:
-    if team.lead_id is None:
-        return False
-    return team.lead_id == actor.pk or is_in_management_chain(manager=actor, person=team.lead_id)
-
-
 def next_host(*, team: Team, presenter: User | None = None) -> User | None:
     """Hosting rotates through the team's current members in name order, starting
     after whoever hosted the team's most recent review, skipping the presenter (who
@@ -228,7 +222,7 @@ def team_call_review_create(
     """Peers speak first, the manager last: the presenter narrates, each peer says
     what they would have done differently, then the team lead."""
     lead = team.lead
-    if not _leads_or_above(actor=actor, team=team):
+    if not leads_or_above(user=actor, team=team):
         raise Http404  # someone else's team: not theirs to see, let alone plan
     if lead is None:
         raise ValidationError({"team": f"{team} has no lead to run its call review."})
@@ -319,7 +313,7 @@ def role_play_create(
     if not scenario.strip():
         raise ValidationError({"scenario": "Describe the scenario you will play."})
     _check_below(manager=coach, people=participants, what="Everyone practising")
-    if team is not None and not _leads_or_above(actor=coach, team=team):
+    if team is not None and not leads_or_above(user=coach, team=team):
         raise ValidationError({"team": "Pick a team you or someone below you leads."})
     return session_create(
         kind=SessionKind.ROLE_PLAY,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from people.models import Team, TeamMembership, User
 from people.roles import Role
-from people.selectors import is_in_management_chain
+from people.selectors import leads_or_above
 from scorecards import selectors as scorecards
 from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, distribution_bar, trend_chart
 from scorecards.models import CriterionVersion
@@ -116,12 +116,6 @@ def skill_overview(*, viewer: User, person: User, today: date) -> dict:
 # --- Teams ----------------------------------------------------------------------------------
 
 
-def leads_or_above(user: User, team: Team) -> bool:
-    return team.lead_id is not None and (
-        team.lead_id == user.pk or is_in_management_chain(manager=user, person=team.lead_id)
-    )
-
-
 def access_team_skills(*, user: User, roles, pk: int) -> tuple[Team, bool]:
     """The team's lead and the people above the lead see its distributions; HR and
     programme admins too, anonymised (only for groups of K_ANONYMITY or more).
@@ -129,7 +123,7 @@ def access_team_skills(*, user: User, roles, pk: int) -> tuple[Team, bool]:
     team = Team.objects.select_related("lead").filter(pk=pk).first()
     if team is None:
         raise Http404
-    if leads_or_above(user, team):
+    if leads_or_above(user=user, team=team):
         return team, False
     if {Role.HR, Role.PROGRAMME_ADMIN} & set(roles):
         return team, True

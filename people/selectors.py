@@ -304,6 +304,13 @@ def _current_teams_prefetch():
     )
 
 
+def leads_or_above(*, user: User, team: Team) -> bool:
+    """`user` leads `team`, or is above its lead (a team without a lead: nobody)."""
+    if team.lead_id is None:
+        return False
+    return team.lead_id == user.pk or is_in_management_chain(manager=user, person=team.lead_id)
+
+
 def active_below(*, manager: User, pk: int | None) -> QuerySet[User]:
     """The active person `pk` if they are below `manager` (walked up from them: see
     `_is_above`), else nothing."""
