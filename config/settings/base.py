@@ -5,6 +5,7 @@ single-machine shape: SQLite, kombu's filesystem broker, local-memory cache."""
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 env = environ.Env()
 
@@ -349,6 +350,11 @@ CADENCE_SENDERS = env.int("CADENCE_SENDERS", default=2)
 # recorded (nightly): the outbox gains tens of thousands of rows a week at 10,000
 # people. Pending ones stay whatever their age.
 NOTIFICATION_RETENTION_DAYS = env.int("NOTIFICATION_RETENTION_DAYS", default=365)
+if NOTIFICATION_RETENTION_DAYS < 1:
+    raise ImproperlyConfigured(
+        "NOTIFICATION_RETENTION_DAYS must be a whole number of days from 1 "
+        f"(it is {NOTIFICATION_RETENTION_DAYS}): 0 or less would delete what was just sent."
+    )
 # With at least this many plans due, the hourly generation hands the plans out in
 # CADENCE_GENERATORS id ranges, one task each, for workers to write side by side (a
 # first generation for 50,000 plans writes 1.5 million rows; bench/generate.py).

@@ -106,3 +106,15 @@ def test_behind_pgbouncer_in_transaction_mode_server_side_cursors_can_be_turned_
         "shell", "-c", script, env_overrides={**env, "DISABLE_SERVER_SIDE_CURSORS": "true"}
     )
     assert pooled.stdout.split()[-1] == "True"
+
+
+@pytest.mark.parametrize("days", ["0", "-3"])
+def test_it_refuses_a_notification_retention_of_no_days(days):
+    env = {
+        "SECRET_KEY": GOOD_KEY,
+        "ALLOWED_HOSTS": "coaching.example.com",
+        "NOTIFICATION_RETENTION_DAYS": days,
+    }
+    result = manage("check", env_overrides=env)
+    assert result.returncode != 0
+    assert "NOTIFICATION_RETENTION_DAYS must be a whole number of days from 1" in result.stderr
