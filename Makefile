@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start bench-imports
+.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start bench-imports bench-routes
 
 install: $(STAMP)
 
@@ -70,6 +70,11 @@ bench-imports: install
 bench-pages: install
 	@command -v wrk >/dev/null || { echo "bench-pages needs wrk: apt-get install -y wrk"; exit 1; }
 	$(BIN)/python bench/pages.py --connections 8 --duration 20 --warmup 3
+
+## bench-routes: every page and API read (routes with ids too) as each role of tandem_scale,
+## the slowest first (make seed-scale first; Redis db 11; about 4 minutes; not in `make bench`).
+bench-routes: install
+	$(BIN)/python bench/routes.py --repeat 3 --ids 3 --top 40
 
 ## bench-slot-start: HR's overview read by 8 readers across the start of a slot while beat
 ## warms it (tandem_scale, Redis db 11); waits up to DASHBOARD_REFRESH_MINUTES for the slot.

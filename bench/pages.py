@@ -430,19 +430,8 @@ def _resolve_ids() -> dict[str, int]:
 
     django.setup()
     from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
 
-    # The code measured may have migrations the database lacks (a table it reads on
-    # signing in): say so rather than fail with a 500 at the sign-in form.
-    executor = MigrationExecutor(connection)
-    pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
-    if pending:
-        names = ", ".join(f"{m.app_label}.{m.name}" for m, _ in pending)
-        sys.exit(
-            f"The database lacks migrations of the code measured ({names}): migrate it, "
-            "or measure a copy (BENCH_PAGES_DATABASE_URL; see bench/README.md)."
-        )
-
+    _require_migrated()
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT email, id FROM people_user WHERE email = ANY(%s)",
@@ -474,6 +463,22 @@ def _resolve_ids() -> dict[str, int]:
     if not team or not session:
         sys.exit(f"{LEAD} leads no team or has no held 1:1 with {REP}: run `make seed-scale`.")
     return {"team": team[0], "session": session[0]}
+
+
+def _require_migrated() -> None:
+    """Stop with the list when the code measured has migrations the database lacks (a
+    table it reads on signing in), rather than fail with a 500 at the sign-in form."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    pending = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    if pending:
+        names = ", ".join(f"{m.app_label}.{m.name}" for m, _ in pending)
+        sys.exit(
+            f"The database lacks migrations of the code measured ({names}): migrate it, "
+            "or measure a copy (BENCH_PAGES_DATABASE_URL; see bench/README.md)."
+        )
 
 
 def _export(ref: str, folder: Path) -> Path:
