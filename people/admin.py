@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils.html import format_html
 
+from . import admin_credentials  # noqa: F401  (takes credentials out of the admin site)
 from .admin_audit import AuditedAccessMixin
 from .admin_erasure import erase_people
 from .audit_catalogue import VERBS

@@ -9,7 +9,7 @@ from .services import audit_record
 ACCESS_FLAGS = ("is_staff", "is_superuser")
 
 
-def _ip(request) -> str | None:
+def request_ip(request) -> str | None:
     return request.META.get("REMOTE_ADDR")
 
 
@@ -27,7 +27,7 @@ class AuditedAccessMixin:
                 verb="access.changed",
                 target=obj,
                 data={flag: bool(getattr(obj, flag)) for flag in flags} | {"via": "admin"},
-                ip=_ip(request),
+                ip=request_ip(request),
             )
 
     def save_related(self, request, form, formsets, change):
@@ -47,7 +47,9 @@ class AuditedAccessMixin:
             else:
                 verb = "group.added" if added else "group.removed"
                 data = {"group": name, "via": "admin"}
-            audit_record(actor=request.user, verb=verb, target=person, data=data, ip=_ip(request))
+            audit_record(
+                actor=request.user, verb=verb, target=person, data=data, ip=request_ip(request)
+            )
 
 
 class AuditedConfigMixin:
@@ -72,7 +74,7 @@ class AuditedConfigMixin:
             verb=f"{self.audit_prefix}.{'changed' if change else 'created'}",
             target=form.instance,
             data={"fields": sorted(changed), "via": "admin"},
-            ip=_ip(request),
+            ip=request_ip(request),
         )
 
     def delete_model(self, request, obj):
@@ -82,7 +84,7 @@ class AuditedConfigMixin:
             actor=request.user,
             verb=f"{self.audit_prefix}.deleted",
             data={"id": target_id, "via": "admin"},
-            ip=_ip(request),
+            ip=request_ip(request),
         )
 
     def delete_queryset(self, request, queryset):

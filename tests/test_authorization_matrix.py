@@ -1110,16 +1110,15 @@ ADMIN_MODELS = {
     "cadence.rollout": "vc",
     "django_celery_beat.periodictask": "vc",
     "django_celery_beat.crontabschedule": "vac",
-    # Nothing on: groups, API tokens, other schedules, email addresses, MFA, SSO.
+    # Nothing on: groups, other schedules, email addresses, MFA, SSO. (API keys and SSO
+    # tokens are not in the admin site: tests/people/test_admin_credentials.py.)
     "auth.group": "",
-    "authtoken.tokenproxy": "",
     "django_celery_beat.clockedschedule": "",
     "django_celery_beat.solarschedule": "",
     "django_celery_beat.intervalschedule": "",
     "account.emailaddress": "",
     "mfa.authenticator": "",
     "socialaccount.socialapp": "",
-    "socialaccount.socialtoken": "",
     "socialaccount.socialaccount": "",
 }
 ADMIN_PAGES = {  # page → the permission letters that open it
