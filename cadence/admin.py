@@ -103,6 +103,25 @@ class CadencePolicyAdmin(AuditedConfigMixin, admin.ModelAdmin):
     def teams(self, obj):
         return obj.live_teams
 
+    def get_deleted_objects(self, objs, request):
+        """A policy ever applied to a team cannot be deleted (the assignments keep it):
+        one line per policy says so. Django's own list named every assignment with its
+        team, a query each: 908 for the policy 900 teams run."""
+        kept = (
+            PolicyAssignment.objects.filter(policy__in=objs)
+            .values_list("policy__name")
+            .annotate(teams=Count("team", distinct=True))
+            .order_by("policy__name")
+        )
+        protected = [
+            f"{name}: applied to {teams} team{'s' if teams != 1 else ''} (now or before), "
+            "which keep it; end it for them under Programme → Cadence, or keep the policy"
+            for name, teams in kept
+        ]
+        if protected:
+            return [], {}, set(), protected
+        return super().get_deleted_objects(objs, request)
+
 
 class PolicyAssignmentForm(forms.ModelForm):
     class Meta:

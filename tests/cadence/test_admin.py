@@ -8,6 +8,8 @@ from datetime import time, timedelta
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Group
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cadence.models import (
@@ -26,7 +28,7 @@ from coaching.services import (
     notes_save,
     private_note_save,
 )
-from people.models import AuditEvent
+from people.models import AuditEvent, User
 from people.roles import GROUP_FOR_ROLE, Role
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory, one_on_one
 
@@ -255,6 +257,32 @@ def test_assignments_and_plans_are_never_deleted(admin_client, org, team, policy
         assert admin_client.post(path, {"post": "yes"}).status_code == 403, path
     assert admin_client.get("/admin/cadence/cadenceplan/add/").status_code == 403
     assert PolicyAssignment.objects.count() == 1 and CadencePlan.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_a_policy_teams_run_cannot_be_deleted_and_the_page_says_why_in_one_line(
+    client, org, policy
+):
+    """Only a superuser may delete policies (programme admins get 403)."""
+    client.force_login(User.objects.create_superuser("root@example.com", "pw", display_name="Root"))
+    url = f"/admin/cadence/cadencepolicy/{policy.pk}/delete/"
+    counts = []
+    for teams in (2, 5):
+        while PolicyAssignment.objects.count() < teams:
+            policy_apply(policy=policy, team=TeamFactory(lead=org.manager), actor=org.admin)
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(url).content.decode()
+        counts.append(len(captured))
+        assert f"Sales team standard: applied to {teams} teams (now or before)" in page
+    assert counts[0] == counts[1], counts  # not a query per team
+    assert client.post(url, {"post": "yes"}).status_code == 200
+    bulk = {"action": "delete_selected", "_selected_action": [policy.pk], "post": "yes"}
+    client.post("/admin/cadence/cadencepolicy/", bulk)
+    assert CadencePolicy.objects.filter(pk=policy.pk).exists()
+    # One never applied goes as before.
+    draft = CadencePolicy.objects.create(name="Draft")
+    response = client.post(f"/admin/cadence/cadencepolicy/{draft.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302 and not CadencePolicy.objects.filter(pk=draft.pk).exists()
 
 
 # --- Plans ------------------------------------------------------------------------------
