@@ -56,7 +56,7 @@ class MyDataSerializer(serializers.Serializer):
     `personal_data` module), a list of records or one record. A test keeps this list
     and the registered sections the same."""
 
-    format = serializers.CharField(help_text="tandem-personal-data/1")
+    format = serializers.CharField(help_text="tandem-personal-data/2")
     generated_at = serializers.DateTimeField()
     person_id = serializers.IntegerField()
     profile = _record("Email, name, time zone, roles, whether an API token and MFA exist.")

@@ -9,7 +9,7 @@ from allauth.mfa.models import Authenticator
 from allauth.socialaccount.models import SocialAccount
 from django.contrib.auth.hashers import make_password
 from django.contrib.contenttypes.models import ContentType
-from django.db.models import Q
+from django.db.models import Aggregate, Count, Q, TextField
 from rest_framework.authtoken.models import Token
 
 from .erasure import erased_email, former_name
@@ -97,32 +97,51 @@ def audit_about(person: User):
     )
 
 
+class _Joined(Aggregate):
+    """A group's values as one comma-separated string: PostgreSQL's string_agg,
+    SQLite's group_concat."""
+
+    function = "STRING_AGG"
+    template = "%(function)s(%(expressions)s, ',')"
+    output_field = TextField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, function="GROUP_CONCAT", **extra)
+
+
 @export_section("audit_events")
 def audit_events(person: User) -> list:
-    """Read as plain values, not objects: someone who reviews evaluative feedback
-    gathers an event per item read, hundreds of thousands over the years."""
-    rows = audit_about(person).values_list(
-        "at",
-        "verb",
-        "actor_id",
-        "actor__display_name",
-        "target_type__model",
-        "target_id",
-        "data",
-        "ip",
+    """One entry per thing that happened: the events written together (a page of
+    evaluative feedback read, an export: the same moment, verb, actor, details and
+    address) are one entry with every target's id, grouped by the database. Someone
+    who reviews evaluative feedback gathers an event per item read, hundreds of
+    thousands over the years: 365,000 made the head's download 3.5 s and 77 MB."""
+    groups = (
+        audit_about(person)
+        .values("at", "verb", "actor_id", "actor__display_name", "target_type__model", "data", "ip")
+        .annotate(events=Count("id"), target_ids=_Joined("target_id"))
+        .order_by("at", "verb")
     )
     return [
         {
-            "at": when(at),
-            "verb": verb,
-            "actor": named(actor_id, actor_name),
-            "target_type": target_type,
-            "target_id": target_id or None,
-            "data": data,
-            "ip": ip,
+            "at": when(group["at"]),
+            "verb": group["verb"],
+            "actor": named(group["actor_id"], group["actor__display_name"]),
+            "target_type": group["target_type__model"],
+            "target_ids": _ids(group["target_ids"]),
+            "events": group["events"],
+            "data": group["data"],
+            "ip": group["ip"],
         }
-        for at, verb, actor_id, actor_name, target_type, target_id, data, ip in rows
+        for group in groups
     ]
+
+
+def _ids(joined: str | None) -> list[str]:
+    """Target ids in order (numbers as numbers), without the empty ones of events
+    that have no target."""
+    ids = [target for target in (joined or "").split(",") if target]
+    return sorted(ids, key=lambda target: (len(target), target))
 
 
 def _sign_in_sessions(person: User):

@@ -24,7 +24,7 @@ from django.utils.module_loading import autodiscover_modules
 
 from .models import User
 
-FORMAT = "tandem-personal-data/1"
+FORMAT = "tandem-personal-data/2"
 EXPORT_VERB = "privacy.data_exported"
 
 

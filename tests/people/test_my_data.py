@@ -57,7 +57,7 @@ def test_the_download_holds_everything_theirs_and_nothing_else(client, world):
     assert missing == {}
     leaked = {what: word for what, word in NOT_THEIRS.items() if word in body}
     assert leaked == {}
-    assert document["format"] == "tandem-personal-data/1"
+    assert document["format"] == "tandem-personal-data/2"
     assert document["profile"]["email"] == "rep@example.com"
     assert [m["manager"]["id"] for m in document["reporting_lines"]["managers"]] == [
         world.org.manager.pk
@@ -71,8 +71,9 @@ def test_the_download_holds_everything_theirs_and_nothing_else(client, world):
     signed_in = next(e for e in document["audit_events"] if e["verb"] == "auth.signed_in")
     assert signed_in["actor"] == {"id": world.org.rep.pk, "display_name": "Rita Rep"}
     assert signed_in["at"].endswith("+00:00") and signed_in["target_type"] is None
+    assert (signed_in["target_ids"], signed_in["events"]) == ([], 1)
     line = next(e for e in document["audit_events"] if e["verb"] == "reporting_line.changed")
-    assert (line["target_type"], line["target_id"]) == ("user", str(world.org.rep.pk))
+    assert (line["target_type"], line["target_ids"]) == ("user", [str(world.org.rep.pk)])
 
 
 @pytest.mark.django_db
@@ -140,6 +141,29 @@ def test_each_download_is_audited_with_counts_and_no_words(client, world):
 
 
 @pytest.mark.django_db
+def test_events_written_together_are_one_entry_with_every_target(client, org):
+    """A page of evaluative feedback read by HR is an event per item, written at one
+    moment: one entry in HR's download, with each item's id; reads at another moment,
+    or with other details, are entries of their own."""
+    from feedback.services import evaluative_reads_record
+
+    items = [
+        feedback_give(author=org.manager, recipient=org.rep, stream="evaluative", observation=w)
+        for w in ("one", "two", "three")
+    ]
+    evaluative_reads_record(items=items, reader=org.hr, ip="10.0.0.7")
+    evaluative_reads_record(items=items[:1], reader=org.hr, ip="10.0.0.8")
+    document, _ = download(client, org.hr)
+    reads = [e for e in document["audit_events"] if e["verb"] == "feedback.evaluative_read"]
+    assert [(e["target_ids"], e["events"], e["ip"]) for e in reads] == [
+        ([str(item.pk) for item in items], 3, "10.0.0.7"),
+        ([str(items[0].pk)], 1, "10.0.0.8"),
+    ]
+    assert reads[0]["data"] == {"via": "list"}
+    assert reads[0]["actor"] == {"id": org.hr.pk, "display_name": org.hr.display_name}
+
+
+@pytest.mark.django_db
 def test_the_api_answers_the_same_document(world):
     api = APIClient()
     api.force_authenticate(world.org.rep)
@@ -171,7 +195,8 @@ def test_only_get_is_allowed(client, org):
 
 # The download's queries (pinned; the same with four times the history):
 # profile: roles, API token, MFA (3); reporting lines, memberships, teams led (3);
-# audit events (1, the content type cached); recorded calls, scorecards + scores (3);
+# audit events, grouped by the moment they were written (1); recorded calls,
+# scorecards + scores (3);
 # sessions + participants + agenda (3); private notes, commitments, goals, ratings,
 # diagnoses (5); pair memberships + members, pair notes, habits + check-ins (5); a
 # request for a peer (1); experiments, learnings (2); feedback received + themes +
