@@ -173,11 +173,13 @@ class FeedbackReviewViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             filters=self._filters(),
             ip=client_ip(request),
         )
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response = HttpResponse(
+            evaluations.evaluative_csv(items=items, reader=request.user),
+            content_type="text/csv; charset=utf-8",
+        )
         response["Content-Disposition"] = (
             f'attachment; filename="{evaluations.export_filename(request.user)}"'
         )
-        evaluations.write_evaluative_csv(response, items=items, reader=request.user)
         return response
 
 

@@ -6,15 +6,18 @@ read event per item, as the screen does. Items come from
 `selectors.evaluative_reviews`, which is built on `Feedback.evaluative` alone."""
 
 import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from people.models import User
-from people.services import audit_record
+from people.services import audit_record, audit_record_targets
 
 from . import selectors, services
-from .models import Feedback
+from .models import Feedback, feedback_name
 
 EXPORT_VERB = "feedback.evaluative_export"
 
@@ -34,26 +37,100 @@ CSV_HEADER = [
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
+@dataclass(frozen=True, slots=True)
+class ExportedItem:
+    """One evaluative item as the CSV shows it, read as values: making 46,000 Feedback
+    objects with their two people took 1.1 s of HR's 3 s export."""
+
+    pk: int
+    created_at: datetime
+    recipient_id: int
+    recipient_name: str
+    recipient_email: str
+    author_id: int | None
+    author_name: str  # empty when the item is anonymous to the reader
+    direction: str
+    observation: str
+    impact: str
+    suggestion: str
+
+
 @transaction.atomic
 def evaluative_export_record(
-    *, reader: User, items: list[Feedback], filters: selectors.ReviewFilters, ip: str | None
+    *, reader: User, items: list[ExportedItem], filters: selectors.ReviewFilters, ip: str | None
 ) -> None:
-    """One event for the export (filters and row count, never words), and the
-    per-item reads in one bulk insert."""
+    """One event for the export (filters and row count, never words), and a read event
+    per item someone other than its recipient or author reads (as on the screen), in
+    one bulk insert."""
     audit_record(
         actor=reader,
         verb=EXPORT_VERB,
         data={"filters": filters.audit_data(), "rows": len(items)},
         ip=ip,
     )
-    services.evaluative_reads_record(items=items, reader=reader, ip=ip)
+    read = [
+        (item.pk, feedback_name(item.pk))
+        for item in items
+        if reader.pk not in (item.recipient_id, item.author_id)
+    ]
+    audit_record_targets(
+        actor=reader,
+        verb=services.READ_VERB,
+        model=Feedback,
+        targets=read,
+        data={"via": "list"},
+        ip=ip,
+    )
 
 
 def evaluative_export(
     *, reader: User, roles, filters: selectors.ReviewFilters, ip: str | None
-) -> list[Feedback]:
+) -> list[ExportedItem]:
     """Every item the filters select, recorded as exported before it is handed out."""
-    items = list(selectors.evaluative_reviews(user=reader, roles=roles, filters=filters))
+    rows = selectors.evaluative_reviews(user=reader, roles=roles, filters=filters).values_list(
+        "pk",
+        "created_at",
+        "recipient_id",
+        "recipient__display_name",
+        "recipient__email",
+        "author_id",
+        "author__display_name",
+        "anonymous",
+        "direction",
+        "observation",
+        "impact",
+        "suggestion",
+    )
+    items = [
+        ExportedItem(
+            pk,
+            created_at,
+            recipient_id,
+            recipient_name,
+            recipient_email,
+            author_id,
+            # As `selectors.author_shown`: an anonymous author is known to themselves only.
+            "" if anonymous and reader.pk != author_id else (author_name or ""),
+            direction,
+            observation,
+            impact,
+            suggestion,
+        )
+        for (
+            pk,
+            created_at,
+            recipient_id,
+            recipient_name,
+            recipient_email,
+            author_id,
+            author_name,
+            anonymous,
+            direction,
+            observation,
+            impact,
+            suggestion,
+        ) in rows
+    ]
     evaluative_export_record(reader=reader, items=items, filters=filters, ip=ip)
     return items
 
@@ -67,24 +144,31 @@ def safe_cell(value) -> str:
     return f"'{text}" if text.startswith(FORMULA_STARTS) else text
 
 
-def write_evaluative_csv(out, *, items: list[Feedback], reader: User) -> None:
+def evaluative_csv(*, items: list[ExportedItem], reader: User) -> str:
     """One row per item; times in the reader's time zone; no author where the item
-    is anonymous; never the recipient's reflection or themes."""
+    is anonymous; never the recipient's reflection or themes. Built in memory and
+    handed to the response whole (a response written row by row cost 0.5 s more)."""
+    out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([f"date ({reader.time_zone})", *CSV_HEADER])
-    for item in items:
-        author = selectors.author_shown(item, reader)
-        row = [
-            item.created_at.astimezone(reader.tzinfo).strftime("%Y-%m-%d %H:%M"),
-            item.recipient.display_name,
-            item.recipient.email,
-            author.display_name if author else "",
-            item.direction,
-            item.observation,
-            item.impact,
-            item.suggestion,
+    tz = reader.tzinfo
+    writer.writerows(
+        [
+            safe_cell(value)
+            for value in (
+                item.created_at.astimezone(tz).strftime("%Y-%m-%d %H:%M"),
+                item.recipient_name,
+                item.recipient_email,
+                item.author_name,
+                item.direction,
+                item.observation,
+                item.impact,
+                item.suggestion,
+            )
         ]
-        writer.writerow([safe_cell(value) for value in row])
+        for item in items
+    )
+    return out.getvalue()
 
 
 def export_filename(reader: User) -> str:

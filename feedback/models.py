@@ -152,7 +152,13 @@ class Feedback(models.Model):
         ]
 
     def __str__(self):
-        return f"Feedback #{self.pk}"  # never the words: this may reach logs or the admin
+        return feedback_name(self.pk)
+
+
+def feedback_name(pk) -> str:
+    """How an item is named wherever it is printed: never its words (this may reach
+    logs, the admin or the audit trail)."""
+    return f"Feedback #{pk}"
 
 
 class FeedbackShare(models.Model):

@@ -172,6 +172,9 @@ def feedback_share_revoke(*, feedback: Feedback, actor: User, person: User) -> N
     )
 
 
+READ_VERB = "feedback.evaluative_read"
+
+
 def evaluative_read_record(*, feedback: Feedback, reader: User, ip: str | None = None) -> None:
     """Every read of evaluative content by someone other than its recipient or
     author is audited (ids only)."""
@@ -179,7 +182,7 @@ def evaluative_read_record(*, feedback: Feedback, reader: User, ip: str | None =
         feedback.recipient_id,
         feedback.author_id,
     ):
-        audit_record(actor=reader, verb="feedback.evaluative_read", target=feedback, ip=ip)
+        audit_record(actor=reader, verb=READ_VERB, target=feedback, ip=ip)
 
 
 # --- Requests ------------------------------------------------------------------------------
@@ -334,5 +337,5 @@ def evaluative_reads_record(*, items, reader: User, ip: str | None = None) -> in
         if item.stream == Stream.EVALUATIVE and reader.pk not in (item.recipient_id, item.author_id)
     ]
     return audit_record_many(
-        actor=reader, verb="feedback.evaluative_read", targets=read, data={"via": "list"}, ip=ip
+        actor=reader, verb=READ_VERB, targets=read, data={"via": "list"}, ip=ip
     )

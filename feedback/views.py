@@ -597,9 +597,11 @@ def feedback_reviews_export(request):
     items = evaluations.evaluative_export(
         reader=request.user, roles=request_roles(request), filters=form.filters(), ip=_ip(request)
     )
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        evaluations.evaluative_csv(items=items, reader=request.user),
+        content_type="text/csv; charset=utf-8",
+    )
     response["Content-Disposition"] = (
         f'attachment; filename="{evaluations.export_filename(request.user)}"'
     )
-    evaluations.write_evaluative_csv(response, items=items, reader=request.user)
     return response

@@ -56,25 +56,54 @@ def audit_record_many(
     ip: str | None = None,
 ) -> int:
     """One event per target (all of one model), in one statement, with the same rules
-    as `audit_record`; returns how many. On PostgreSQL the database builds the rows
-    from two arrays, the targets' ids and names: building 45,000 AuditEvent objects
-    for the head's export of evaluative feedback took 5.2 s, now 0.9 s."""
+    as `audit_record`; returns how many."""
     if not targets:
         return 0
-    if connection.vendor != "postgresql":
-        return audit_record_each(
-            actor=actor, verb=verb, events=[(t, data or {}) for t in targets], ip=ip
-        )
+    return audit_record_targets(
+        actor=actor,
+        verb=verb,
+        model=type(targets[0]),
+        targets=[(target.pk, str(target)) for target in targets],
+        data=data,
+        ip=ip,
+    )
+
+
+def audit_record_targets(
+    *,
+    actor: User | None,
+    verb: str,
+    model: type[models.Model],
+    targets: list[tuple[object, str]],
+    data: dict | None = None,
+    ip: str | None = None,
+) -> int:
+    """`audit_record_many` for targets known by (id, name) alone — rows read as values,
+    never made into objects. On PostgreSQL the database builds the rows from two
+    arrays, the ids and the names: building 45,000 AuditEvent objects for the head's
+    export of evaluative feedback took 5.2 s, now 0.9 s."""
+    if not targets:
+        return 0
     shared = {
         "actor_id": actor.pk if actor is not None and actor.pk else None,
         "verb": verb,
-        "target_type_id": ContentType.objects.get_for_model(targets[0]).pk,
-        "data": json.dumps(data or {}),
+        "target_type_id": ContentType.objects.get_for_model(model).pk,
+        "data": data or {},
         "ip": ip,
         "at": timezone.now(),
     }
-    ids = [str(target.pk) for target in targets]
-    names = [str(target)[:200] for target in targets]
+    ids = [str(pk) for pk, _ in targets]
+    names = [name[:200] for _, name in targets]
+    if connection.vendor != "postgresql":
+        AuditEvent.objects.bulk_create(
+            (
+                AuditEvent(**shared, target_id=pk, target_repr=name)
+                for pk, name in zip(ids, names, strict=True)
+            ),
+            batch_size=1000,
+        )
+        return len(ids)
+    shared["data"] = json.dumps(shared["data"])
     with connection.cursor() as cursor:
         cursor.execute(_AUDIT_MANY_SQL, [*shared.values(), ids, names])
     return len(ids)
