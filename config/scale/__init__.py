@@ -10,8 +10,9 @@ The work is done area by area, each module with its own random stream:
 `org` (the organisation in memory) → `people` (users, lines, teams) → `programme`
 (policy, install plans, focus areas, goals) → `cadence` (plans, sessions, notes,
 commitments, ratings) → `peers` (pairs and their sessions) → `feedback` →
-`scorecards`. `sink` writes: PostgreSQL COPY
-with ids assigned in Python, or bulk_create on other databases.
+`scorecards` → `notifications` (the year of the outbox retention keeps). `sink`
+writes: PostgreSQL COPY with ids assigned in Python, or bulk_create on other
+databases.
 
 It only ever fills an empty organisation: with anyone in the people table it
 refuses (`Refused`), so it can never mix with real data or run twice."""
@@ -33,7 +34,7 @@ from people.below import reporting_changed
 from people.demo import DEMO_PASSWORD
 from people.models import Team, User
 
-from . import cadence, feedback, org, peers, people, programme, scorecards
+from . import cadence, feedback, notifications, org, peers, people, programme, scorecards
 from .sink import Sink
 
 DEFAULT_SEED = 2026
@@ -144,6 +145,7 @@ def seed(
                 progress=progress
             ),
         )
+        phase("notifications", lambda: notifications.Outbox(sink, built, seed=seed).run())
         began = time.perf_counter()
         progress("finishing: sequences, foreign keys, VACUUM ANALYZE …")
         sink.close()

@@ -10,13 +10,15 @@ from collections import Counter, defaultdict
 from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from cadence import engine
-from cadence.models import CadencePlan, Occurrence, Rollout
+from cadence.models import CadencePlan, Notification, NotificationStatus, Occurrence, Rollout
+from cadence.retention import forget_old_notifications
 from coaching.models import (
     CoachingSession,
     Commitment,
@@ -35,6 +37,7 @@ from coaching.models import (
     UsefulnessRelease,
 )
 from config.scale import org
+from config.scale.notifications import RUNS_IT
 from feedback.models import Direction, Feedback, FeedbackRequest, Stream
 from people.demo import DEMO_PASSWORD
 from people.models import ReportingLine, ReportingVersion, Team, TeamMembership, User
@@ -79,6 +82,7 @@ def test_it_builds_an_organisation_with_two_years_of_coaching_history():
     _notes_and_commitments()
     _feedback_both_streams_every_direction()
     _scorecards_on_the_templates_criteria()
+    _the_outbox_of_the_year_retention_keeps()
     _the_engine_carries_on_without_doubling(out)
 
     assert "Sign in as" in printed and DEMO_PASSWORD in printed
@@ -343,6 +347,51 @@ def _scorecards_on_the_templates_criteria():
     assert current.exists() and all(area.criteria.exists() for area in current)
 
 
+def _the_outbox_of_the_year_retention_keeps():
+    sent = Notification.objects.all()
+    assert set(sent.values_list("kind", flat=True)) == {"upcoming", "missed", "digest"}
+    assert set(sent.values_list("status", flat=True)) == {NotificationStatus.SENT}
+    kept_from = NOW - timedelta(days=settings.NOTIFICATION_RETENTION_DAYS)
+    assert not sent.filter(Q(created_at__lt=kept_from) | Q(created_at__gt=NOW)).exists()
+    assert not sent.filter(Q(sent_at__lt=F("created_at")) | Q(read_at__lt=F("sent_at"))).exists()
+    assert not sent.filter(read_at__gt=NOW).exists()
+    assert 0.2 < sent.filter(read_at__isnull=False).count() / sent.count() < 0.6
+    # A reminder to everyone in each session still on the day before it, then.
+    ahead = timedelta(hours=settings.CADENCE_REMINDER_HOURS)
+    reminders = sent.filter(kind="upcoming")
+    assert not reminders.filter(created_at__lt=F("session__scheduled_start") - ahead).exists()
+    assert not reminders.filter(
+        session__cancelled_at__lt=F("session__scheduled_start") - ahead
+    ).exists()
+    held = CoachingSession.objects.filter(
+        status=SessionStatus.HELD,
+        scheduled_start__gte=kept_from + ahead,
+        scheduled_start__lt=NOW,
+    ).order_by("pk")[:50]
+    for session in held:
+        people = set(session.participants.values_list("person_id", flat=True))
+        told = set(reminders.filter(session=session).values_list("recipient_id", flat=True))
+        assert told == people, session.pk
+    # "Missed" to whoever runs a missed session, when the sweep found it.
+    missed = sent.filter(kind="missed")
+    assert missed.exists()
+    assert not missed.exclude(session__status=SessionStatus.MISSED).exists()
+    assert not missed.exclude(created_at=F("session__missed_at")).exists()
+    runners = SessionParticipant.objects.filter(
+        session=OuterRef("session"), person=OuterRef("recipient"), role__in=RUNS_IT
+    )
+    assert not missed.exclude(Exists(runners)).exists()
+    # A digest every Monday to every manager.
+    digests = sent.filter(kind="digest")
+    managers = set(User.objects.filter(direct_reports__is_active=True).values_list("pk", flat=True))
+    assert set(digests.values_list("recipient_id", flat=True)) == managers
+    for created_at, period in digests.values_list("created_at", "period")[:200]:
+        assert created_at.weekday() == 0 and period == engine.iso_week(created_at)
+    # Nothing is old enough for beat's retention yet; a month on, the oldest go.
+    assert forget_old_notifications(now=NOW) == 0
+    assert forget_old_notifications(now=NOW + timedelta(days=30)) > 0
+
+
 def _the_engine_carries_on_without_doubling(out):
     # Everything up to the horizon is there: generating now makes nothing new...
     assert engine.occurrences_generate(now=NOW) == 0
@@ -351,6 +400,7 @@ def _the_engine_carries_on_without_doubling(out):
 
 
 SEEDED = [
+    "cadence.Notification",
     "scorecards.Score",
     "scorecards.Scorecard",
     "scorecards.RoundRater",
@@ -403,6 +453,9 @@ def _fingerprint() -> str:
         ),
         Score.objects.order_by("pk").values_list("pk", "scorecard_id", "criterion_id", "rating"),
         Commitment.objects.order_by("pk").values_list("pk", "owner_id", "status", "due_on"),
+        Notification.objects.order_by("pk").values_list(
+            "pk", "kind", "recipient_id", "session_id", "period", "created_at", "read_at"
+        ),
     ):
         for row in query.iterator():
             digest.update(repr(row).encode())
