@@ -320,9 +320,9 @@ def test_the_list_costs_the_same_queries_for_three_notifications_or_sixty(org):
         _notify(NotificationKind.MISSED, org.rep, s)
     many, sixty = _queries(client)
     assert (three, sixty) == (3, 60)
-    # session, user, count, the page's rows, their sessions' people, which sessions
-    # are still visible.
-    assert few == many == 6
+    # session, user, count, the page's rows, their sessions' people, who is below
+    # them and which sessions are still visible.
+    assert few == many == 7
 
 
 def test_the_browsable_api_shows_the_list_and_the_preferences(org, inboxes):
