@@ -202,6 +202,14 @@ def password():
 
 
 @pytest.fixture
+def root(db):
+    """A superuser: whoever runs the installation, who opens every admin page."""
+    return UserFactory(
+        email="root@example.com", display_name="Root", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
 def org(db):
     """A small organisation: head → manager → two reps; another manager with one rep;
     an HR person and a programme admin (both reporting to the head)."""

@@ -28,7 +28,7 @@ from coaching.services import (
     notes_save,
     private_note_save,
 )
-from people.models import AuditEvent, User
+from people.models import AuditEvent
 from people.roles import GROUP_FOR_ROLE, Role
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory, one_on_one
 
@@ -261,10 +261,10 @@ def test_assignments_and_plans_are_never_deleted(admin_client, org, team, policy
 
 @pytest.mark.django_db
 def test_a_policy_teams_run_cannot_be_deleted_and_the_page_says_why_in_one_line(
-    client, org, policy
+    client, org, root, policy
 ):
     """Only a superuser may delete policies (programme admins get 403)."""
-    client.force_login(User.objects.create_superuser("root@example.com", "pw", display_name="Root"))
+    client.force_login(root)
     url = f"/admin/cadence/cadencepolicy/{policy.pk}/delete/"
     counts = []
     for teams in (2, 5):

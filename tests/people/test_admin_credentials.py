@@ -10,7 +10,7 @@ from django.contrib import admin
 from rest_framework.authtoken.models import Token
 from zeal import zeal_ignore
 
-from people.models import AuditEvent, User
+from people.models import AuditEvent
 from people.services import api_token_rotate
 from tests.urlwalk import concrete_paths, routes
 
@@ -18,11 +18,6 @@ pytestmark = pytest.mark.django_db
 
 TOTP_SECRET = "JBSWY3DPEHPK3PXPTOTPSECRET"
 SSO_TOKEN = "sso-access-token-7f3a9c1e"
-
-
-@pytest.fixture
-def root():
-    return User.objects.create_superuser("root@example.com", "pw", display_name="Root")
 
 
 @pytest.fixture

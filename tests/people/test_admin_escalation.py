@@ -10,13 +10,8 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 
 from people.models import AuditEvent
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import PASSWORD
 from tests.people.test_admin import change_form_data
-
-
-@pytest.fixture
-def root(db):
-    return UserFactory(email="root@example.com", is_staff=True, is_superuser=True)
 
 
 @pytest.mark.django_db

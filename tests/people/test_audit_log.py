@@ -10,18 +10,13 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from people.models import AuditEvent, User
+from people.models import AuditEvent
 from people.roles import GROUP_FOR_ROLE, Role
 from tests.factories import AuditEventFactory
 
 pytestmark = pytest.mark.django_db
 
 LIST = "/admin/people/auditevent/"
-
-
-@pytest.fixture
-def root():
-    return User.objects.create_superuser("root@example.com", "pw", display_name="Root")
 
 
 @pytest.fixture
