@@ -100,36 +100,26 @@ def evaluative_export(
         "observation",
         "impact",
         "suggestion",
+        named=True,
     )
     items = [
         ExportedItem(
-            pk,
-            created_at,
-            recipient_id,
-            recipient_name,
-            recipient_email,
-            author_id,
+            pk=row.pk,
+            created_at=row.created_at,
+            recipient_id=row.recipient_id,
+            recipient_name=row.recipient__display_name,
+            recipient_email=row.recipient__email,
+            author_id=row.author_id,
             # As `selectors.author_shown`: an anonymous author is known to themselves only.
-            "" if anonymous and reader.pk != author_id else (author_name or ""),
-            direction,
-            observation,
-            impact,
-            suggestion,
+            author_name=""
+            if row.anonymous and reader.pk != row.author_id
+            else row.author__display_name or "",
+            direction=row.direction,
+            observation=row.observation,
+            impact=row.impact,
+            suggestion=row.suggestion,
         )
-        for (
-            pk,
-            created_at,
-            recipient_id,
-            recipient_name,
-            recipient_email,
-            author_id,
-            author_name,
-            anonymous,
-            direction,
-            observation,
-            impact,
-            suggestion,
-        ) in rows
+        for row in rows
     ]
     evaluative_export_record(reader=reader, items=items, filters=filters, ip=ip)
     return items
