@@ -2,7 +2,7 @@
 
     make seed-scale                      # once: the 10,000-person database tandem_scale
     make bench-routes                    # every role, 3 ids a route, median of 3
-    .venv/bin/python bench/routes.py [--roles lead,rep,hr,admin,head] [--ids 3] \\
+    .venv/bin/python bench/routes.py [--roles lead,rep,hr,admin,head,superuser] [--ids 3] \\
         [--repeat 3] [--match REGEX] [--top 40]
 
 bench/pages.py loads a dozen chosen pages hard; this one reads every route once per
