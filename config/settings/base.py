@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "config.admin_input.AdminAddressWithoutNul",
 ]
 
 ROOT_URLCONF = "config.urls"
