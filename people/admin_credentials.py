@@ -12,11 +12,10 @@ one is how a superuser lets someone who lost their phone sign in again, audited 
 from allauth.mfa.models import Authenticator
 from allauth.socialaccount.models import SocialToken
 from django.contrib import admin
-from django.db import transaction
 from rest_framework.authtoken.models import TokenProxy
 
 from .admin_audit import request_ip
-from .services import audit_record
+from .services import authenticators_remove
 
 for model in (TokenProxy, SocialToken, Authenticator):
     if admin.site.is_registered(model):
@@ -40,14 +39,5 @@ class AuthenticatorAdmin(admin.ModelAdmin):
     def delete_model(self, request, obj):
         self.delete_queryset(request, Authenticator.objects.filter(pk=obj.pk))
 
-    @transaction.atomic  # the bulk action's path too: no deletion without its event
     def delete_queryset(self, request, queryset):
-        for authenticator in queryset.select_related("user"):
-            audit_record(
-                actor=request.user,
-                verb="mfa.removed",
-                target=authenticator.user,
-                data={"type": authenticator.type, "via": "admin"},
-                ip=request_ip(request),
-            )
-        queryset.delete()
+        authenticators_remove(actor=request.user, authenticators=queryset, ip=request_ip(request))

@@ -399,6 +399,24 @@ def api_token_rotate(*, person: User) -> str:
 
 
 @transaction.atomic
+def authenticators_remove(*, actor: User, authenticators, ip: str | None = None) -> int:
+    """A superuser removes second factors (`authenticators`, a queryset): the way back
+    in for someone who lost their phone. Each is audited as `mfa.removed`, as removing
+    one oneself is, with whose it was. Returns how many went."""
+    removed = list(authenticators.select_related("user"))
+    for authenticator in removed:
+        audit_record(
+            actor=actor,
+            verb="mfa.removed",
+            target=authenticator.user,
+            data={"type": authenticator.type, "via": "admin"},
+            ip=ip,
+        )
+    authenticators.model.objects.filter(pk__in=[a.pk for a in removed]).delete()
+    return len(removed)
+
+
+@transaction.atomic
 def api_token_revoke(*, person: User) -> None:
     deleted, _ = Token.objects.filter(user=person).delete()
     if deleted:

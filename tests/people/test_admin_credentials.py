@@ -7,6 +7,8 @@ import pytest
 from allauth.mfa.models import Authenticator
 from allauth.socialaccount.models import SocialAccount, SocialApp, SocialToken
 from django.contrib import admin
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from zeal import zeal_ignore
 
@@ -74,3 +76,31 @@ def test_deleting_an_authenticator_in_the_admin_is_audited(client, org, root, se
     assert event.actor == root and event.target_id == str(org.rep.pk)
     assert event.data == {"type": "totp", "via": "admin"}
     assert TOTP_SECRET not in str(event.data)
+
+
+def test_the_bulk_action_removes_each_and_audits_each(client, org, root, secrets):
+    client.force_login(root)
+    recovery = Authenticator.objects.create(
+        user=org.manager, type=Authenticator.Type.RECOVERY_CODES, data={"seed": "x"}
+    )
+    chosen = [secrets["totp"].pk, recovery.pk]
+    bulk = {"action": "delete_selected", "_selected_action": chosen, "post": "yes"}
+    assert client.post("/admin/mfa/authenticator/", bulk).status_code == 302
+    assert not Authenticator.objects.filter(pk__in=chosen).exists()
+    removed = AuditEvent.objects.filter(verb="mfa.removed").order_by("target_id")
+    assert sorted(e.target_id for e in removed) == sorted([str(org.rep.pk), str(org.manager.pk)])
+
+
+def test_the_list_costs_the_same_queries_for_one_authenticator_or_six(client, org, root):
+    client.force_login(root)
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/admin/mfa/authenticator/").status_code == 200
+        return len(captured)
+
+    Authenticator.objects.create(user=org.rep, type=Authenticator.Type.TOTP, data={})
+    one = queries()
+    for person in (org.manager, org.peer, org.head, org.hr, org.admin):
+        Authenticator.objects.create(user=person, type=Authenticator.Type.TOTP, data={})
+    assert queries() == one
