@@ -441,6 +441,11 @@ def test_the_outbox_lists_the_newest_recorded_first_reading_no_column_of_every_r
     sql = [q["sql"] for q in captured.captured_queries]
     assert sum("COUNT(*)" in q for q in sql) == 1
     assert not [q for q in sql if "DISTINCT" in q or '"created_at" DESC' in q], sql
+    for n in range(20):  # more rows, the same queries
+        Notification.objects.create(kind=NotificationKind.DIGEST, recipient=org.hr, period=f"W{n}")
+    with CaptureQueriesContext(connection) as more:
+        admin_client.get("/admin/cadence/notification/")
+    assert len(more) == len(captured)
 
 
 # --- Nobody's words ---------------------------------------------------------------------
