@@ -404,14 +404,12 @@ def authenticators_remove(*, actor: User, authenticators, ip: str | None = None)
     in for someone who lost their phone. Each is audited as `mfa.removed`, as removing
     one oneself is, with whose it was. Returns how many went."""
     removed = list(authenticators.select_related("user"))
-    for authenticator in removed:
-        audit_record(
-            actor=actor,
-            verb="mfa.removed",
-            target=authenticator.user,
-            data={"type": authenticator.type, "via": "admin"},
-            ip=ip,
-        )
+    audit_record_each(
+        actor=actor,
+        verb="mfa.removed",
+        events=[(a.user, {"type": a.type, "via": "admin"}) for a in removed],
+        ip=ip,
+    )
     authenticators.model.objects.filter(pk__in=[a.pk for a in removed]).delete()
     return len(removed)
 
