@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start bench-imports bench-routes
+.PHONY: run test install lint lock chromium migrate worker clean bench bench-sweep bench-generate bench-outbox bench-pages bench-slot-start bench-imports bench-routes bench-writes
 
 install: $(STAMP)
 
@@ -75,6 +75,11 @@ bench-pages: install
 ## the slowest first (make seed-scale first; Redis db 11; about 4 minutes; not in `make bench`).
 bench-routes: install
 	$(BIN)/python bench/routes.py --repeat 3 --ids 3 --top 40
+
+## bench-writes: every form of the app's pages submitted as each role of tandem_scale, each in a
+## savepoint rolled back, the slowest first (make seed-scale first; Redis db 11; not in `make bench`).
+bench-writes: install
+	$(BIN)/python bench/writes.py --repeat 3 --ids 2 --top 40
 
 ## bench-slot-start: HR's overview read by 8 readers across the start of a slot while beat
 ## warms it (tandem_scale, Redis db 11); waits up to DASHBOARD_REFRESH_MINUTES for the slot.

@@ -1,0 +1,60 @@
+"""bench/writes.py submits the forms a person's pages offer, measures each, and leaves
+the database as it found it: every submission in a savepoint rolled back, the
+reader still signed in afterwards, sign-out never submitted."""
+
+import pytest
+from django.urls import reverse
+
+from bench import pages
+from bench import writes as sweep
+from coaching.models import AgendaItem, Commitment, SharedNotes
+from people.models import AuditEvent
+from tests.factories import UserFactory, one_on_one
+from tests.formwalk import read_page
+
+
+@pytest.fixture
+def lead():
+    """The scale organisation's team lead, by the address the sweep signs in with."""
+    person = UserFactory(email=f"{pages.LEAD}@{pages.DOMAIN}")
+    rep = UserFactory(manager=person)
+    one_on_one(person, rep)
+    return person
+
+
+def _counts():
+    return (
+        AgendaItem.objects.count(),
+        Commitment.objects.count(),
+        list(SharedNotes.objects.values_list("pk", "goal", "will")),
+        AuditEvent.objects.count(),
+    )
+
+
+@pytest.mark.django_db
+def test_a_session_pages_forms_are_submitted_and_nothing_stays_written(lead):
+    before = _counts()
+
+    writes, opened = sweep.sweep(["lead"], ids=1, repeat=1, match="^session_detail ")
+
+    assert opened["lead"] == 1
+    routes = {write["route"] for write in writes}
+    assert {"agenda_add", "commitment_add"} <= routes, routes
+    assert all(write["status"] < 500 for write in writes), writes
+    assert any(write["status"] in (200, 302) for write in writes)
+    assert all(write["queries"] > 0 and write["ms"] > 0 for write in writes)
+    # The page's sign-out form (in its navigation) is found and never submitted.
+    assert not any(write["action"].startswith(sweep.NOT_SUBMITTED) for write in writes)
+    assert _counts() == before
+
+
+@pytest.mark.django_db
+def test_a_submission_that_signs_the_reader_out_signs_them_in_again(lead, client):
+    client.force_login(lead)
+    page = read_page(client.get(reverse("home_manager")).content.decode(), "/team/")
+    sign_out = next(form for form in page.forms if form.action.startswith(sweep.NOT_SUBMITTED))
+
+    write = sweep._submit_timed(client, lead, sign_out, repeat=1)
+
+    assert write["status"] == 302
+    assert client.get(reverse("home_manager")).wsgi_request.user == lead
