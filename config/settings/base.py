@@ -146,10 +146,10 @@ if CACHES["default"]["BACKEND"].endswith(".RedisCache"):
 
 # --- People and sign-in ------------------------------------------------------
 AUTH_USER_MODEL = "people.User"
-AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
-]
+# allauth's backend alone: it is Django's ModelBackend (permissions, the admin) signing in
+# by email. Listed beside ModelBackend, a wrong password was hashed by both — twice the
+# CPU a failed attempt costs (0.5 s a hash at production's PBKDF2 iterations).
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {

@@ -70,3 +70,38 @@ def test_two_factor_setup_is_offered(client, org):
     # turning it on asks for the password again first
     response = client.get("/accounts/2fa/totp/activate/")
     assert response["Location"].startswith("/accounts/reauthenticate/")
+
+
+@pytest.fixture
+def hashes(monkeypatch):
+    """Every password hashed: checked against a stored hash, or hashed to be stored (or,
+    for nobody, to take as long as a check would)."""
+    from django.contrib.auth import base_user
+
+    done = []
+    for name in ("check_password", "make_password"):
+        original = getattr(base_user, name)
+
+        def counted(*args, _original=original, _name=name, **kwargs):
+            done.append(_name)
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(base_user, name, counted)
+    return done
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("email", ["rep@example.com", "nobody@example.com"])
+def test_a_failed_sign_in_costs_one_password_hash(client, org, hashes, email):
+    """Each hash is deliberately slow in production: a failed attempt is worth one."""
+    response = sign_in(client, email, "not the password")
+    assert response.status_code == 400
+    assert len(hashes) == 1
+
+
+@pytest.mark.django_db
+def test_a_wrong_password_to_confirm_it_is_you_costs_one_password_hash(client, org, hashes):
+    client.force_login(org.rep)
+    response = client.post("/accounts/reauthenticate/", {"password": "not the password"})
+    assert response.context["form"].errors["password"]
+    assert hashes == ["check_password"]
