@@ -6,8 +6,14 @@ import time_machine
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections
 from django.db.models import F
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import PASSWORD, UserFactory
+
+# Properties are checked, never timed: Hypothesis's default 200 ms deadline per example
+# failed a correct run on a loaded 2-core machine (scorecards' alpha under `-n 2`).
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 
 # Playwright's sync API runs an event loop in the test thread; Django then refuses
 # ORM calls from it unless told this is fine (it is: one thread, no real async).
