@@ -249,15 +249,16 @@ class RoundQuerySet(models.QuerySet):
         if len(below) < LARGE_SCOPE_FROM:
             return self.visible_to(user)
         invited = RoundRater.objects.filter(round=OuterRef("pk"), person=user)
-        about_mine = RecordedCall.objects.filter(pk=OuterRef("work_id")).filter(
-            Q(person=user) | one_of("person_id", below)
-        )
+        # Whose call, read through the join to the call (one row each), not as an
+        # EXISTS over the calls: PostgreSQL hashed that EXISTS up front — every call
+        # below the head, 133,000, 175 ms before the first row of a page.
+        about_mine = Q(work__person=user) | one_of("work__person_id", below)
         # The context first: PostgreSQL evaluates an AND inside an OR in the order
-        # written, so a calibration never builds the hash of everyone's calls below.
+        # written, so a calibration's call is never looked up.
         return self.filter(
             Q(created_by=user)
             | Exists(invited)
-            | (~Q(context=RoundContext.CALIBRATION) & Exists(about_mine))
+            | (~Q(context=RoundContext.CALIBRATION) & about_mine)
         )
 
 
