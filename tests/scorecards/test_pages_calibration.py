@@ -250,8 +250,8 @@ def test_the_form_costs_the_same_whatever_the_number_of_managers(
     for n in range(extra):
         UserFactory(manager=UserFactory(display_name=f"Manager {n}"))
     client.force_login(org.head)
-    # session, user, roles, the head's below, calls and templates (each twice: Django's
-    # Select reads its first choice to decide on `required`), up to 3 raters, the
-    # ticked, then the ticked drawn
-    with django_assert_num_queries(11):
+    # session, user, roles, the head's below, calls (read once), templates (twice:
+    # Django's Select reads its first choice to decide on `required`), up to 3 raters,
+    # the ticked, then the ticked drawn
+    with django_assert_num_queries(10):
         assert client.get("/scorecards/calibrations/new/").status_code == 200
