@@ -28,10 +28,11 @@ Only reads: GET, and a route answering 405 to GET (a form's POST target) is coun
 and left out. The admin site is swept too (its pages, and each model's pages for the
 model's first object): for the people it lets in, the rest get its sign-in redirect.
 
-Prints a Markdown table of the slowest `--top` reads, then every status seen and how
-many reads took over 100 ms, 300 ms and a second. A 500 is printed with its
-exception and makes the run exit non-zero; nothing else does: a measurement, never a
-test that fails on a slow machine."""
+Prints a Markdown table of the slowest `--top` reads, then every status seen, how
+many reads took over 100 ms, 300 ms and a second, and the reads that ran a statement
+twice (the same text with the same values: work the request could have kept). A 500
+is printed with its exception and makes the run exit non-zero; nothing else does: a
+measurement, never a test that fails on a slow machine."""
 
 import argparse
 import contextlib
@@ -306,13 +307,14 @@ def _read(client, path: str, repeat: int) -> dict | None:
     first_ms = (time.perf_counter() - started) * 1000
     if response.status_code == 405:
         return None
-    times, queries = [], 0
+    times, queries, repeated = [], 0, (0, 0.0)
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             client.get(path)
             times.append((time.perf_counter() - started) * 1000)
         queries = len(captured.captured_queries)
+        repeated = repeated_statements(captured.captured_queries)
     error = ""
     if response.status_code >= 500:
         exc = getattr(response, "exc_info", None)
@@ -323,8 +325,33 @@ def _read(client, path: str, repeat: int) -> dict | None:
         "first_ms": first_ms,
         "ms": statistics.median(times) if times else first_ms,
         "queries": queries,
+        "repeated": repeated[0],
+        "repeated_ms": repeated[1],
         "error": error,
     }
+
+
+# A server-side cursor's and a savepoint's names differ each time the same statement runs.
+_NAMES = re.compile(r'DECLARE "_django_curs_\d+_sync_\d+" NO SCROLL CURSOR WITH(OUT)? HOLD FOR ')
+_SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def repeated_statements(captured: list[dict]) -> tuple[int, float]:
+    """How many statements of one request ran again, the same text with the same
+    values, and the milliseconds those second runs took: work a request could have
+    kept (Django's Select reading its first choice in a query of its own, a walk down
+    the reporting lines done twice)."""
+    seen, again, ms = set(), 0, 0.0
+    for query in captured:
+        sql = query["sql"]
+        if sql.startswith(_SAVEPOINTS):
+            continue
+        text = _NAMES.sub("", sql)
+        if text in seen:
+            again += 1
+            ms += float(query["time"]) * 1000
+        seen.add(text)
+    return again, ms
 
 
 # --- The report -----------------------------------------------------------------------
@@ -355,6 +382,19 @@ def _report(args, roles, reads, skipped, unfilled, seconds: float) -> str:
         "Statuses: " + ", ".join(f"{status}: {n:,}" for status, n in sorted(statuses.items())),
         f"Over 100 ms: {over[100]:,}; over 300 ms: {over[300]:,}; over 1 s: {over[1000]:,}.",
     ]
+    again = sorted(
+        (read for read in reads if read.get("repeated")), key=lambda r: -r["repeated_ms"]
+    )
+    if again:
+        lines.append(
+            f"Reads that ran a statement again (same text, same values): {len(again):,}; "
+            "the costliest: "
+            + "; ".join(
+                f"{r['role']} `{r['path']}` ({r['repeated']}, {r['repeated_ms']:,.1f} ms)"
+                for r in again[:10]
+            )
+            + "."
+        )
     lines += [f"Left out: {what}: {n:,}." for what, n in skipped.items()]
     if unfilled:
         names = ", ".join(sorted(unfilled))

@@ -23,11 +23,11 @@ and the API (their writes are Django's and DRF's own forms over the same service
 A submission that signs the reader out anyway (a password change) signs them in again.
 
 Prints a Markdown table of the slowest `--top` submissions with their status and
-query count, then every status seen and how many took over 100 ms, 300 ms and a
-second. A 500 is printed with its exception and makes the run exit non-zero; a 4xx is
-counted, not a failure (a plausible value can still be refused: a date already
-taken, a choice that needs another first). A measurement, never a test that fails on
-a slow machine."""
+query count, then every status seen, how many took over 100 ms, 300 ms and a second,
+the submissions that ran a statement twice, and those refused. A 500 is printed with
+its exception and makes the run exit non-zero; a 4xx is counted, not a failure (a
+plausible value can still be refused: a date already taken, a choice that needs
+another first). A measurement, never a test that fails on a slow machine."""
 
 import argparse
 import contextlib
@@ -181,7 +181,7 @@ def _submit_timed(client, user, form, repeat: int) -> dict:
     from tests.formwalk import baseline
 
     data = baseline(form)
-    first, times, queries = None, [], 0
+    first, times, queries, repeated = None, [], 0, (0, 0.0)
     for attempt in range(1 + repeat):
         with transaction.atomic(), CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
@@ -195,6 +195,7 @@ def _submit_timed(client, user, form, repeat: int) -> dict:
         else:
             times.append(elapsed)
             queries = len(captured.captured_queries)
+            repeated = routes.repeated_statements(captured.captured_queries)
     error = ""
     if first.status_code >= 500:
         exc = getattr(first, "exc_info", None)
@@ -207,6 +208,8 @@ def _submit_timed(client, user, form, repeat: int) -> dict:
         "status": first.status_code,
         "ms": statistics.median(times),
         "queries": queries,
+        "repeated": repeated[0],
+        "repeated_ms": repeated[1],
         "error": error,
     }
 
@@ -250,6 +253,19 @@ def report(args, roles, writes, pages_read, seconds: float) -> str:
         "Statuses: " + ", ".join(f"{status}: {n:,}" for status, n in sorted(statuses.items())),
         f"Over 100 ms: {over[100]:,}; over 300 ms: {over[300]:,}; over 1 s: {over[1000]:,}.",
     ]
+    again = sorted(
+        (write for write in writes if write["repeated"]), key=lambda w: -w["repeated_ms"]
+    )
+    if again:
+        lines.append(
+            f"Submissions that ran a statement again (same text, same values): {len(again):,}; "
+            "the costliest: "
+            + "; ".join(
+                f"{w['role']} `{w['route']}` ({w['repeated']}, {w['repeated_ms']:,.1f} ms)"
+                for w in again[:10]
+            )
+            + "."
+        )
     refused: dict[str, list[str]] = {}
     for write in writes:
         if 400 <= write["status"] < 500:

@@ -42,3 +42,23 @@ def test_a_pages_ids_come_from_the_list_of_the_same_objects():
     }
     for key, list_name in expected.items():
         assert sweep._list_for(by_key[key], lists) == list_name, key
+
+
+def test_a_statement_run_again_in_one_request_is_counted_with_its_time():
+    captured = [
+        {"sql": 'SAVEPOINT "s1_x1"', "time": "0.000"},
+        {"sql": "SELECT 1 FROM people_user WHERE id = 7", "time": "0.002"},
+        {
+            "sql": 'DECLARE "_django_curs_1_sync_1" NO SCROLL CURSOR WITH HOLD FOR SELECT 2',
+            "time": "0.050",
+        },
+        {"sql": 'SAVEPOINT "s1_x1"', "time": "0.000"},
+        {"sql": "SELECT 1 FROM people_user WHERE id = 8", "time": "0.002"},
+        {
+            "sql": 'DECLARE "_django_curs_1_sync_2" NO SCROLL CURSOR WITH HOLD FOR SELECT 2',
+            "time": "0.040",
+        },
+    ]
+    again, ms = sweep.repeated_statements(captured)
+    assert again == 1  # the cursor's statement; other values and savepoints are not repeats
+    assert ms == pytest.approx(40.0)
