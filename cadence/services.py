@@ -15,7 +15,7 @@ from coaching.models import DEFAULT_DURATION, PeerPair, SessionKind
 from people.models import Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import people_below, roles_of
-from people.services import audit_record, audit_record_many
+from people.services import audit_record, audit_record_each, audit_record_many
 
 from . import engine
 from .models import (
@@ -40,10 +40,11 @@ RULE_FIELDS = (
 )
 
 
-def check_rule(rule, *, exclude: list[str]) -> None:
+def check_rule(rule, *, exclude: list[str], constraints: bool = True) -> None:
     """A rule (a plan's or a policy item's) in words a person can act on, field by
-    field, before the model's own checks (whose constraint messages name no field);
-    the database's constraints stay the last word."""
+    field, before the model's own checks (whose constraint messages name no field;
+    `constraints=False` leaves them to the database, as Django checks each with a
+    query of its own); the database's constraints stay the last word."""
     errors = {}
     if rule.recurrence not in Recurrence.values:
         errors["recurrence"] = "Pick how often it recurs."
@@ -60,7 +61,7 @@ def check_rule(rule, *, exclude: list[str]) -> None:
     if errors:
         raise ValidationError(errors)
     try:
-        rule.full_clean(exclude=exclude)
+        rule.full_clean(exclude=exclude, validate_constraints=constraints)
     except ValidationError as exc:
         raise ValidationError(exc.message_dict) from None
 
@@ -106,6 +107,48 @@ def plan_create(
 ) -> CadencePlan:
     """A new plan, in the coach's time zone unless told otherwise. A peer pair's plan
     names the pair: its sessions are for the pair's current members."""
+    plan = _plan_built(
+        kind=kind,
+        coach=coach,
+        coachee=coachee,
+        team=team,
+        recurrence=recurrence,
+        interval_weeks=interval_weeks,
+        week_of_month=week_of_month,
+        weekday=weekday,
+        local_time=local_time,
+        duration_minutes=duration_minutes,
+        time_zone=time_zone,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        assignment=assignment,
+        pair=pair,
+    )
+    try:
+        with transaction.atomic():
+            plan.save()
+    except IntegrityError:
+        raise ValidationError("There is already a live plan of this kind for them.") from None
+    audit_record(actor=actor, verb="plan.created", target=plan, data={"kind": kind})
+    if generate:
+        transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=[plan.pk]))
+    return plan
+
+
+def _plan_built(
+    *,
+    kind: str,
+    coach: User,
+    coachee: User | None = None,
+    team: Team | None = None,
+    duration_minutes: int | None = None,
+    time_zone: str | None = None,
+    starts_on: date | None = None,
+    constraints: bool = True,
+    **rule,
+) -> CadencePlan:
+    """A plan not yet saved, checked (`check_rule`; the model's constraints too unless
+    `constraints` is False, for a rule checked already)."""
     if kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW, SessionKind.PEER):
         if coachee is None or coachee.pk == coach.pk:
             raise ValidationError({"coachee": "This kind of plan is between two people."})
@@ -116,27 +159,12 @@ def plan_create(
         coach=coach,
         coachee=coachee,
         team=team if kind in (SessionKind.TEAM_CALL_REVIEW, SessionKind.ROLE_PLAY) else None,
-        assignment=assignment,
-        pair=pair,
-        recurrence=recurrence,
-        weekday=weekday,
-        interval_weeks=interval_weeks,
-        week_of_month=week_of_month,
-        local_time=local_time,
         duration_minutes=duration_minutes or DEFAULT_DURATION[SessionKind(kind)],
         time_zone=time_zone or coach.time_zone,
         starts_on=starts_on or timezone.localdate(),
-        ends_on=ends_on,
+        **rule,
     )
-    check_rule(plan, exclude=PLAN_EXCLUDE)
-    try:
-        with transaction.atomic():
-            plan.save()
-    except IntegrityError:
-        raise ValidationError("There is already a live plan of this kind for them.") from None
-    audit_record(actor=actor, verb="plan.created", target=plan, data={"kind": kind})
-    if generate:
-        transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=[plan.pk]))
+    check_rule(plan, exclude=PLAN_EXCLUDE, constraints=constraints)
     return plan
 
 
@@ -216,43 +244,9 @@ def plans_end(*, plans, actor: User | None, reason: str, note: str = "") -> list
 # --- Policies ---------------------------------------------------------------------------
 
 
-def _plans_for_member(
-    assignment: PolicyAssignment, person: User, actor, *, items: list | None = None
-) -> list[CadencePlan]:
-    """The person's 1:1 plan with the lead, unless they have it. `items`: the policy's
-    1:1 items when the caller walks a whole team (read once, not per member)."""
-    lead = assignment.team.lead
-    if items is None:
-        items = _one_on_one_items(assignment)
-    made = []
-    for item in items:
-        if lead is None or person.pk == lead.pk:
-            continue
-        if CadencePlan.objects.live().filter(kind=item.kind, coach=lead, coachee=person).exists():
-            continue
-        made.append(_from_item(item, assignment, coach=lead, coachee=person, actor=actor))
-    return made
-
-
-def _one_on_one_items(assignment: PolicyAssignment) -> list:
-    return list(assignment.policy.items.filter(kind=SessionKind.ONE_ON_ONE))
-
-
-def _from_item(item, assignment, *, coach, coachee=None, team=None, actor=None) -> CadencePlan:
-    return plan_create(
-        kind=item.kind,
-        coach=coach,
-        coachee=coachee,
-        team=team,
-        recurrence=item.recurrence,
-        weekday=item.weekday,
-        interval_weeks=item.interval_weeks,
-        week_of_month=item.week_of_month,
-        local_time=item.local_time,
-        duration_minutes=item.duration_minutes,
-        assignment=assignment,
-        actor=actor,
-    )
+def _plans_for_member(assignment: PolicyAssignment, person: User, actor) -> list[CadencePlan]:
+    """The person's 1:1 plan with the lead, unless they have it."""
+    return _plans_from_policy(assignment, members=[person], actor=actor)
 
 
 @transaction.atomic
@@ -276,27 +270,89 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
 
 def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> None:
     """The plans the policy makes for the team and its lead, those that exist kept."""
-    policy = assignment.policy
-    lead = team.lead
     members = User.objects.filter(
         memberships__team=team, memberships__left_at__isnull=True, is_active=True
-    ).exclude(pk=lead.pk)
-    items = _one_on_one_items(assignment)
-    for person in members:
-        _plans_for_member(assignment, person, actor, items=items)
-    for item in policy.items.exclude(kind=SessionKind.ONE_ON_ONE):
-        if item.kind == SessionKind.MANAGER_REVIEW:
-            boss = lead.reports_to
-            if (
-                boss is None
-                or CadencePlan.objects.live()
-                .filter(kind=item.kind, coach=boss, coachee=lead)
-                .exists()
-            ):
-                continue
-            _from_item(item, assignment, coach=boss, coachee=lead, actor=actor)
-        elif not CadencePlan.objects.live().filter(kind=item.kind, team=team).exists():
-            _from_item(item, assignment, coach=lead, team=team, actor=actor)
+    ).exclude(pk=team.lead_id)
+    _plans_from_policy(assignment, members=list(members), actor=actor, team_plans=True)
+
+
+def _plans_from_policy(
+    assignment: PolicyAssignment, *, members: list[User], actor, team_plans: bool = False
+) -> list[CadencePlan]:
+    """What the policy makes — each member's 1:1s with the lead and, with `team_plans`,
+    the team's sessions and the lead's review with their manager — less the live plans
+    that exist, made together: the live ones read in one query, one insert, one audit
+    insert, one generation once committed, however large the team (a new lead for a
+    team of ten was 449 queries). Each item's rule was checked when it was saved, with
+    the same constraints, so the plans' are left to the database, the last word."""
+    lead = assignment.team.lead
+    if lead is None:
+        return []
+    wanted = []
+    for item in assignment.policy.items.all():
+        if item.kind == SessionKind.ONE_ON_ONE:
+            wanted += [(item, {"coachee": p}) for p in members if p.pk != lead.pk]
+        elif not team_plans:
+            continue
+        elif item.kind == SessionKind.MANAGER_REVIEW:
+            if lead.reports_to is not None:
+                wanted.append((item, {"coach": lead.reports_to, "coachee": lead}))
+        else:
+            wanted.append((item, {"team": assignment.team}))
+    taken = _live_plan_keys(
+        coachees=[who["coachee"].pk for _, who in wanted if "coachee" in who],
+        team=assignment.team,
+    )
+    plans = []
+    for item, who in wanted:
+        plan = _plan_built(
+            kind=item.kind,
+            **{"coach": lead, **who},
+            assignment=assignment,
+            recurrence=item.recurrence,
+            weekday=item.weekday,
+            interval_weeks=item.interval_weeks,
+            week_of_month=item.week_of_month,
+            local_time=item.local_time,
+            duration_minutes=item.duration_minutes,
+            constraints=False,
+        )
+        key = _plan_key(plan.kind, plan.coach_id, plan.coachee_id, plan.team_id)
+        if key not in taken:
+            taken.add(key)
+            plans.append(plan)
+    return _plans_saved(plans, actor=actor)
+
+
+def _plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | None) -> tuple:
+    """What the database keeps one live plan of: per pair and kind, or per team and kind."""
+    return (kind, coach_id, coachee_id) if coachee_id is not None else (kind, "team", team_id)
+
+
+def _live_plan_keys(*, coachees: list[int], team: Team) -> set[tuple]:
+    rows = (
+        CadencePlan.objects.live()
+        .filter(Q(coachee_id__in=coachees) | Q(team=team, coachee__isnull=True))
+        .values_list("kind", "coach_id", "coachee_id", "team_id")
+    )
+    return {_plan_key(*row) for row in rows}
+
+
+def _plans_saved(plans: list[CadencePlan], *, actor) -> list[CadencePlan]:
+    """New plans inserted together, audited together, generated once committed."""
+    if not plans:
+        return []
+    try:
+        with transaction.atomic():
+            CadencePlan.objects.bulk_create(plans)
+    except IntegrityError:
+        raise ValidationError("There is already a live plan of this kind for them.") from None
+    audit_record_each(
+        actor=actor, verb="plan.created", events=[(plan, {"kind": plan.kind}) for plan in plans]
+    )
+    ids = [plan.pk for plan in plans]
+    transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=ids))
+    return plans
 
 
 def _live_assignment(team: Team) -> PolicyAssignment | None:
