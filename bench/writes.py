@@ -12,7 +12,9 @@ same rolled-back transaction each), it opens every page of the app it can reach
 (routes with ids filled from that person's API lists, as bench/routes.py does), reads
 each POST form on it and on the fragments htmx loads into it (tests/formwalk.py),
 and submits each form once with what a careful person would type
-(`formwalk.baseline`: the values shown, the first choice offered, plain words) —
+(`formwalk.baseline`: the values shown, the first choice offered, plain words;
+completed by `as_a_person_would`: a link where one is asked for, someone found
+through each people search) —
 an htmx form as htmx sends it. Every submission runs in a savepoint rolled back
 after it, so each one meets the organisation as seeded and the sweep leaves
 `tandem_scale` as it found it; a form already submitted by the role (the same target
@@ -38,6 +40,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -180,7 +183,7 @@ def _submit_timed(client, user, form, repeat: int) -> dict:
 
     from tests.formwalk import baseline
 
-    data = baseline(form)
+    data = as_a_person_would(client, form, baseline(form))
     first, times, queries, repeated = None, [], 0, (0, 0.0)
     for attempt in range(1 + repeat):
         with transaction.atomic(), CaptureQueriesContext(connection) as captured:
@@ -212,6 +215,36 @@ def _submit_timed(client, user, form, repeat: int) -> dict:
         "repeated_ms": repeated[1],
         "error": error,
     }
+
+
+# The choices a people picker's search offers (people/pickers.py): one input each.
+_PICKED = re.compile(r'<input type="(radio|checkbox)" name="([^"]+)" value="(\d+)"')
+
+
+def as_a_person_would(client, form, data: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`formwalk.baseline` completed as someone submitting the form for real would:
+    the first real choice of a list left on its empty one, a link where a link is
+    asked for, and someone found through each people search (its first match for
+    "a", or first two where several may be chosen, as the search returns them to this
+    reader) — so a session is booked, feedback given and a call logged, rather than
+    each refused for what was left out."""
+    data = dict(data)
+    for field in form.fields:
+        if field.kind == "select" and not any(data.get(field.name, [""])):
+            real = [option for option in field.options if option]
+            data[field.name] = real[:1]
+        elif field.kind == "url" and not any(data.get(field.name, [""])):
+            data[field.name] = ["https://calls.example.com/recordings/1"]
+        elif field.kind == "search" and field.attrs.get("hx-get", "").startswith("/people/pick/"):
+            search = field.attrs["hx-get"]
+            search += ("&" if "?" in search else "?") + urlencode({field.name: "a"})
+            found = client.get(search, HTTP_HX_REQUEST="true").content.decode()
+            for kind, name, value in _PICKED.findall(found)[:2]:
+                if kind == "checkbox":
+                    data.setdefault(name, []).append(value)
+                elif not any(data.get(name, [])):  # a radio: one person, if none yet
+                    data[name] = [value]
+    return {name: values for name, values in data.items() if values}
 
 
 def _post(client, form, data):

@@ -58,3 +58,18 @@ def test_a_submission_that_signs_the_reader_out_signs_them_in_again(lead, client
 
     assert write["status"] == 302
     assert client.get(reverse("home_manager")).wsgi_request.user == lead
+
+
+@pytest.mark.django_db
+def test_a_people_search_is_answered_with_someone_it_finds(org, client_for, settings):
+    settings.PEOPLE_PICKER_LIST_UP_TO = 1  # a search box, not a list
+    client = client_for(org.admin)
+    path = f"/programme/people/{org.rep.pk}/"
+    page = read_page(client.get(path).content.decode(), path)
+    form = next(form for form in page.forms if any(f.name == "manager_search" for f in form.fields))
+
+    data = sweep.as_a_person_would(client, form, {})
+
+    picked = type(org.rep).objects.filter(pk__in=data["manager"])
+    assert len(data["manager"]) == 1 and picked.exists()  # a manager is one person
+    assert all("a" in person.display_name.lower() for person in picked)
