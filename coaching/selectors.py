@@ -3,8 +3,9 @@
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 
 from django.core.paginator import Page, Paginator
 from django.db.models import (
@@ -160,63 +161,73 @@ def open_commitments_seen_by(
     return seen
 
 
-@dataclass
 class SessionPage:
-    session: CoachingSession
-    notes: SharedNotes
-    agenda: list[AgendaItem]
-    commitments_made: list[Commitment]
-    carried: list[Commitment]
-    private_note: PrivateNote | None
-    prompts: dict[str, list[Prompt]]
-    viewer_role: str | None
-    can_run: bool
-    can_edit: bool
-    speaking_order: list[SessionParticipant] = field(default_factory=list)
-    # Manager review: how the reviewed manager's own 1:1s went in the last 8 weeks.
-    coachee_quality: "CoachingQuality | None" = None
-    # A 1:1, for its coach and coachee: the last 1:1, calls and feedback since.
-    since_last: "since_last.SinceLast | None" = None
+    """Everything the session page shows, each part read the first time it is asked
+    for: an htmx save (the notes, the agenda, a commitment) renders its own part
+    alone and reads nothing else, while the whole page reads each part once, in a
+    fixed number of queries."""
+
+    def __init__(self, *, session: CoachingSession, user: User):
+        self.session = session
+        self.notes: SharedNotes = session.notes
+        self.viewer_role = rules.role_in(session, user)
+        self.can_run = rules.can_run(session, user)
+        self.can_edit = rules.can_edit_notes(session, user)
+        self._user = user
+
+    @cached_property
+    def agenda(self) -> list[AgendaItem]:
+        return list(self.session.agenda.select_related("author"))
+
+    @cached_property
+    def commitments_made(self) -> list[Commitment]:
+        return list(
+            Commitment.objects.visible_to(self._user)
+            .filter(created_in=self.session)
+            .select_related("owner")
+            .order_by("due_on", "pk")
+        )
+
+    @cached_property
+    def carried(self) -> list[Commitment]:
+        return carried_commitments(session=self.session, viewer=self._user)
+
+    @cached_property
+    def private_note(self) -> PrivateNote | None:
+        return PrivateNote.objects.visible_to(self._user).filter(session=self.session).first()
+
+    @cached_property
+    def prompts(self) -> dict[str, list[Prompt]]:
+        return prompts_for(self.session.kind)
+
+    @cached_property
+    def speaking_order(self) -> list[SessionParticipant]:
+        return list(self.session.participants.all())
+
+    @cached_property
+    def coachee_quality(self) -> "CoachingQuality | None":
+        """A manager review: how the reviewed manager's own 1:1s went in the 8 weeks
+        before it."""
+        session = self.session
+        if session.kind != SessionKind.MANAGER_REVIEW or not session.coachee:
+            return None
+        return coaching_quality(
+            coach=session.coachee,
+            since=session.scheduled_start - timedelta(weeks=8),
+            until=session.scheduled_start,
+        )
+
+    @cached_property
+    def since_last(self) -> "since_last.SinceLast | None":
+        """A 1:1, for its coach and coachee: the last 1:1, calls and feedback since."""
+        if not since_last.applies(self.session, self.viewer_role):
+            return None
+        return since_last.for_session(session=self.session, viewer=self._user)
 
 
 def session_page(*, user: User, pk: int) -> SessionPage:
-    """Everything the session page shows, in a fixed number of queries."""
-    session = access_session(user=user, pk=pk)
-    viewer_role = rules.role_in(session, user)
-    agenda = list(session.agenda.select_related("author"))
-    made = list(
-        Commitment.objects.visible_to(user)
-        .filter(created_in=session)
-        .select_related("owner")
-        .order_by("due_on", "pk")
-    )
-    return SessionPage(
-        session=session,
-        notes=session.notes,
-        agenda=agenda,
-        commitments_made=made,
-        carried=carried_commitments(session=session, viewer=user),
-        private_note=PrivateNote.objects.visible_to(user).filter(session=session).first(),
-        prompts=prompts_for(session.kind),
-        viewer_role=viewer_role,
-        can_run=rules.can_run(session, user),
-        can_edit=rules.can_edit_notes(session, user),
-        speaking_order=list(session.participants.all()),
-        coachee_quality=(
-            coaching_quality(
-                coach=session.coachee,
-                since=session.scheduled_start - timedelta(weeks=8),
-                until=session.scheduled_start,
-            )
-            if session.kind == SessionKind.MANAGER_REVIEW and session.coachee
-            else None
-        ),
-        since_last=(
-            since_last.for_session(session=session, viewer=user)
-            if since_last.applies(session, viewer_role)
-            else None
-        ),
-    )
+    """The session page of a session `user` may see (404 otherwise)."""
+    return SessionPage(session=access_session(user=user, pk=pk), user=user)
 
 
 def sessions_of(*, person: User) -> QuerySet[CoachingSession]:

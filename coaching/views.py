@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from people.access import request_roles
@@ -233,24 +234,25 @@ def session_new(request):
 
 
 def _page_context(request, pk, **extra):
+    """The session page's context. What costs a query (the private note, the rating)
+    is read only if the template rendered asks for it, as the page's own parts are
+    (`selectors.SessionPage`): an htmx save renders one part, not the page."""
     page = selectors.session_page(user=request.user, pk=pk)
+    rating_form = extra.pop("rating_form", None)
+    rating = SimpleLazyObject(lambda: _rating_context(request, page.session, rating_form))
     context = {
         "page": page,
         "session": page.session,
         "notes_form": extra.pop("notes_form", None)
         or NotesForm(initial={**page.notes.content(), "version": page.notes.version}),
         "private_form": extra.pop("private_form", None)
-        or PrivateNoteForm(
-            initial={
-                "text": page.private_note.text if page.private_note else "",
-                "version": page.private_note.version if page.private_note else 0,
-            }
-        ),
+        or SimpleLazyObject(lambda: _private_form(page.private_note)),
         "agenda_form": AgendaItemForm(),
         "commitment_form": extra.pop("commitment_form", None)
         or CommitmentForm(session=page.session),
         "close_form": CommitmentCloseForm(),
-        **_rating_context(request, page.session, extra.pop("rating_form", None)),
+        "rating_panel": SimpleLazyObject(lambda: rating["rating_panel"]),
+        "rating_form": SimpleLazyObject(lambda: rating["rating_form"]),
     }
     if page.session.kind == SessionKind.TEAM_CALL_REVIEW and page.session.presented_call_id:
         context["call_rounds"] = list(
@@ -259,6 +261,12 @@ def _page_context(request, pk, **extra):
         context["scorecard_templates"] = list(scorecard_selectors.offered_templates())
     context.update(extra)
     return context
+
+
+def _private_form(note) -> PrivateNoteForm:
+    return PrivateNoteForm(
+        initial={"text": note.text if note else "", "version": note.version if note else 0}
+    )
 
 
 def _rating_context(request, session, form=None) -> dict:

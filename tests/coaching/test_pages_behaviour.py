@@ -131,6 +131,38 @@ def test_the_session_page_costs_the_same_queries_however_long_the_history(client
     assert len(pytest.session_page_queries) == 1
 
 
+# Parts of the session page that an htmx save of another part never reads.
+OTHER_PARTS = {
+    "agenda": ("coaching_sharednotes", "coaching_privatenote", "feedback_feedback"),
+    "notes": ("coaching_agendaitem", "coaching_commitment", "coaching_privatenote"),
+    "private-note": ("coaching_agendaitem", "coaching_commitment", "feedback_feedback"),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "part, data, queries",
+    [
+        ("agenda", {"text": "Pipeline review"}, 11),
+        ("notes", {"version": 0, "goal": "Open with a question"}, 12),
+        ("private-note", {"version": 0, "text": "Ask about the move"}, 15),
+    ],
+)
+def test_an_htmx_save_reads_only_the_part_it_renders(client, org, part, data, queries):
+    """The notes, the agenda, a private note: each saved part comes back alone, so its
+    save reads that part, not the whole page (commitments, "since the last 1:1"…)."""
+    session = one_on_one(org.manager, org.rep)
+    RecordedCallFactory(person=org.rep, call_date=timezone.now().date())
+    client.force_login(org.manager)
+    client.get(f"/sessions/{session.pk}/")
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(f"/sessions/{session.pk}/{part}/", data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content.decode()
+    sql = [query["sql"] for query in captured]
+    assert not [q for q in sql if any(f'FROM "{table}"' in q for table in OTHER_PARTS[part])]
+    assert len(sql) == queries, sql
+
+
 @pytest.mark.django_db
 def test_moving_a_session_moves_its_end_so_the_sweep_follows(org):
     from coaching.services import session_reschedule
