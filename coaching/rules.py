@@ -25,6 +25,21 @@ def can_run(session: CoachingSession, user) -> bool:
     return role in RUNNING_ROLES
 
 
+# What moving or cancelling a session has made of it, for the refusal's words.
+_CHANGED = {"cancel": "cancelled", "move": "moved"}
+
+
+def why_not_change(session: CoachingSession, user, verb: str) -> str | None:
+    """Why `user` may not `verb` ("cancel" or "move") `session` now, or None if they
+    may: the page says it instead of offering a form that would be refused, and the
+    service refuses with the same words."""
+    if not can_run(session, user):
+        return f"Only the person running this session can {verb} it."
+    if session.status != SessionStatus.SCHEDULED:
+        return f"Only a scheduled session can be {_CHANGED[verb]}."
+    return None
+
+
 def can_edit_notes(session: CoachingSession, user) -> bool:
     """Shared notes are written by the people in the room, not by managers reading
     along; a cancelled session has nothing to write up."""

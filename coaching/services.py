@@ -372,6 +372,11 @@ def _require(allowed: bool, message: str) -> None:
         raise ValidationError(message)
 
 
+def _require_changeable(session: CoachingSession, actor: User, verb: str) -> None:
+    refusal = rules.why_not_change(session, actor, verb)
+    _require(refusal is None, refusal or "")
+
+
 @transaction.atomic
 def session_mark_held(
     *, session: CoachingSession, actor: User, held_at: datetime | None = None
@@ -430,10 +435,7 @@ def session_cancel(
     *, session: CoachingSession, actor: User, reason: str, note: str = ""
 ) -> CoachingSession:
     session = _lock(session)
-    _require(rules.can_run(session, actor), "Only the person running this session can cancel it.")
-    _require(
-        session.status == SessionStatus.SCHEDULED, "Only a scheduled session can be cancelled."
-    )
+    _require_changeable(session, actor, "cancel")
     if reason not in CancelReason.values:
         raise ValidationError({"reason": "Pick a reason from the list."})
     note = note.strip()
@@ -456,8 +458,7 @@ def session_reschedule(
 ) -> CoachingSession:
     """Move a scheduled session. The original slot is kept for the on-time rate."""
     session = _lock(session)
-    _require(rules.can_run(session, actor), "Only the person running this session can move it.")
-    _require(session.status == SessionStatus.SCHEDULED, "Only a scheduled session can be moved.")
+    _require_changeable(session, actor, "move")
     _check_start(start)
     session.scheduled_start = start
     session.duration_minutes = _check_duration(

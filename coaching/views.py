@@ -18,7 +18,7 @@ from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
 
-from . import ratings, selectors, services
+from . import ratings, rules, selectors, services
 from .forms import (
     FORM_FOR_KIND,
     AgendaItemForm,
@@ -508,9 +508,26 @@ def session_held(request, pk):
     return _back_to_session(request, pk)
 
 
+def _refused_change(request, session, verb: str, template: str):
+    """The page that says why this person may not cancel or move this session now,
+    with no form to fill in vain: 403 for someone who sees it but does not run it;
+    for a session no longer scheduled, 409 to a submission (the page itself is 200)."""
+    refusal = rules.why_not_change(session, request.user, verb)
+    if refusal is None:
+        return None
+    if not rules.can_run(session, request.user):
+        status = 403
+    else:
+        status = 409 if request.method == "POST" else 200
+    return render(request, template, {"session": session, "refusal": refusal}, status=status)
+
+
 @require_http_methods(["GET", "POST"])
 def session_cancel(request, pk):
     session = selectors.access_session(user=request.user, pk=pk)
+    refused = _refused_change(request, session, "cancel", "coaching/session_cancel.html")
+    if refused:
+        return refused
     form = CancelForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -536,6 +553,9 @@ def session_cancel(request, pk):
 @require_http_methods(["GET", "POST"])
 def session_reschedule(request, pk):
     session = selectors.access_session(user=request.user, pk=pk)
+    refused = _refused_change(request, session, "move", "coaching/session_reschedule.html")
+    if refused:
+        return refused
     form = RescheduleForm(
         request.POST or None,
         initial={

@@ -352,6 +352,9 @@ SESSION = {
     "review": ("manager", "head"),  # the head's monthly review of the manager
     "other": ("other_manager", "head"),  # the other team's 1:1
 }
+# Who runs each of those sessions: the others who see it are told they may not
+# cancel or move it (403), with no form.
+RUNS = {"rep": "manager", "review": "head", "other": "other_manager"}
 REP_OR_OTHER = {"rep": ("rep", "manager", "head"), "other": ("other_manager", "head")}
 # The rep's recorded call: the other manager rates it in the head's calibration.
 CALL = {"rep": ("rep", "manager", "head", "other_manager"), "other": ("other_manager", "head")}
@@ -538,8 +541,13 @@ ROUTES: dict[str, dict] = dict(
             },
         ),
         post("call_review_scoring", each(SESSION, page, ok="400")),
-        ("session_cancel", each(SESSION, page)),
-        ("session_reschedule", each(SESSION, page)),
+        *(
+            (
+                name,
+                {key: page(*who, ok="403", **{RUNS[key]: "200"}) for key, who in SESSION.items()},
+            )
+            for name in ("session_cancel", "session_reschedule")
+        ),
         post("agenda_toggle", each(REP_OR_OTHER, page, ok=REDIRECT, head="400")),
         (
             "agenda_delete",  # its author (the rep; the other team's rep)

@@ -172,3 +172,46 @@ def test_moving_a_session_moves_its_end_so_the_sweep_follows(org):
     session_reschedule(session=session, actor=org.manager, start=later)
     session.refresh_from_db()
     assert session.scheduled_end == later + timedelta(minutes=30)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("action, words", [("cancel", "cancel it"), ("reschedule", "move it")])
+def test_someone_who_sees_but_does_not_run_a_session_is_told_so_and_offered_no_form(
+    client, org, action, words
+):
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.rep)
+
+    page = client.get(f"/sessions/{session.pk}/{action}/")
+    sent = client.post(f"/sessions/{session.pk}/{action}/", {"reason": "travel"})
+
+    assert page.status_code == sent.status_code == 403
+    body = page.content.decode()
+    assert f"Only the person running this session can {words}." in body
+    assert 'method="post" class="panel form"' not in body
+    session.refresh_from_db()
+    assert session.status == "scheduled"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("action, words", [("cancel", "cancelled"), ("reschedule", "moved")])
+def test_a_session_no_longer_scheduled_cannot_be_cancelled_or_moved_and_says_why(
+    client, org, action, words
+):
+    from coaching.services import session_mark_held
+
+    session = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(hours=1))
+    session_mark_held(session=session, actor=org.manager)
+    client.force_login(org.manager)
+
+    page = client.get(f"/sessions/{session.pk}/{action}/")
+    sent = client.post(
+        f"/sessions/{session.pk}/{action}/",
+        {"reason": "travel", "scheduled_start": "2099-01-05T10:00", "duration_minutes": 30},
+    )
+
+    assert (page.status_code, sent.status_code) == (200, 409)
+    assert f"Only a scheduled session can be {words}." in page.content.decode()
+    assert 'method="post" class="panel form"' not in page.content.decode()
+    session.refresh_from_db()
+    assert session.status == "held"
