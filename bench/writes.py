@@ -223,16 +223,22 @@ _PICKED = re.compile(r'<input type="(radio|checkbox)" name="([^"]+)" value="(\d+
 
 def as_a_person_would(client, form, data: dict[str, list[str]]) -> dict[str, list[str]]:
     """`formwalk.baseline` completed as someone submitting the form for real would:
-    the first real choice of a list left on its empty one, a link where a link is
-    asked for, and someone found through each people search (its first match for
-    "a", or first two where several may be chosen, as the search returns them to this
-    reader) — so a session is booked, feedback given and a call logged, rather than
+    the first real choice of a list or a set of options left on none, the first two
+    of a list of boxes with none ticked, a link where a link is asked for, and
+    someone found through each people search (its first match for "a", or first two
+    where several may be chosen, as the search returns them to this reader) — so a
+    session is booked, feedback given and a call logged, rather than
     each refused for what was left out."""
     data = dict(data)
+    boxes = Counter(field.name for field in form.fields if field.kind == "checkbox")
+    ticked = {field.name for field in form.fields if field.kind == "checkbox" and field.selected}
     for field in form.fields:
-        if field.kind == "select" and not any(data.get(field.name, [""])):
+        if field.choice and not any(data.get(field.name, [""])):
             real = [option for option in field.options if option]
             data[field.name] = real[:1]
+        elif boxes[field.name] > 1 and field.name not in ticked:
+            if len(data.setdefault(field.name, [])) < 2:  # the first two of a list
+                data[field.name].append(field.value)
         elif field.kind == "url" and not any(data.get(field.name, [""])):
             data[field.name] = ["https://calls.example.com/recordings/1"]
         elif field.kind == "search" and field.attrs.get("hx-get", "").startswith("/people/pick/"):

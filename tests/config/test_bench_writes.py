@@ -73,3 +73,19 @@ def test_a_people_search_is_answered_with_someone_it_finds(org, client_for, sett
     picked = type(org.rep).objects.filter(pk__in=data["manager"])
     assert len(data["manager"]) == 1 and picked.exists()  # a manager is one person
     assert all("a" in person.display_name.lower() for person in picked)
+
+
+def test_a_choice_left_on_none_is_made_and_a_list_of_boxes_gets_two_ticked():
+    html = """<form method="post" action="/x/">
+      <input type="radio" name="score" value="1"><input type="radio" name="score" value="2">
+      <input type="checkbox" name="members" value="7"><input type="checkbox" name="members"
+      value="8"><input type="checkbox" name="members" value="9">
+      <input type="checkbox" name="raters" value="3"><input type="checkbox" name="raters"
+      value="4" checked>
+      <input type="checkbox" name="notify" value="on">
+    </form>"""
+    form = read_page(html, "/x/").forms[0]
+
+    data = sweep.as_a_person_would(None, form, {"raters": ["4"]})
+
+    assert data == {"score": ["1"], "members": ["7", "8"], "raters": ["4"]}
