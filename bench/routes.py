@@ -112,35 +112,49 @@ PICKER_QUERY = "?name=person&id=person&person_search=an"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--roles", default=",".join(ROLES), help="comma-separated roles")
-    parser.add_argument("--ids", type=int, default=3, help="ids per route with an id")
-    parser.add_argument("--repeat", type=int, default=3, help="timed requests per path")
-    parser.add_argument("--match", help="only routes whose name or pattern matches")
-    parser.add_argument("--top", type=int, default=40, help="rows of the slowest reads")
+    args, roles = sweep_arguments(__doc__, ROLES, ids=3, unit="route", what="reads")
+    with at_scale(_logs()):
+        started = time.monotonic()
+        reads, skipped, unfilled = _sweep(args, roles)
+        print(_report(args, roles, reads, skipped, unfilled, time.monotonic() - started))
+    return 1 if any(read["status"] >= 500 for read in reads) else 0
+
+
+def sweep_arguments(doc: str, known: tuple[str, ...], *, ids: int, unit: str, what: str):
+    """The options of a sweep over the app as each role (this one, bench/writes.py),
+    and the roles asked for."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--roles", default=",".join(known), help="comma-separated roles")
+    parser.add_argument("--ids", type=int, default=ids, help=f"ids per {unit} with an id")
+    parser.add_argument("--repeat", type=int, default=3, help=f"timed runs of each of the {what}")
+    parser.add_argument("--match", help=f"only {unit}s whose name or pattern matches")
+    parser.add_argument("--top", type=int, default=40, help=f"rows of the slowest {what}")
     args = parser.parse_args()
     roles = [role.strip() for role in args.roles.split(",") if role.strip()]
-    unknown = set(roles) - set(ROLES)
+    unknown = set(roles) - set(known)
     if unknown:
-        parser.error(f"unknown roles: {', '.join(sorted(unknown))} (known: {', '.join(ROLES)})")
+        parser.error(f"unknown roles: {', '.join(sorted(unknown))} (known: {', '.join(known)})")
+    return args, roles
 
+
+@contextlib.contextmanager
+def at_scale(logs: Path):
+    """Django set up on `tandem_scale` with production settings (bench/pages.py's), its
+    static files collected, the shared cache emptied before and after."""
     redis_url = pages._environment()  # noqa: SLF001
     import django
 
     django.setup()
-    # Every 404 and 405 of the sweep would be logged as a warning.
+    # Every 404, 405 and refused submission of a sweep would be logged as a warning.
     logging.disable(logging.WARNING)
     pages._require_migrated()  # noqa: SLF001
-    pages._collectstatic(pages.ROOT, pages.ROOT / "var" / "bench" / "pages-static", _logs())  # noqa: SLF001
+    pages._collectstatic(pages.ROOT, pages.ROOT / "var" / "bench" / "pages-static", logs)  # noqa: SLF001
     pages._flush(redis_url)  # noqa: SLF001
-    started = time.monotonic()
     try:
-        reads, skipped, unfilled = _sweep(args, roles)
+        yield
     finally:
         with contextlib.suppress(Exception):
             pages._flush(redis_url)  # noqa: SLF001
-    print(_report(args, roles, reads, skipped, unfilled, time.monotonic() - started))
-    return 1 if any(read["status"] >= 500 for read in reads) else 0
 
 
 def _logs() -> Path:

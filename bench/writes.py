@@ -31,9 +31,6 @@ its exception and makes the run exit non-zero; a 4xx is counted, not a failure (
 plausible value can still be refused: a date already taken, a choice that needs
 another first). A measurement, never a test that fails on a slow machine."""
 
-import argparse
-import contextlib
-import logging
 import re
 import statistics
 import sys
@@ -55,33 +52,11 @@ NOT_SUBMITTED = ("/accounts/logout/",)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--roles", default=",".join(ROLES), help="comma-separated roles")
-    parser.add_argument("--ids", type=int, default=2, help="ids per page with an id")
-    parser.add_argument("--repeat", type=int, default=3, help="timed submissions per form")
-    parser.add_argument("--match", help="only pages whose route name or pattern matches")
-    parser.add_argument("--top", type=int, default=40, help="rows of the slowest writes")
-    args = parser.parse_args()
-    roles = [role.strip() for role in args.roles.split(",") if role.strip()]
-    unknown = set(roles) - set(ROLES)
-    if unknown:
-        parser.error(f"unknown roles: {', '.join(sorted(unknown))} (known: {', '.join(ROLES)})")
-
-    redis_url = pages._environment()  # noqa: SLF001
-    import django
-
-    django.setup()
-    logging.disable(logging.WARNING)  # every refused submission would be logged
-    pages._require_migrated()  # noqa: SLF001
-    pages._collectstatic(pages.ROOT, pages.ROOT / "var" / "bench" / "pages-static", _logs())  # noqa: SLF001
-    pages._flush(redis_url)  # noqa: SLF001
-    started = time.monotonic()
-    try:
+    args, roles = routes.sweep_arguments(__doc__, ROLES, ids=2, unit="page", what="writes")
+    with routes.at_scale(_logs()):
+        started = time.monotonic()
         writes, pages_read = sweep(roles, ids=args.ids, repeat=args.repeat, match=args.match)
-    finally:
-        with contextlib.suppress(Exception):
-            pages._flush(redis_url)  # noqa: SLF001
-    print(report(args, roles, writes, pages_read, time.monotonic() - started))
+        print(report(args, roles, writes, pages_read, time.monotonic() - started))
     return 1 if any(write["status"] >= 500 for write in writes) else 0
 
 
