@@ -288,6 +288,11 @@ class CalibrationForm(forms.Form):
         offer_people(raters, source="raters", user=user)
         raters.initial = lambda: _raters_ticked(raters.widget, user)
 
+    @property
+    def has_calls(self) -> bool:
+        """Whether any call is offered: read with the list itself (no query more)."""
+        return any(True for _ in self.fields["work"].widget.choices)
+
 
 @source("raters", allowed=services.may_calibrate)
 def _managers(user: User, params=None) -> QuerySet[User]:

@@ -301,7 +301,11 @@ def calibration_new(request):
             messages.success(request, "Calibration open: each rater scores blind.")
             return redirect("round_detail", scoring.pk)
     status = 400 if request.method == "POST" else 200
-    return render(request, "scorecards/calibration_new.html", {"form": form}, status=status)
+    # Nothing to calibrate on yet: the page says so and how, rather than a form with
+    # an empty list of calls that can only be refused.
+    no_calls = request.method == "GET" and not form.has_calls
+    context = {"form": form, "no_calls": no_calls}
+    return render(request, "scorecards/calibration_new.html", context, status=status)
 
 
 # --- The template library ------------------------------------------------------------------------

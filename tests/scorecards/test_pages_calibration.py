@@ -62,8 +62,8 @@ def test_a_programme_admin_calibrates_on_a_recording_they_add(client, org, templ
     training recording), never a rep's."""
     client.force_login(org.admin)
     page = text_of(client, "/scorecards/calibrations/new/")
-    assert "Mia Manager" in page and "Omar Other" in page
-    assert "Northwind discovery" not in page
+    assert "There is no call to calibrate on yet." in page and "Add a call" in page
+    assert "Northwind discovery" not in page and "Open the calibration" not in page
     body = {
         "title": "Admin calibration",
         "work": call.pk,
@@ -73,6 +73,8 @@ def test_a_programme_admin_calibrates_on_a_recording_they_add(client, org, templ
     response = client.post("/scorecards/calibrations/new/", body)
     assert response.status_code == 400 and "Pick a call from the list." in response.content.decode()
     own = RecordedCallFactory(person=org.admin, title="Training recording: pricing")
+    page = text_of(client, "/scorecards/calibrations/new/")
+    assert "Training recording: pricing" in page and "Mia Manager" in page
     response = client.post("/scorecards/calibrations/new/", {**body, "work": own.pk})
     assert response.status_code == 302
     assert ScoringRound.objects.get().created_by == org.admin
