@@ -105,3 +105,24 @@ def test_a_wrong_password_to_confirm_it_is_you_costs_one_password_hash(client, o
     response = client.post("/accounts/reauthenticate/", {"password": "not the password"})
     assert response.context["form"].errors["password"]
     assert hashes == ["check_password"]
+
+
+@pytest.mark.django_db
+def test_a_session_signed_in_under_the_retired_backend_stays_signed_in(client, org, settings):
+    """Sessions from before allauth's backend stood alone name Django's ModelBackend:
+    the upgrade does not sign their people out."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    from people.sessions import SessionStore
+
+    old = SessionStore()
+    old[SESSION_KEY] = str(org.rep.pk)
+    old[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    old[HASH_SESSION_KEY] = org.rep.get_session_auth_hash()
+    old.create()
+    client.cookies[settings.SESSION_COOKIE_NAME] = old.session_key
+
+    response = client.get("/me/")
+
+    assert response.status_code == 200
+    assert response.wsgi_request.user == org.rep
