@@ -510,15 +510,16 @@ def session_held(request, pk):
 
 def _refused_change(request, session, verb: str, template: str):
     """The page that says why this person may not cancel or move this session now,
-    with no form to fill in vain: 403 for someone who sees it but does not run it;
-    for a session no longer scheduled, 409 to a submission (the page itself is 200)."""
+    with no form to fill in vain: 403 for someone who sees it but does not run it (as
+    the API answers); for a session no longer scheduled, 400 to a submission, as the
+    service's refusal is everywhere (the page itself is 200)."""
     refusal = rules.why_not_change(session, request.user, verb)
     if refusal is None:
         return None
     if not rules.can_run(session, request.user):
         status = 403
     else:
-        status = 409 if request.method == "POST" else 200
+        status = 400 if request.method == "POST" else 200
     return render(request, template, {"session": session, "refusal": refusal}, status=status)
 
 
