@@ -13,8 +13,8 @@ same rolled-back transaction each), it opens every page of the app it can reach
 each POST form on it and on the fragments htmx loads into it (tests/formwalk.py),
 and submits each form once with what a careful person would type
 (`formwalk.baseline`: the values shown, the first choice offered, plain words;
-completed by `as_a_person_would`: a link where one is asked for, someone found
-through each people search) —
+completed by `as_a_person_would`: a choice where none is made, two boxes of a
+list, a link where one is asked for, someone found through each people search) —
 an htmx form as htmx sends it. Every submission runs in a savepoint rolled back
 after it, so each one meets the organisation as seeded and the sweep leaves
 `tandem_scale` as it found it; a form already submitted by the role (the same target
