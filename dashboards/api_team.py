@@ -190,6 +190,12 @@ class UsefulnessSerializer(serializers.Serializer):
     )
 
 
+AS_OF = (
+    "The managers' numbers are as of the start of this refresh slot (worked out afresh "
+    "every few minutes, like HR's dashboards), over the window ending then."
+)
+
+
 class CoachWeekSerializer(serializers.Serializer):
     week_start = serializers.DateField(help_text="Monday, in your time zone.")
     held = serializers.IntegerField()
@@ -234,6 +240,9 @@ class TeamDashboardSerializer(serializers.Serializer):
         help_text="Managers of managers only: a page of the managers below, by name.",
     )
     managers_below_page = PageSerializer(source="managers_below.page", allow_null=True)
+    managers_below_as_of = serializers.DateTimeField(
+        source="managers_below.as_of", allow_null=True, help_text=AS_OF
+    )
     teams_led = TeamRefSerializer(many=True)
     people_below = serializers.IntegerField(source="people_below_count")
 
@@ -243,7 +252,8 @@ class TeamDashboardSerializer(serializers.Serializer):
 
 
 class ManagersSerializer(serializers.Serializer):
-    window = WindowSerializer()
+    as_of = serializers.DateTimeField(help_text=AS_OF)
+    window = WindowSerializer(help_text="Ending at `as_of`.")
     managers = CoachRowSerializer(many=True, source="rows")
     page = PageSerializer()
 
@@ -354,7 +364,7 @@ class ManagersView(APIView):
     )
     def get(self, request):
         review = team.managers_review(
-            manager=request.user, window=window_from(request), page=page_from(request, "page")
+            manager=request.user, weeks=window_from(request).weeks, page=page_from(request, "page")
         )
         return Response(ManagersSerializer(review).data)
 

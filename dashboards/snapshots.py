@@ -9,7 +9,8 @@ the page it came from; each says "as of" when. Kept in Django's cache (Redis in 
 distributed shape, shared by every web process and the worker that warms it); beat
 warms the default window in every time zone an HR person or programme admin reads in,
 at the start of each slot — its numbers and its page body, rendered once (the body
-names no reader). Other windows, and one team's page, are computed on the first
+names no reader). Other windows, one team's page and a page of the managers below a
+manager of managers (`dashboards.team.managers_review`) are computed on the first
 request of a slot and kept for it.
 
 One process computes a slot's snapshot; while it does — and in the default window's
@@ -76,7 +77,7 @@ def _key(*parts) -> str:
     return ":".join(["dashboards", f"v{VERSION}", *(str(p) for p in parts)])
 
 
-def _timeout() -> int:
+def kept_seconds() -> int:
     # Two slots: a request at the very end of one still finds its snapshot, and the
     # next slot's readers find it while that slot's is computed.
     return 2 * settings.DASHBOARD_REFRESH_MINUTES * 60
@@ -192,7 +193,9 @@ def organisation_parts(
             "people": common.people,
         }
         kept = keys(as_of)
-        cache.set_many({kept[name]: part for name, part in computed.items()}, timeout=_timeout())
+        cache.set_many(
+            {kept[name]: part for name, part in computed.items()}, timeout=kept_seconds()
+        )
         return {"as_of": as_of, **{name: computed[name] for name in names}}
 
     computing = _key("organisation-computing", weeks, str(tz), as_of.isoformat())
@@ -256,7 +259,7 @@ def organisation_page(
         snapshot = organisation(weeks=weeks, tz=tz, now=now, shared=shared)
         with timezone.override(tz):
             body = render_to_string(PAGE_BODY, organisation_context(snapshot))
-        cache.set(key(snapshot.as_of), body, timeout=_timeout())
+        cache.set(key(snapshot.as_of), body, timeout=kept_seconds())
         return body
 
     computing = _key("organisation-page-computing", weeks, str(tz), as_of.isoformat())
@@ -277,7 +280,7 @@ def team(*, team: Team, weeks: int, tz: tzinfo, now: datetime | None = None) -> 
         window = window_ending(weeks=weeks, now=as_of)
         return TeamSnapshot(as_of, org.team_health(team=team, window=window, now=as_of, tz=tz))
 
-    return _kept_per_slot("team", team.pk, weeks, tz=tz, now=now, work=work)
+    return kept_per_slot("team", team.pk, weeks, tz=tz, now=now, work=work)
 
 
 @dataclass(frozen=True)
@@ -299,7 +302,7 @@ def skills(*, tz: tzinfo, below: User | None = None, now: datetime | None = None
         found = org_skills.organisation_skills(today=today, tz=tz, until=as_of, below=below)
         return SkillsSnapshot(as_of, found)
 
-    return _kept_per_slot("skills", scope, tz=tz, now=now, work=work)
+    return kept_per_slot("skills", scope, tz=tz, now=now, work=work)
 
 
 @dataclass(frozen=True)
@@ -318,10 +321,10 @@ def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
             as_of, org_feedback.organisation_feedback(today=today, tz=tz, until=as_of)
         )
 
-    return _kept_per_slot("feedback", "organisation", tz=tz, now=now, work=work)
+    return kept_per_slot("feedback", "organisation", tz=tz, now=now, work=work)
 
 
-def _kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
+def kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
     """`work(as_of)` for this slot of `kind` and `scope` in `tz`: computed by the
     slot's first reader and kept for the rest (or the slot before's while another
     process computes it)."""
@@ -332,7 +335,7 @@ def _kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
 
     def compute():
         snapshot = work(as_of)
-        cache.set(key(as_of), snapshot, timeout=_timeout())
+        cache.set(key(as_of), snapshot, timeout=kept_seconds())
         return snapshot
 
     computing = _key(f"{kind}-computing", *scope, str(tz), as_of.isoformat())

@@ -69,6 +69,7 @@ def _page(request, *, manager):
             "window_error": window_error,
             "page_error": page_error,
             "escalate_after": settings.CADENCE_ESCALATE_AFTER,
+            "refresh_minutes": settings.DASHBOARD_REFRESH_MINUTES,
             "today": timezone.localdate(),
         },
         status=status,

@@ -13,7 +13,7 @@ holds ids and counts only, nothing private."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from django.core.cache import cache
 
@@ -33,6 +33,9 @@ class Below:
 
     everyone: int
     managers: tuple[int, ...]
+    # The reporting lines' version it was worked out under (None: no version yet):
+    # what is kept from it per version stays in step with it.
+    version: str | None = field(default=None, compare=False)
 
 
 def below_of(person: User) -> Below:
@@ -46,8 +49,8 @@ def below_of(person: User) -> Below:
     key = f"people:below:1:{version}:{person.pk}"
     kept = cache.get(key)
     if kept is not None:
-        return Below(*kept)
-    summary = _work_out(person)
+        return Below(*kept, version=version)
+    summary = replace(_work_out(person), version=version)
     cache.set(key, (summary.everyone, summary.managers), KEPT_SECONDS)
     return summary
 

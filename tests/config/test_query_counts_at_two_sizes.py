@@ -77,6 +77,21 @@ _VALUES = [
     (re.compile(r"\((?:\?|%s)(?:, (?:\?|%s))*\)"), "(…)"),  # IN lists of any length
     (re.compile(r"VALUES \(…\)(?:, \(…\))+"), "VALUES (…)×n"),  # a bulk insert
 ]
+# Statements a page sends twice by design, by path and the statement's start, each
+# with the reason: two fixed sets of rows, never once per row.
+TWICE = {
+    (
+        "/team/",
+        'SELECT "coaching_sessionrating"."coach_id" AS "coach_id", COUNT(',
+    ): "session usefulness: the reader's own, live, and that of the managers below, worked "
+    "out once per refresh slot (the small organisation's managers below had none counted)",
+}
+
+
+def twice_by_design(path: str, sql: str, n: int) -> bool:
+    return n == 2 and any(path == p and sql.startswith(start) for p, start in TWICE)
+
+
 # A bulk insert is one statement on PostgreSQL; SQLite splits it every few hundred rows
 # (its limit on parameters). That is batching, not a query per row.
 BULK = "VALUES (…)×n"
@@ -121,7 +136,9 @@ def test_no_query_is_sent_more_often_in_a_bigger_organisation(client):
         f"{who} {path}: {n}× (was {small[(who, path)][sql]}×) {sql[:160]}"
         for (who, path), sent in large.items()
         for sql, n in sent.items()
-        if n > max(small[(who, path)][sql], 1) and BULK not in sql
+        if n > max(small[(who, path)][sql], 1)
+        and BULK not in sql
+        and not twice_by_design(path, sql, n)
     }
     assert not grew, "\n".join(sorted(grew))
     assert len({path for _, path in small}) > 60  # the walk reached the list pages
