@@ -141,8 +141,14 @@ def overview(*, user: User, today: date | None = None) -> Overview:
 
 def organisation_overview(*, today: date | None = None) -> Overview:
     """Every team's progress, as HR and programme admins see it (for cadence health,
-    computed without a reader)."""
-    return _overview(Team.objects.select_related("lead", "rollout"), today=today)
+    computed without a reader). Kept in the cache with HR's snapshot, so each lead is
+    read as their name alone: not their whole row, password hash and all."""
+    teams = Team.objects.select_related("lead", "rollout").only(
+        *(f.name for f in Team._meta.concrete_fields),
+        "lead__display_name",
+        *(f"rollout__{f.name}" for f in Rollout._meta.concrete_fields),
+    )
+    return _overview(teams, today=today)
 
 
 def _overview(teams, *, today: date | None) -> Overview:
