@@ -9,7 +9,9 @@ to the cadence horizon ahead. Pass `today` to reproduce another day's rows.
 The work is done area by area, each module with its own random stream:
 `org` (the organisation in memory) → `people` (users, lines, teams) → `programme`
 (policy, install plans, focus areas, goals) → `cadence` (plans, sessions, notes,
-commitments, ratings) → `peers` (pairs and their sessions) → `feedback` →
+commitments, ratings) → `peers` (pairs and their sessions) → `practice` (playbook
+picks, diagnoses, experiments, learnings, peer requests, channels, calendar feeds,
+a closure ahead) → `feedback` →
 `scorecards` → `notifications` (the year of the outbox retention keeps). `sink`
 writes: PostgreSQL COPY with ids assigned in Python, or bulk_create on other
 databases.
@@ -34,7 +36,17 @@ from people.below import reporting_changed
 from people.demo import DEMO_PASSWORD
 from people.models import Team, User
 
-from . import cadence, feedback, notifications, org, peers, people, programme, scorecards
+from . import (
+    cadence,
+    feedback,
+    notifications,
+    org,
+    peers,
+    people,
+    practice,
+    programme,
+    scorecards,
+)
 from .sink import Sink
 
 DEFAULT_SEED = 2026
@@ -135,6 +147,7 @@ def seed(
         history = cadence.Cadence(sink, built, prog, seed=seed)
         phase("cadence history", lambda: history.run(progress=progress))
         phase("peer coaching", lambda: peers.PeerHistory(history, built, prog, seed=seed).run())
+        phase("practice", lambda: practice.Practice(sink, built, prog, seed=seed).run())
         phase(
             "feedback",
             lambda: feedback.FeedbackHistory(sink, built, prog, seed=seed).run(progress=progress),

@@ -387,3 +387,152 @@ CALIBRATION_TITLES = (
     "{quarter} objection handling calibration",
     "{quarter} demo calibration",
 )
+
+
+# --- The learning loop (config.scale.practice) ------------------------------------------
+
+# (hypothesis, the small test, what would change my mind, what happened, what I learned)
+EXPERIMENTS = (
+    (
+        "Three open questions before the first screen share get the buyer talking about "
+        "the real problem",
+        "On my next four first calls, no screen share before three open questions.",
+        "Buyers still asking to see the product before minute ten on half the calls.",
+        "Four calls; the first screen share came at minutes 11, 14, 9 and 16. Two buyers "
+        "named the deadline behind the project without being asked.",
+        "“What do you hope to see?” turns an early demo request into discovery.",
+    ),
+    (
+        "Leading with the conclusion keeps the room",
+        "Open the next three internal updates with the decision I need, then the why.",
+        "If the first question is still “so what do you want from us?”",
+        "Three updates; decisions in two of them inside ten minutes, one pushed to email.",
+        "The conclusion first works when the ask is one sentence; two asks lose the room.",
+    ),
+    (
+        "Naming the price before the buyer asks stops the discount spiral",
+        "Say the number in the proposal walkthrough on my next three deals, then pause.",
+        "A discount request in the same call on two of the three.",
+        "One discount request, on the deal where I filled the pause myself.",
+        "The pause after the number does the work; filling it invites the counter-offer.",
+    ),
+    (
+        "Asking what happens if they do nothing surfaces the real deadline",
+        "Ask it on every second call this week and write down the answer word for word.",
+        "If nobody names a date or a cost.",
+        "Five of seven buyers named a date; two named a cost in money.",
+        "Ask it after the pain is named, not before: too early it sounds like pressure.",
+    ),
+    (
+        "Saying the problem back in one sentence cuts the “that's not quite it” moments",
+        "Next three demos: a one-sentence summary before the first slide, then a check.",
+        "Corrections as often as before, about one call in two.",
+        "One correction in three demos, and it changed what I showed.",
+        "The check question matters more than the summary: it invites the correction early.",
+    ),
+    (
+        "A second contact before the proposal keeps deals from stalling",
+        "On every deal past discovery this fortnight, ask who else will weigh in and meet them.",
+        "If the new contacts add nothing the champion had not said.",
+        "Four deals, three new contacts met; one raised a security review nobody mentioned.",
+        "Ask for the second contact as help for the champion, not as going around them.",
+    ),
+    (
+        "Letting silence run after an objection gets the real reason",
+        "Count to five after each objection on my next five calls before answering.",
+        "If the buyer just repeats the objection.",
+        "Three times the buyer filled the silence with the actual concern (budget timing).",
+        "Five seconds feels long on a video call; nodding keeps it from feeling cold.",
+    ),
+    (
+        "Ending each call with a dated next step shortens the cycle",
+        "No call ends this week without a next step in the calendar, sent before I hang up.",
+        "More than one buyer declining to put a date in.",
+        "Nine calls, eight dated next steps; the ninth buyer asked for a week to think.",
+        "Sending the invite while still on the call is the step; promising to send it is not.",
+    ),
+)
+EXPERIMENT_DROP_NOTES = (
+    "",
+    "Quarter end took the week; will try again next month.",
+    "The calls this week were renewals, not first calls: no chance to test it.",
+)
+
+# (kind, title, body, tags) — published for the team or the whole organisation.
+LEARNINGS = (
+    (
+        "checklist",
+        "Before you share your screen: a discovery checklist",
+        "I asked at least three open questions.\nI can say their problem back in one "
+        "sentence, in their words.\nI know what happens if they do nothing this quarter.\n"
+        "I know who else needs to say yes.",
+        ("discovery", "questions", "checklists"),
+    ),
+    (
+        "template",
+        "First peer session: a 30-minute agenda",
+        "0–5 Check in: one win, one stuck moment.\n5–15 One recording each: observations "
+        "only.\n15–25 A small experiment for the next two weeks.\n25–30 Habits: one each, "
+        "checked in next time.",
+        ("peer coaching", "agendas", "templates"),
+    ),
+    (
+        "case_study",
+        "How a stalled renewal came back: two contacts instead of one",
+        "The champion went quiet four weeks before the renewal. We asked her who else "
+        "would feel it if the tool went away; the operations lead did, and carried the "
+        "renewal through procurement in nine days.",
+        ("multithreading", "renewals", "case studies"),
+    ),
+    (
+        "learning",
+        "The pause after the price does the work",
+        "Say the number, then stop. Every time we filled the silence we were the first to "
+        "offer a discount.",
+        ("pricing", "objections"),
+    ),
+    (
+        "checklist",
+        "Call review: what to listen for in the first ten minutes",
+        "Who spoke first after the agenda?\nHow many open questions before any product?\n"
+        "Did we say the problem back?\nIs there a dated next step at the end?",
+        ("call review", "scorecards", "checklists"),
+    ),
+    (
+        "template",
+        "A one-line recap email that gets answered",
+        "“You said {the problem}; we agreed {the next step} on {the date}. Anything I "
+        "missed?” — sent within the hour.",
+        ("next steps", "templates", "follow-up"),
+    ),
+)
+LEARNING_TAGS = tuple(sorted({tag for _, _, _, tags in LEARNINGS for tag in tags}))
+
+# Diagnose before you coach: what the coach wrote, by the gap they landed on.
+DIAGNOSIS_NOTES = {
+    "skill": (
+        "Knows the questions, loses them under pressure; role-play the first five minutes.",
+        "Has not seen a good discovery call yet: listen to two recordings together.",
+    ),
+    "will": (
+        "Thinks discovery slows the deal; show the win rates of calls with and without it.",
+        "Does it when I am on the call, skips it otherwise.",
+    ),
+    "knowledge": (
+        "Nobody told them the scorecard changed last quarter.",
+        "Unclear what a 3 looks like on next steps: go through the anchors together.",
+    ),
+    "system": (
+        "Back-to-back calls all afternoon: no time to prepare or review.",
+        "Recordings are off on their calls, so there is nothing to review.",
+    ),
+    "none": ("Doing it; keep it going and ask them to show the team.",),
+}
+
+PEER_REQUEST_NOTES = (
+    "",
+    "Discovery questions: I want someone to listen to my first ten minutes.",
+    "Handling price pushback without discounting.",
+    "Next steps: my calls end without a date too often.",
+    "Anything: I am new and would like a peer outside my team.",
+)

@@ -17,18 +17,32 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from cadence import engine
-from cadence.models import CadencePlan, Notification, NotificationStatus, Occurrence, Rollout
+from cadence.models import (
+    CadencePlan,
+    CalendarFeed,
+    Closure,
+    Notification,
+    NotificationStatus,
+    Occurrence,
+    Rollout,
+    TeamChannel,
+)
 from cadence.retention import forget_old_notifications
 from coaching.models import (
     CoachingSession,
     Commitment,
     CommitmentStatus,
+    Diagnosis,
+    Experiment,
     FocusArea,
     Goal,
+    Learning,
     NotesRevision,
     PairMember,
     ParticipantRole,
     PeerPair,
+    PeerRequest,
+    PlaybookModule,
     SessionKind,
     SessionParticipant,
     SessionRating,
@@ -83,6 +97,7 @@ def test_it_builds_an_organisation_with_two_years_of_coaching_history():
     _feedback_both_streams_every_direction()
     _scorecards_on_the_templates_criteria()
     _the_outbox_of_the_year_retention_keeps()
+    _the_learning_loop_and_what_surrounds_it()
     _the_engine_carries_on_without_doubling(out)
 
     assert "Sign in as" in printed and DEMO_PASSWORD in printed
@@ -392,6 +407,64 @@ def _the_outbox_of_the_year_retention_keeps():
     assert forget_old_notifications(now=NOW + timedelta(days=30)) > 0
 
 
+def _the_learning_loop_and_what_surrounds_it():
+    # Most teams picked the core playbook; the install plans read it.
+    teams = Team.objects.count()
+    assert (
+        PlaybookModule.teams.through.objects.filter(playbookmodule__department="core").count()
+        > teams * 0.8
+    )
+    # Diagnoses: by the coachee's manager at the time, landing on the first "no".
+    diagnoses = list(Diagnosis.objects.select_related("coachee"))
+    assert len(diagnoses) > 1000
+    lines = ReportingLine.objects.values_list("report_id", "manager_id", "started_at", "ended_at")
+    by_report = {}
+    for report, manager, started, ended in lines:
+        by_report.setdefault(report, []).append((manager, started, ended))
+    for d in diagnoses[:500]:
+        assert any(
+            m == d.author_id and s <= d.created_at and (e is None or d.created_at < e)
+            for m, s, e in by_report[d.coachee_id]
+        )
+        answers = [d.knows_how, d.believes, d.has_framework, d.has_system]
+        if d.gap == "none":
+            assert answers == [True] * 4
+        else:
+            first_no = answers.index(False)
+            assert answers[:first_no] == [True] * first_no and set(answers[first_no + 1 :]) <= {
+                None
+            }
+    assert {d.gap for d in diagnoses} == {"skill", "will", "knowledge", "system", "none"}
+    # Experiments in every state but planned (only the last days' are), in order.
+    experiments = Experiment.objects.all()
+    assert {"done", "dropped", "running"} <= set(experiments.values_list("status", flat=True))
+    assert not experiments.filter(status="done", result="").exists()
+    assert not experiments.filter(finished_at__gte=NOW).exists()
+    assert (
+        not experiments.exclude(started_at__isnull=True)
+        .filter(started_at__lt=F("created_at"))
+        .exists()
+    )
+    # Learnings: for a team (with one) or everyone, tagged; some written up from experiments.
+    learnings = Learning.objects.all()
+    assert (
+        learnings.filter(audience="team").exists()
+        and learnings.filter(audience="organisation").exists()
+    )
+    assert not learnings.filter(audience="team", team__isnull=True).exists()
+    assert learnings.filter(experiment__isnull=False).exists()
+    assert Learning.tags.through.objects.count() >= learnings.count()
+    # Nobody in a live pair is asking for a peer.
+    live = PairMember.objects.filter(left_at__isnull=True, pair__ended_at__isnull=True)
+    assert PeerRequest.objects.exists()
+    assert not PeerRequest.objects.filter(person__in=live.values("person")).exists()
+    assert TeamChannel.objects.exists() and CalendarFeed.objects.exists()
+    # The closure is past the horizon: nothing planned falls on it.
+    closure = Closure.objects.get()
+    assert closure.first_day > (NOW + timedelta(weeks=6)).date()
+    assert not CoachingSession.objects.filter(scheduled_start__date__gte=closure.first_day).exists()
+
+
 def _the_engine_carries_on_without_doubling(out):
     # Everything up to the horizon is there: generating now makes nothing new...
     assert engine.occurrences_generate(now=NOW) == 0
@@ -400,6 +473,16 @@ def _the_engine_carries_on_without_doubling(out):
 
 
 SEEDED = [
+    "cadence.Closure",
+    "cadence.CalendarFeed",
+    "cadence.TeamChannel",
+    "coaching.PeerRequest",
+    "coaching.Learning_tags",
+    "coaching.LearningTag",
+    "coaching.Learning",
+    "coaching.Experiment",
+    "coaching.Diagnosis",
+    "coaching.PlaybookModule_teams",
     "cadence.Notification",
     "scorecards.Score",
     "scorecards.Scorecard",
