@@ -13,22 +13,38 @@ day give the same rows), as the engine's tasks make them:
 - "Session missed" (`sweep_missed`): to whoever runs each missed session (coach, host,
   manager, both peers) when the sweep marked it.
 - The weekly digest (`digests_queue`, Mondays 06:00 UTC): to every manager.
+- "Sessions keep being missed" (`sweep_missed`'s escalation): to the coach's manager
+  of the time, for each missed session that made it `CADENCE_ESCALATE_AFTER` or more
+  missed in a row of its plan.
+- "Feedback asked of you" to everyone asked when the request was made, and "feedback
+  request due" at 00:35 UTC the day before it is due (beat's hourly run that first
+  finds it) to those still waiting then.
+- "Invited to a peer pair" to each member but whoever formed it, when it was formed;
+  "asked for a peer" to the manager of each person asking.
 
 Everything is sent by email (the seeded people keep the default preferences); about
-two in five are opened in the app too, within two days. Not written: escalations,
-feedback reminders, pair invitations and team-channel messages — rarer, and their
-pages read them the same way."""
+two in five are opened in the app too, within two days. Not written: team-channel
+messages (the admins read them in the admin site alone)."""
 
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 from django.conf import settings
+from django.db.models import F
 
 from cadence.engine import iso_week
-from cadence.models import Notification, NotificationKind, NotificationStatus
-from coaching.models import RUNNING_ROLES, ParticipantRole, SessionParticipant, SessionStatus
+from cadence.models import Notification, NotificationKind, NotificationStatus, Occurrence
+from coaching.models import (
+    RUNNING_ROLES,
+    PairMember,
+    ParticipantRole,
+    PeerRequest,
+    SessionParticipant,
+    SessionStatus,
+)
+from feedback.models import RequestedResponder
 
 from .org import Org
 from .sink import Sink
@@ -39,6 +55,10 @@ FIELDS = (
     "recipient_id",
     "session_id",
     "period",
+    "plan_id",
+    "feedback_request_id",
+    "pair_id",
+    "peer_request_id",
     "status",
     "attempts",
     "next_attempt_at",
@@ -49,6 +69,7 @@ FIELDS = (
 READ = 0.4
 RUNS_IT = {*RUNNING_ROLES, ParticipantRole.PEER}
 DIGEST_HOUR = 6
+REMINDED_AT = time(0, 35)  # beat's hourly feedback reminders, the first run of the day
 
 
 class Outbox:
@@ -64,8 +85,12 @@ class Outbox:
     def run(self) -> None:
         self._sessions()
         self._digests()
+        self._escalations()
+        self._feedback()
+        self._pairs()
+        self._peer_requests()
 
-    def _add(self, kind, recipient, session, period, queued: datetime) -> None:
+    def _add(self, kind, recipient, session, period, queued: datetime, **about) -> None:
         rng = self.rng
         sent = queued + timedelta(seconds=rng.randint(2, 120))
         read = None
@@ -79,6 +104,10 @@ class Outbox:
                 recipient,
                 session,
                 period,
+                about.get("plan"),
+                about.get("feedback_request"),
+                about.get("pair"),
+                about.get("peer_request"),
                 NotificationStatus.SENT,
                 1,
                 queued,
@@ -128,6 +157,76 @@ class Outbox:
             for manager in managers:
                 self._add(NotificationKind.DIGEST, manager, None, iso_week(monday), monday)
             monday -= timedelta(weeks=1)
+
+    def _escalations(self) -> None:
+        """Walks each plan's resolved occurrences in order (from a little before the
+        kept year, for the runs already going when it began)."""
+        n = settings.CADENCE_ESCALATE_AFTER
+        occurrences = (
+            Occurrence.objects.using(self.sink.using)
+            .filter(slot_start__gte=self.since - timedelta(weeks=4 * n), slot_start__lt=self.now)
+            .exclude(session__status=SessionStatus.SCHEDULED)
+            .order_by("plan_id", "slot_start")
+            .values_list("plan_id", "session_id", "session__status", "session__missed_at",
+                         "plan__coach_id")
+        )  # fmt: skip
+        plan, run = None, 0
+        for plan_id, session, status, missed, coach in occurrences.iterator(chunk_size=20_000):
+            if plan_id != plan:
+                plan, run = plan_id, 0
+            run = run + 1 if status == SessionStatus.MISSED else 0
+            if run >= n and missed >= self.since:
+                boss = self.org.by_id[coach].manager_at(missed)
+                if boss is not None:
+                    self._add(NotificationKind.ESCALATION, boss, session, "", missed, plan=plan_id)
+
+    def _feedback(self) -> None:
+        asked = (
+            RequestedResponder.objects.using(self.sink.using)
+            .filter(request__created_at__gte=self.since, request__created_at__lt=self.now)
+            .order_by("request_id", "id")
+            .values_list("request_id", "responder_id", "request__created_at",
+                         "request__due_on", "answered_at", "declined_at")
+        )  # fmt: skip
+        for request, person, made, due_on, answered, declined in asked.iterator(chunk_size=20_000):
+            self._add(
+                NotificationKind.FEEDBACK_ASKED, person, None, "", made, feedback_request=request
+            )
+            reminded = datetime.combine(due_on - timedelta(days=1), REMINDED_AT, tzinfo=UTC)
+            waiting = all(t is None or t > reminded for t in (answered, declined))
+            if made < reminded < self.now and waiting:
+                self._add(
+                    NotificationKind.FEEDBACK_DUE,
+                    person,
+                    None,
+                    "",
+                    reminded,
+                    feedback_request=request,
+                )
+
+    def _pairs(self) -> None:
+        invited = (
+            PairMember.objects.using(self.sink.using)
+            .filter(pair__created_at__gte=self.since)
+            .exclude(person_id=F("pair__created_by_id"))
+            .order_by("pair_id", "id")
+            .values_list("pair_id", "person_id", "pair__created_at")
+        )
+        for pair, person, formed in invited.iterator(chunk_size=20_000):
+            self._add(NotificationKind.PAIR_INVITED, person, None, "", formed, pair=pair)
+
+    def _peer_requests(self) -> None:
+        asking = (
+            PeerRequest.objects.using(self.sink.using)
+            .order_by("id")
+            .values_list("id", "person_id", "created_at")
+        )
+        for request, person, asked in asking:
+            manager = self.org.by_id[person].manager_at(asked)
+            if manager is not None:
+                self._add(
+                    NotificationKind.PEER_ASKED, manager, None, "", asked, peer_request=request
+                )
 
 
 def _next_quarter_hour(moment: datetime) -> datetime:

@@ -52,7 +52,7 @@ from coaching.models import (
 )
 from config.scale import org
 from config.scale.notifications import RUNS_IT
-from feedback.models import Direction, Feedback, FeedbackRequest, Stream
+from feedback.models import Direction, Feedback, FeedbackRequest, RequestedResponder, Stream
 from people.demo import DEMO_PASSWORD
 from people.models import ReportingLine, ReportingVersion, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
@@ -364,7 +364,10 @@ def _scorecards_on_the_templates_criteria():
 
 def _the_outbox_of_the_year_retention_keeps():
     sent = Notification.objects.all()
-    assert set(sent.values_list("kind", flat=True)) == {"upcoming", "missed", "digest"}
+    assert set(sent.values_list("kind", flat=True)) == {
+        "upcoming", "missed", "digest", "escalation", "feedback_asked", "feedback_due",
+        "pair_invited", "peer_asked",
+    }  # fmt: skip
     assert set(sent.values_list("status", flat=True)) == {NotificationStatus.SENT}
     kept_from = NOW - timedelta(days=settings.NOTIFICATION_RETENTION_DAYS)
     assert not sent.filter(Q(created_at__lt=kept_from) | Q(created_at__gt=NOW)).exists()
@@ -402,6 +405,40 @@ def _the_outbox_of_the_year_retention_keeps():
     assert set(digests.values_list("recipient_id", flat=True)) == managers
     for created_at, period in digests.values_list("created_at", "period")[:200]:
         assert created_at.weekday() == 0 and period == engine.iso_week(created_at)
+    # "Sessions keep being missed" to the coach's manager, for a missed session of the
+    # plan that made a run of at least CADENCE_ESCALATE_AFTER.
+    escalations = sent.filter(kind="escalation")
+    assert escalations.exists()
+    assert not escalations.exclude(session__status=SessionStatus.MISSED).exists()
+    assert not escalations.exclude(created_at=F("session__missed_at")).exists()
+    assert not escalations.exclude(session__occurrence__plan=F("plan")).exists()
+    n = settings.CADENCE_ESCALATE_AFTER
+    for pk, plan, start in escalations.values_list("pk", "plan_id", "session__scheduled_start")[
+        :50
+    ]:
+        latest = (
+            Occurrence.objects.filter(plan=plan, slot_start__lte=start)
+            .exclude(session__status=SessionStatus.SCHEDULED)
+            .order_by("-slot_start")
+            .values_list("session__status", flat=True)[:n]
+        )
+        assert list(latest) == [SessionStatus.MISSED] * n, pk
+    # Feedback: each person asked, when asked; "due" only to those still waiting then.
+    asked = sent.filter(kind="feedback_asked")
+    assert not asked.exclude(created_at=F("feedback_request__created_at")).exists()
+    due = sent.filter(kind="feedback_due")
+    assert due.exists()
+    answered_before = RequestedResponder.objects.filter(
+        request=OuterRef("feedback_request"),
+        responder=OuterRef("recipient"),
+        answered_at__lte=OuterRef("created_at"),
+    )
+    assert not due.filter(Exists(answered_before)).exists()
+    # Pair invitations to members but whoever formed the pair; peer requests to managers.
+    invited = sent.filter(kind="pair_invited")
+    assert invited.exists() and not invited.filter(recipient=F("pair__created_by")).exists()
+    assert not invited.exclude(created_at=F("pair__created_at")).exists()
+    assert sent.filter(kind="peer_asked").count() == PeerRequest.objects.count()
     # Nothing is old enough for beat's retention yet; a month on, the oldest go.
     assert forget_old_notifications(now=NOW) == 0
     assert forget_old_notifications(now=NOW + timedelta(days=30)) > 0
