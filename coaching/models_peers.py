@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from people.models import TeamMembership, User, validate_time_zone
 from people.roles import Role
-from people.selectors import people_below, roles_of
+from people.selectors import is_below, people_below, roles_of
 
 from .models import FocusArea
 
@@ -38,9 +38,10 @@ class DiagnosisQuerySet(models.QuerySet):
         after a reorganisation puts the coachee above its author."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        return self.filter(
-            Q(author=user) | Q(author__in=people_below(person=user).values("pk"))
-        ).exclude(coachee=user)
+        # `is_below`: both sides read by the author index (one BitmapOr); an `IN`
+        # semi-join made the OR a scan of every diagnosis (a team lead's 160 of
+        # 127,000 at 10,000 people: 26 ms to count them).
+        return self.filter(Q(author=user) | is_below("author", person=user)).exclude(coachee=user)
 
 
 class Diagnosis(models.Model):

@@ -116,3 +116,16 @@ def test_diagnoses_are_not_on_the_admin_site():
     from django.contrib import admin
 
     assert "coaching.Diagnosis" not in {m._meta.label for m in admin.site._registry}
+
+
+def test_whose_they_are_is_read_from_the_author_index(org, diagnosis):
+    """The author and the people below the reader, as one array both read by the
+    author index: an `IN` semi-join in the OR made PostgreSQL scan every diagnosis
+    (a team lead's 160 of 127,000: 26 ms to count them, 1 ms now)."""
+    from django.db import connection
+
+    sql = str(Diagnosis.objects.visible_to(org.head).query)
+    if connection.vendor == "postgresql":
+        assert '"author_id" = ANY(ARRAY(' in sql
+    assert " IN (SELECT" not in sql.split("author_id")[1]
+    assert list(Diagnosis.objects.visible_to(org.head)) == [diagnosis]
