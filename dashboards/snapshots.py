@@ -15,12 +15,12 @@ request of a slot and kept for it.
 
 One process computes a slot's snapshot; while it does — and in the default window's
 first minute, which is left to beat — readers get the slot before's, stated "as of" its
-own time, instead of each computing it again (`_this_slot_or_the_last`)."""
+own time, instead of each computing it again (`config.slots.this_slot_or_the_last`)."""
 
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -31,6 +31,14 @@ from django.utils import timezone
 
 from cadence import selectors_rollout
 from cadence.selectors_rollout import Overview
+from config import slots
+from config.slots import (
+    COMPUTING_SECONDS,  # noqa: F401 - tests hold a slot's computation with it
+    LEFT_TO_BEAT,
+    kept_seconds,
+    slot_start,
+    this_slot_or_the_last,
+)
 from people.models import Team, User
 from people.roles import GROUP_FOR_ROLE, Role
 
@@ -39,6 +47,7 @@ from .privacy import MIN_GROUP
 from .windows import DEFAULT_WEEKS, window_ending
 
 VERSION = 3  # change when what a snapshot holds changes
+PREFIX = f"dashboards:v{VERSION}"
 PAGE_BODY = "dashboards/_organisation.html"
 
 
@@ -66,54 +75,8 @@ class TeamSnapshot:
         return self.health.window
 
 
-def slot_start(now: datetime | None = None) -> datetime:
-    """The start of the refresh slot `now` falls in (UTC, whole minutes)."""
-    now = (now or timezone.now()).astimezone(UTC)
-    minutes = settings.DASHBOARD_REFRESH_MINUTES
-    return now.replace(minute=now.minute - now.minute % minutes, second=0, microsecond=0)
-
-
 def _key(*parts) -> str:
-    return ":".join(["dashboards", f"v{VERSION}", *(str(p) for p in parts)])
-
-
-def kept_seconds() -> int:
-    # Two slots: a request at the very end of one still finds its snapshot, and the
-    # next slot's readers find it while that slot's is computed.
-    return 2 * settings.DASHBOARD_REFRESH_MINUTES * 60
-
-
-# How long a computation may hold its slot: past this another reader starts one (the
-# first died). Above the longest compute measured, 47 s on a busy machine at 10,000
-# people (bench/HISTORY.md).
-COMPUTING_SECONDS = 120
-# Beat warms the default window as each slot starts; for this long readers leave the
-# slot to it rather than start a computation of their own beside beat's.
-LEFT_TO_BEAT = timedelta(minutes=1)
-
-
-def _this_slot_or_the_last(
-    as_of: datetime, *, read, compute, computing: str, left_to_beat: bool = False
-):
-    """This slot's value, `read(as_of)`, if kept; else `compute()` it here — unless
-    another process is computing it already (the key `computing` says so) or it is
-    `left_to_beat`: then the slot before's value while the cache still holds it,
-    rather than a second computation. Beat's warming of a slot takes a few seconds of
-    a worker at 10,000 people; without this every reader of those seconds computed it
-    again in their web worker. With nothing earlier kept, the reader computes."""
-    found = read(as_of)
-    if found is not None:
-        return found
-    mine = not left_to_beat and cache.add(computing, True, timeout=COMPUTING_SECONDS)
-    if not mine:
-        earlier = read(as_of - timedelta(minutes=settings.DASHBOARD_REFRESH_MINUTES))
-        if earlier is not None:
-            return earlier
-    try:
-        return compute()
-    finally:
-        if mine:
-            cache.delete(computing)
+    return ":".join([PREFIX, *(str(p) for p in parts)])
 
 
 def _left_to_beat(weeks: int, as_of: datetime, now: datetime | None, shared) -> bool:
@@ -164,7 +127,7 @@ def organisation_parts(
 ) -> dict[str, Any]:
     """The parts `names` of the organisation's snapshot, read together, and under
     "as_of" the slot they are of: this slot's, or the slot before's while another
-    process computes this one (`_this_slot_or_the_last`). All of them from the cache
+    process computes this one (`config.slots.this_slot_or_the_last`). All of them from the cache
     or, if any is missing, every part computed afresh and kept — so parts read
     together always come from one computation. `shared` gives the slot's `ZoneFree`
     (beat's warming of several zones); without it they are worked out here."""
@@ -199,7 +162,7 @@ def organisation_parts(
         return {"as_of": as_of, **{name: computed[name] for name in names}}
 
     computing = _key("organisation-computing", weeks, str(tz), as_of.isoformat())
-    return _this_slot_or_the_last(
+    return this_slot_or_the_last(
         as_of,
         read=read,
         compute=compute,
@@ -263,7 +226,7 @@ def organisation_page(
         return body
 
     computing = _key("organisation-page-computing", weeks, str(tz), as_of.isoformat())
-    return _this_slot_or_the_last(
+    return this_slot_or_the_last(
         as_of,
         read=lambda slot: cache.get(key(slot)),
         compute=compute,
@@ -325,23 +288,8 @@ def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
 
 
 def kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
-    """`work(as_of)` for this slot of `kind` and `scope` in `tz`: computed by the
-    slot's first reader and kept for the rest (or the slot before's while another
-    process computes it)."""
-    as_of = slot_start(now)
-
-    def key(slot: datetime) -> str:
-        return _key(kind, *scope, str(tz), slot.isoformat())
-
-    def compute():
-        snapshot = work(as_of)
-        cache.set(key(as_of), snapshot, timeout=kept_seconds())
-        return snapshot
-
-    computing = _key(f"{kind}-computing", *scope, str(tz), as_of.isoformat())
-    return _this_slot_or_the_last(
-        as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
-    )
+    """`work(as_of)` for this slot of `kind` and `scope` in `tz` (`config.slots`)."""
+    return slots.kept_per_slot(PREFIX, kind, *scope, tz=tz, now=now, work=work)
 
 
 def readers_time_zones() -> list[str]:
