@@ -11,7 +11,7 @@ data stops saying so (a plan ended, a pair ended). What the data cannot tell
 whether it is one team or every team in the organisation."""
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 
 from django.db.models import Count, F, Max, Min, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -25,6 +25,7 @@ from coaching.models import (
     SessionParticipant,
     SessionStatus,
 )
+from config import slots
 from people.models import TeamMembership
 from scorecards.models import RoundContext, Scorecard
 
@@ -320,14 +321,49 @@ def _evidence(rollouts: list[Rollout], today: date) -> dict[str, dict[int, date 
     }
 
 
-def progress_for(rollouts, *, today: date | None = None) -> dict[int, Progress]:
+@dataclass(frozen=True)
+class KeptEvidence:
+    as_of: datetime  # the start of the refresh slot it is of
+    evidence: dict[str, dict[int, date | None]]  # as `_evidence`, for every started team
+
+
+def organisation_evidence(*, today: date) -> dict[str, dict[int, date | None]]:
+    """`_evidence` for every team that started its install plan."""
+    rollouts = list(Rollout.objects.select_related("team").only("team_id", "team__lead_id"))
+    if not rollouts:
+        return {item.key: {} for item in ITEMS if not item.manual}
+    return _evidence(rollouts, today)
+
+
+def kept_evidence(*, tz: tzinfo, now: datetime | None = None) -> KeptEvidence:
+    """Every started team's evidence as of the refresh slot (`config.slots`), its days
+    those of `tz`: for lists of many teams, where it is fifteen aggregates over the
+    organisation's history (0.4–0.7 s at 10,000 people) — worked out once a slot and
+    read back as a small dict of dates. A team's own checklist reads its own, live."""
+
+    def work(as_of: datetime) -> KeptEvidence:
+        with timezone.override(tz):
+            return KeptEvidence(as_of, organisation_evidence(today=as_of.astimezone(tz).date()))
+
+    return slots.kept_per_slot(KEPT_AS, "rollout-evidence", tz=tz, now=now, work=work)
+
+
+# What is kept per slot is named with this; change the version when `KeptEvidence` does.
+KEPT_AS = "cadence:v1"
+
+
+def progress_for(
+    rollouts, *, today: date | None = None, evidence: dict | None = None
+) -> dict[int, Progress]:
     """Rollout id → its checklist today. `rollouts` with their teams loaded
-    (`select_related("team")`); no query at all for none."""
+    (`select_related("team")`); no query at all for none. `evidence`: what
+    `kept_evidence` kept (the ticks are read live all the same)."""
     rollouts = list(rollouts)
     if not rollouts:
         return {}
     today = today or timezone.localdate()
-    evidence = _evidence(rollouts, today)
+    if evidence is None:
+        evidence = _evidence(rollouts, today)
     # 11. The ticks the leads made by hand.
     ticks = {
         (rollout_id, item): ticked_at

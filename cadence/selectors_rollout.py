@@ -3,17 +3,18 @@
 404. Lists cost a fixed number of queries whatever the number of teams."""
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, tzinfo
 
 from django.core.paginator import Page, Paginator
 from django.http import Http404
 from django.utils import timezone
 
+from config import slots
 from people.models import Team, User
 
 from . import services_rollout as services
 from .models import Rollout, RolloutQuerySet
-from .rollout import Progress, progress_for
+from .rollout import Progress, kept_evidence, progress_for
 
 
 def teams_in_scope(*, user: User):
@@ -105,6 +106,9 @@ TEAMS_PER_PAGE = 50
 @dataclass
 class Overview:
     rows: list[OverviewRow]
+    # The refresh slot the checklists' evidence is of (`rollout.kept_evidence`); None
+    # when no team has started.
+    as_of: datetime | None = None
 
     @property
     def started(self) -> int:
@@ -135,23 +139,25 @@ class Overview:
 
 def overview(*, user: User, today: date | None = None) -> Overview:
     """Every team in `user`'s scope with its progress, by name: a fixed number of
-    queries however many teams there are."""
-    return _overview(teams_in_scope(user=user), today=today)
+    queries however many teams there are, the evidence kept per refresh slot."""
+    return _overview(teams_in_scope(user=user), today=today, tz=timezone.get_current_timezone())
 
 
-def organisation_overview(*, today: date | None = None) -> Overview:
-    """Every team's progress, as HR and programme admins see it (for cadence health,
-    computed without a reader). Kept in the cache with HR's snapshot, so each lead is
-    read as their name alone: not their whole row, password hash and all."""
+def organisation_overview(*, tz: tzinfo, now: datetime | None = None) -> Overview:
+    """Every team's progress, as HR and programme admins see it, as of the refresh slot
+    `now` falls in (for cadence health, computed without a reader). Kept in the cache
+    with HR's snapshot, so each lead is read as their name alone: not their whole row,
+    password hash and all."""
     teams = Team.objects.select_related("lead", "rollout").only(
         *(f.name for f in Team._meta.concrete_fields),
         "lead__display_name",
         *(f"rollout__{f.name}" for f in Rollout._meta.concrete_fields),
     )
-    return _overview(teams, today=today)
+    today = slots.slot_start(now).astimezone(tz).date()
+    return _overview(teams, today=today, tz=tz, now=now)
 
 
-def _overview(teams, *, today: date | None) -> Overview:
+def _overview(teams, *, today: date | None, tz: tzinfo, now: datetime | None = None) -> Overview:
     today = today or timezone.localdate()
     teams = list(teams.order_by("name", "pk"))
     started = []
@@ -160,7 +166,8 @@ def _overview(teams, *, today: date | None) -> Overview:
         if rollout is not None:
             rollout.team = team
             started.append(rollout)
-    progress = progress_for(started, today=today)
+    kept = kept_evidence(tz=tz, now=now) if started else None
+    progress = progress_for(started, today=today, evidence=kept and kept.evidence)
     return Overview(
         rows=[
             OverviewRow(
@@ -168,5 +175,6 @@ def _overview(teams, *, today: date | None) -> Overview:
                 progress=progress.get(r.pk) if (r := _rollout_of(t)) is not None else None,
             )
             for t in teams
-        ]
+        ],
+        as_of=kept and kept.as_of,
     )

@@ -4,6 +4,7 @@ one's scope (HR, programme admins, managers of managers). The lead ticks the two
 items the data cannot tell, with htmx or plain forms; refusals are 400 with the
 reason and nothing saved."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
@@ -99,6 +100,7 @@ def rollout_overview(request):
     number, page_error = page_asked(request.GET.get("page"))
     context = {
         "overview": overview,
+        "refresh_minutes": settings.DASHBOARD_REFRESH_MINUTES,
         "form": form,
         "show": show,
         "choices": overview.choices(show),

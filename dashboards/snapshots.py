@@ -152,7 +152,7 @@ def organisation_parts(
             "health": org.organisation_health(window=window, now=as_of, tz=tz, known=common.health),
             "heatmap": org.heatmap(window=window, now=as_of, tz=tz, known=common.teams),
             "attention": common.attention,
-            "rollout": selectors_rollout.organisation_overview(today=as_of.astimezone(tz).date()),
+            "rollout": selectors_rollout.organisation_overview(tz=tz, now=as_of),
             "people": common.people,
         }
         kept = keys(as_of)

@@ -7,6 +7,8 @@ saved; the pages cost the same queries for 2 teams as for 20."""
 from datetime import timedelta
 
 import pytest
+import time_machine
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -280,9 +282,7 @@ def test_the_pages_are_linked_from_the_homes(client, org, team):
 
 def _queries(client, path):
     client.get(path)
-    with CaptureQueriesContext(connection) as captured:
-        assert client.get(path).status_code == 200
-    return len(captured)
+    return _queries_now(client, path)
 
 
 def _busy_team(org, n):
@@ -325,19 +325,57 @@ def test_the_team_page_costs_the_same_queries_whatever_the_data(client, org, tea
     assert _queries(client, page(team)) == few
 
 
+def _first_of_slot(client, path):
+    """Queries for `path` as a refresh slot's first reader: nothing kept."""
+    client.get(path)
+    cache.clear()
+    return _queries_now(client, path)
+
+
+def _queries_now(client, path):
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path).status_code == 200
+    return len(captured)
+
+
 def test_the_overview_costs_the_same_queries_for_2_teams_as_for_20(client, org):
     client.force_login(org.hr)
-    for n in range(2):
-        _busy_team(org, n)
-    two = _queries(client, "/rollout/")
-    # session, user, the viewer's roles, the teams with leads and rollouts, the evidence
-    assert two == 4 + EVIDENCE
-    for n in range(2, 20):
-        _busy_team(org, n)
-    team_create(name="Nobody leads it")
-    body = text(client.get("/rollout/"))
-    assert "Team 19" in body and "Nobody leads it" in body
-    assert _queries(client, "/rollout/") == two
+    with time_machine.travel(timezone.now(), tick=False):  # one refresh slot
+        for n in range(2):
+            _busy_team(org, n)
+        # A slot's first reader: session, user, the viewer's roles, the teams with leads
+        # and rollouts; every started team's evidence (the rollouts, then as a team's
+        # page reads it), kept for the slot.
+        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE
+        # The rest of the slot: the ticks alone besides.
+        assert _queries(client, "/rollout/") == 5
+        for n in range(2, 20):
+            _busy_team(org, n)
+        team_create(name="Nobody leads it")
+        body = text(client.get("/rollout/"))
+        assert "Team 19" in body and "Nobody leads it" in body
+        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE
+        assert _queries(client, "/rollout/") == 5
+
+
+def test_the_overview_is_as_of_the_refresh_slot_and_a_teams_own_page_is_live(
+    client, org, team, rollout
+):
+    """What the data shows (a call review held) reaches the overview at the next slot;
+    the team's own checklist and what the lead ticks show at once."""
+    slot = timezone.now().replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    client.force_login(org.hr)
+    with time_machine.travel(slot + timedelta(minutes=1), tick=False):
+        assert "0 of 10" in text(client.get("/rollout/"))
+        call_review(org, team)
+        RolloutTick.objects.create(rollout=rollout, item="recordings_on", ticked_by=org.manager)
+    with time_machine.travel(slot + timedelta(minutes=3), tick=False):
+        body = text(client.get("/rollout/"))
+        assert "1 of 10" in body  # the tick; the call review not yet
+        assert "What the data shows as of" in body and "every 5 minutes" in body
+        assert "2 of 10" in text(client.get(page(team)))
+    with time_machine.travel(slot + timedelta(minutes=6), tick=False):
+        assert "2 of 10" in text(client.get("/rollout/"))
 
 
 @pytest.mark.parametrize("bad", ["0", "two"])

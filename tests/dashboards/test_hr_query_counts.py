@@ -76,10 +76,11 @@ def test_every_page_export_and_endpoint_costs_the_same_for_5_and_50_teams(client
     # head count (1); health now (3), the window before (3) and by week (1); the heatmap:
     # the teams, their weeks, their window (5); the attention list: plans with a miss
     # and their runs (2), coverage now and before and the coaches (3), quiet teams (2);
-    # install plans: the teams and their plans' evidence (12). A team's snapshot: its
-    # health now, before and by week (7), after the team (1). Exports add their audit
-    # event (1).
-    request, organisation, one_team = 3, 1 + 7 + 5 + 7 + 12, 1 + 7
+    # install plans: the teams, every started team's evidence (the rollouts, then 10,
+    # kept for the slot: `cadence.rollout.kept_evidence`) and the ticks (13). A team's
+    # snapshot: its health now, before and by week (7), after the team (1). Exports add
+    # their audit event (1).
+    request, organisation, one_team = 3, 1 + 7 + 5 + 7 + 13, 1 + 7
     assert small == {
         "/hr/": request + organisation,
         f"/hr/teams/{team}/": request + one_team,
