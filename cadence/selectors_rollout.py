@@ -167,7 +167,7 @@ def _overview(teams, *, today: date | None, tz: tzinfo, now: datetime | None = N
             rollout.team = team
             started.append(rollout)
     kept = kept_evidence(tz=tz, now=now) if started else None
-    progress = progress_for(started, today=today, evidence=kept and kept.evidence)
+    progress = progress_for(started, today=today, evidence=kept.evidence if kept else None)
     return Overview(
         rows=[
             OverviewRow(
@@ -176,5 +176,5 @@ def _overview(teams, *, today: date | None, tz: tzinfo, now: datetime | None = N
             )
             for t in teams
         ],
-        as_of=kept and kept.as_of,
+        as_of=kept.as_of if kept else None,
     )
