@@ -275,7 +275,7 @@ class Practice:
             ("id", "name", "first_day", "last_day", "created_by_id", "created_at", "removed"),
         )
         first = (self.org.clock.horizon + timedelta(days=5)).date()
-        closures.add((sink.next_id(Closure)(), "Spring break", first,
+        closures.add((sink.next_id(Closure)(), "Company offsite", first,
                       first + timedelta(days=CLOSURE_DAYS - 1), self.org.admins[0].id,
                       now - timedelta(days=20), 0))  # fmt: skip
 
