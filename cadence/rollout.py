@@ -25,7 +25,7 @@ from coaching.models import (
     SessionParticipant,
     SessionStatus,
 )
-from config import slots
+from config.slots import kept_per_slot
 from people.models import TeamMembership
 from people.selectors import one_of
 from scorecards.models import RoundContext, Scorecard
@@ -346,7 +346,7 @@ def kept_evidence(*, tz: tzinfo, now: datetime | None = None) -> KeptEvidence:
         with timezone.override(tz):
             return KeptEvidence(as_of, organisation_evidence(today=as_of.astimezone(tz).date()))
 
-    return slots.kept_per_slot(KEPT_AS, "rollout-evidence", tz=tz, now=now, work=work)
+    return kept_per_slot(KEPT_AS, "rollout-evidence", tz=tz, now=now, work=work)
 
 
 # What is kept per slot is named with this; change the version when `KeptEvidence` does.

@@ -9,7 +9,7 @@ from django.core.paginator import Page, Paginator
 from django.http import Http404
 from django.utils import timezone
 
-from config import slots
+from config.slots import slot_start
 from people.models import Team, User
 
 from . import services_rollout as services
@@ -153,7 +153,7 @@ def organisation_overview(*, tz: tzinfo, now: datetime | None = None) -> Overvie
         "lead__display_name",
         *(f"rollout__{f.name}" for f in Rollout._meta.concrete_fields),
     )
-    today = slots.slot_start(now).astimezone(tz).date()
+    today = slot_start(now).astimezone(tz).date()
     return _overview(teams, today=today, tz=tz, now=now)
 
 

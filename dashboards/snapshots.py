@@ -31,7 +31,6 @@ from django.utils import timezone
 
 from cadence import selectors_rollout
 from cadence.selectors_rollout import Overview
-from config import slots
 from config.slots import (
     COMPUTING_SECONDS,  # noqa: F401 - tests hold a slot's computation with it
     LEFT_TO_BEAT,
@@ -39,6 +38,7 @@ from config.slots import (
     slot_start,
     this_slot_or_the_last,
 )
+from config.slots import kept_per_slot as keep_per_slot
 from people.models import Team, User
 from people.roles import GROUP_FOR_ROLE, Role
 
@@ -289,7 +289,7 @@ def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
 
 def kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
     """`work(as_of)` for this slot of `kind` and `scope` in `tz` (`config.slots`)."""
-    return slots.kept_per_slot(PREFIX, kind, *scope, tz=tz, now=now, work=work)
+    return keep_per_slot(PREFIX, kind, *scope, tz=tz, now=now, work=work)
 
 
 def readers_time_zones() -> list[str]:
