@@ -5,7 +5,6 @@ snapshot of the install plans once carried every team lead's whole user row."""
 import pickle
 
 import pytest
-from django.core.cache import cache
 
 from people.models import User
 
@@ -15,25 +14,6 @@ pytestmark = pytest.mark.django_db
 
 AS_HR = ["/hr/", "/hr/skills/", "/hr/feedback/", "/hr/peers/", "/rollout/"]
 AS_HEAD = ["/team/", "/team/skills/", "/api/v1/dashboards/managers/"]
-
-
-@pytest.fixture
-def kept(monkeypatch):
-    """Everything written to the cache from now on."""
-    written = []
-    real_set, real_add, real_set_many = cache.set, cache.add, cache.set_many
-
-    def spy(real, values):
-        def write(first, *args, **kwargs):
-            written.extend(values(first, args))
-            return real(first, *args, **kwargs)
-
-        return write
-
-    monkeypatch.setattr(cache, "set", spy(real_set, lambda key, args: args[:1]))
-    monkeypatch.setattr(cache, "add", spy(real_add, lambda key, args: args[:1]))
-    monkeypatch.setattr(cache, "set_many", spy(real_set_many, lambda data, args: data.values()))
-    return written
 
 
 def test_nothing_kept_holds_a_password_hash(client, org, kept):
