@@ -12,6 +12,7 @@ import time_machine
 
 from coaching.ratings import release_usefulness
 from coaching.services import session_rating_save
+from people.models import User
 from tests.factories import UserFactory, one_on_one
 
 from .team_support import NOW, held, page
@@ -36,8 +37,6 @@ def instant(text):
 
 
 def person(name):
-    from people.models import User
-
     return User.objects.get(display_name=name)
 
 
