@@ -13,10 +13,12 @@ diagnosis's notes, a check-in's note, a reason for leaving a pair) are blanked; 
 sessions, their notes, commitments and goals stay — the dashboards count them and the
 other people in them keep their history."""
 
+from collections import defaultdict
+
 from django.db.models import Prefetch, Q
 
 from people.models import User
-from people.privacy import Erasure, erasure_part, export_section, ref, when
+from people.privacy import Erasure, erasure_part, export_section, named, ref, when
 
 from .models import (
     AgendaItem,
@@ -34,60 +36,92 @@ from .models import (
     PrivateNote,
     SessionParticipant,
     SessionRating,
+    SharedNotes,
 )
 from .selectors_pairs import own_peer_request
 
+_NOTES = ("notes__pk", *(f"notes__{name}" for name in SharedNotes.FIELDS))
 
-def _notes(session: CoachingSession) -> dict | None:
-    notes = getattr(session, "notes", None)
-    if notes is None:
+
+def _notes(row: dict) -> dict | None:
+    if row["notes__pk"] is None:
         return None
     return {
-        **notes.content(),
-        "updated_at": when(notes.updated_at),
-        "coachee_prepared_at": when(notes.coachee_prepared_at),
+        **{name: row[f"notes__{name}"] for name in SharedNotes.FIELDS},
+        "updated_at": when(row["notes__updated_at"]),
+        "coachee_prepared_at": when(row["notes__coachee_prepared_at"]),
     }
+
+
+def _by_session(rows) -> dict[int, list]:
+    grouped = defaultdict(list)
+    for row in rows:
+        grouped[row[0]].append(row[1:])
+    return grouped
 
 
 @export_section("sessions")
 def sessions(person: User) -> list:
     """Every session they take part in, as every participant reads it: the "mine"
     branch of `SessionQuerySet.visible_to`, alone (the whole rule would also walk
-    everyone below a manager only to throw those sessions away)."""
+    everyone below a manager only to throw those sessions away). Read as values: a
+    team lead's 1,255 sessions with their 9,000 participants and agenda items as
+    objects took 380 ms."""
     mine = SessionParticipant.objects.filter(person=person).values("session_id")
     found = (
         CoachingSession.objects.filter(pk__in=mine)
-        .select_related("team", "focus_area", "notes")
-        .prefetch_related(
-            Prefetch("participants", queryset=SessionParticipant.objects.select_related("person")),
-            Prefetch("agenda", queryset=AgendaItem.objects.select_related("author")),
-        )
         .order_by("scheduled_start", "pk")
+        .values(
+            "pk",
+            "kind",
+            "status",
+            "scheduled_start",
+            "duration_minutes",
+            "team__name",
+            "focus_area__name",
+            "held_at",
+            "cancel_reason",
+            "cancel_note",
+            "scenario",
+            "drills",
+            *_NOTES,
+            "notes__updated_at",
+            "notes__coachee_prepared_at",
+        )
+    )
+    taking_part = _by_session(
+        SessionParticipant.objects.filter(session__in=mine)
+        .order_by("session_id", "speaking_order", "pk")
+        .values_list("session_id", "person_id", "person__display_name", "role")
+    )
+    agenda = _by_session(
+        AgendaItem.objects.filter(session__in=mine)
+        .order_by("session_id", "created_at", "pk")
+        .values_list(
+            "session_id", "text", "done", "author_id", "author__display_name", "created_at"
+        )
     )
     return [
         {
-            "id": s.pk,
-            "kind": s.kind,
-            "status": s.status,
-            "scheduled_start": when(s.scheduled_start),
-            "duration_minutes": s.duration_minutes,
-            "team": s.team.name if s.team else None,
-            "focus_area": s.focus_area.name if s.focus_area else None,
-            "participants": [{**ref(p.person), "role": p.role} for p in s.participants.all()],
-            "held_at": when(s.held_at),
-            "cancel_reason": s.cancel_reason or None,
-            "cancel_note": s.cancel_note or None,
-            "scenario": s.scenario or None,
-            "drills": s.drills or None,
+            "id": s["pk"],
+            "kind": s["kind"],
+            "status": s["status"],
+            "scheduled_start": when(s["scheduled_start"]),
+            "duration_minutes": s["duration_minutes"],
+            "team": s["team__name"],
+            "focus_area": s["focus_area__name"],
+            "participants": [
+                {**named(pk, name), "role": role} for pk, name, role in taking_part[s["pk"]]
+            ],
+            "held_at": when(s["held_at"]),
+            "cancel_reason": s["cancel_reason"] or None,
+            "cancel_note": s["cancel_note"] or None,
+            "scenario": s["scenario"] or None,
+            "drills": s["drills"] or None,
             "shared_notes": _notes(s),
             "agenda": [
-                {
-                    "text": a.text,
-                    "done": a.done,
-                    "author": ref(a.author),
-                    "created_at": when(a.created_at),
-                }
-                for a in s.agenda.all()
+                {"text": text, "done": done, "author": named(pk, name), "created_at": when(at)}
+                for text, done, pk, name, at in agenda[s["pk"]]
             ],
         }
         for s in found

@@ -13,6 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
+from coaching.models import SharedNotes
 from feedback.services import feedback_give, feedback_request_answer, feedback_request_create
 from people.models import AuditEvent
 from people.privacy import EXPORT_VERB, personal_data_export
@@ -74,6 +75,28 @@ def test_the_download_holds_everything_theirs_and_nothing_else(client, world):
     assert (signed_in["target_ids"], signed_in["events"]) == ([], 1)
     line = next(e for e in document["audit_events"] if e["verb"] == "reporting_line.changed")
     assert (line["target_type"], line["target_ids"]) == ("user", [str(world.org.rep.pk)])
+
+
+@pytest.mark.django_db
+def test_a_session_reads_as_its_participants_see_it(world):
+    """Each session with its people in speaking order, its shared notes and agenda
+    (read as values: the columns must land under the right names)."""
+    org, session = world.org, world.session
+    document = personal_data_export(person=org.rep)
+    [entry] = document["sessions"]
+    assert (entry["id"], entry["kind"], entry["status"]) == (session.pk, "one_on_one", "held")
+    assert entry["scheduled_start"].endswith("+00:00") and entry["held_at"]
+    assert entry["participants"] == [
+        {"id": org.manager.pk, "display_name": org.manager.display_name, "role": "coach"},
+        {"id": org.rep.pk, "display_name": org.rep.display_name, "role": "coachee"},
+    ]
+    notes = entry["shared_notes"]
+    assert (notes["goal"], notes["will"]) == (f"{THEIRS['shared']} pricing", "Try it")
+    assert set(notes) == {*SharedNotes.FIELDS, "updated_at", "coachee_prepared_at"}
+    [item] = entry["agenda"]
+    assert item["text"] == f"{THEIRS['agenda']} pricing" and item["done"] is False
+    assert item["author"] == {"id": org.rep.pk, "display_name": org.rep.display_name}
+    assert (entry["cancel_reason"], entry["scenario"], entry["drills"]) == (None, None, None)
 
 
 @pytest.mark.django_db
