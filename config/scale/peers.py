@@ -12,22 +12,32 @@ its cadence plan (kind peer, naming the pair, as `cadence.services.pair_cadence_
 makes it), for eight to thirty-two weeks, until whoever formed it ends it, or sooner
 if a member leaves the company; the pairs still going at "now" have their sessions
 up to the horizon, like every live plan. Sessions are held, cancelled or missed and
-logged as `config.scale.cadence` does for group sessions; the notes a pair keeps
-between sessions, their habits and check-ins are not written (private to the pair,
-no page reads them at scale).
+logged as `config.scale.cadence` does for group sessions.
+
+Between sessions a started pair keeps what only its members read: each member commits
+to a habit or two in the first week (about one in four is let go later, because it
+stuck, and a new one taken up), the partner checks each habit in at every held session
+(kept, partly, not yet; now and then a word), and after about one held session in three
+someone writes a note for the pair.
 
 Written with the cadence history's writers (same tables, same columns), after it."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from cadence.models import EndReason, Recurrence
 from cadence.recurrence import slots
 from coaching.models import (
+    CheckInOutcome,
+    Habit,
+    HabitCheckIn,
     PairingRationale,
     PairMember,
+    PairNote,
     ParticipantRole,
     PeerPair,
     SessionKind,
@@ -35,6 +45,7 @@ from coaching.models import (
 )
 from coaching.programme_content import AGREEMENT
 
+from . import words
 from .cadence import GRACE, MOVE_DELTAS, MOVE_WEIGHTS, OOO, REASONS, Cadence, Plan
 from .org import REP, Org, Person, Team
 from .programme import Programme
@@ -57,12 +68,26 @@ LEAVING_REASONS = (
     "We found our rhythm in the team call review instead.",
     "New role: I'll pair again once I'm settled.",
 )
+HABITS_EACH, HABITS_WEIGHTS = (0, 1, 2), (10, 60, 30)
+HABIT_TAKEN_UP_DAYS = 7  # after the pair starts
+RETIRED = 0.25  # habits let go (they stuck) 3 to 12 weeks in, a new one taken up
+OUTCOMES, OUTCOME_WEIGHTS = CheckInOutcome.values, (50, 30, 20)  # kept, partly, not yet
+CHECK_IN_NOTE = 0.3
+PAIR_NOTE = 0.35  # held sessions after which a member writes the pair a note
 SESSION_NOTES = (
     "Tried the two-question opener on three calls; it held twice.",
     "Swapped recordings: both of us rush the pricing moment.",
     "Next experiment: name the economic buyer before the demo.",
     "Practised the objection on each other; slower second time.",
 )
+
+
+@dataclass
+class _Habit:
+    id: int
+    owner: Person
+    since: datetime
+    retired: datetime | None
 
 
 class PeerHistory:
@@ -93,8 +118,20 @@ class PeerHistory:
         self.members = sink.table(
             PairMember, ("id", "pair_id", "person_id", "accepted_at", "left_at", "left_reason")
         )
+        self.habits = sink.table(
+            Habit, ("id", "pair_id", "owner_id", "text", "created_at", "retired_at")
+        )
+        self.check_ins = sink.table(
+            HabitCheckIn,
+            ("id", "habit_id", "checked_by_id", "session_id", "outcome", "note", "checked_on",
+             "created_at"),
+        )  # fmt: skip
+        self.pair_notes = sink.table(PairNote, ("id", "pair_id", "author_id", "text", "created_at"))
         self.pair_id = sink.next_id(PeerPair)
         self.member_id = sink.next_id(PairMember)
+        self.habit_id = sink.next_id(Habit)
+        self.check_in_id = sink.next_id(HabitCheckIn)
+        self.pair_note_id = sink.next_id(PairNote)
         self.free_from: dict[int, datetime] = {}  # person → when their last pair ended
         self.siblings: dict[int, list[Team]] = {}  # a lead's manager → their teams
         for team in org.teams:
@@ -202,13 +239,59 @@ class PeerHistory:
             pair=pair,
             end_reason=EndReason.PAIR_ENDED.value,
         )
+        until = min(ended or self.now, self.now)
+        habits = self._habits(pair, people, started, until)
         for slot in slots(plan.rule, started, min(ended or self.cadence.horizon,
                                                    self.cadence.horizon)):  # fmt: skip
-            self._session(plan, people, slot)
+            held = self._session(plan, people, slot)
+            if held is not None:
+                self._between_sessions(pair, people, habits, *held, until=until)
 
-    def _session(self, plan: Plan, people: list[Person], slot: datetime) -> None:
+    def _habits(self, pair, people, started, until) -> list[_Habit]:
+        """Each member's habits from the first week; one let go later is followed by
+        a new one the same day (never more than two at a time)."""
+        rng, taken = self.rng, []
+        for person in people:
+            for _ in range(rng.choices(HABITS_EACH, HABITS_WEIGHTS)[0]):
+                at = started + timedelta(days=rng.uniform(0, HABIT_TAKEN_UP_DAYS))
+                while at < until:
+                    retired = at + timedelta(weeks=rng.uniform(3, 12))
+                    if rng.random() >= RETIRED or retired >= until:
+                        retired = None
+                    habit = _Habit(self.habit_id(), person, at, retired)
+                    self.habits.add((habit.id, pair, person.id, rng.choice(words.HABITS), at,
+                                     retired))  # fmt: skip
+                    taken.append(habit)
+                    at = retired or until
+        return taken
+
+    def _between_sessions(self, pair, people, habits, session, start, held_at, *, until):
+        """At a held session the partner checks in each habit kept then; afterwards,
+        now and then, a note for the pair."""
+        rng = self.rng
+        for habit in habits:
+            if habit.since < start and (habit.retired is None or habit.retired > held_at):
+                partner = rng.choice([p for p in people if p is not habit.owner])
+                note = rng.choice(words.CHECK_IN_NOTES) if rng.random() < CHECK_IN_NOTE else ""
+                self.check_ins.add(
+                    (self.check_in_id(), habit.id, partner.id, session,
+                     rng.choices(OUTCOMES, OUTCOME_WEIGHTS)[0], note,
+                     start.astimezone(ZoneInfo(partner.tz)).date(), held_at)
+                )  # fmt: skip
+        if rng.random() < PAIR_NOTE:
+            at = held_at + timedelta(hours=rng.uniform(1, 72))
+            if at < until:
+                self.pair_notes.add(
+                    (self.pair_note_id(), pair, rng.choice(people).id,
+                     rng.choice(words.PAIR_NOTES), at)
+                )  # fmt: skip
+
+    def _session(
+        self, plan: Plan, people: list[Person], slot: datetime
+    ) -> tuple[int, datetime, datetime] | None:
         """Held (now and then moved first), cancelled or missed — or not logged yet in
-        the last days, and scheduled ahead — as a group session is."""
+        the last days, and scheduled ahead — as a group session is. A held session's
+        id, start and when it was logged."""
         c, rng = self.cadence, self.rng
         start, end = slot, slot + timedelta(minutes=plan.duration)
         status = SessionStatus.SCHEDULED
@@ -259,3 +342,4 @@ class PeerHistory:
             c.revisions.add((c.revision_id(), notes, 1, "", "", "", "", "", text, held_by, held_at))
         else:
             c.notes.add((notes, session, "", "", "", "", "", "", 0, None, created_at, None))
+        return (session, start, held_at) if held else None

@@ -19,8 +19,9 @@ channels, private calendar addresses and a programme closure ahead.
   (so nothing already planned falls on it).
 
 Not written: notification preferences (the outbox phase assumes everyone keeps the
-defaults), team-specific focus areas (the role-plays practise the organisation's),
-a pair's notes and habits (private to the pair; see `config.scale.peers`)."""
+defaults) and team-specific focus areas (the role-plays practise the organisation's).
+A pair's notes, habits and check-ins are written with its sessions
+(`config.scale.peers`)."""
 
 from __future__ import annotations
 

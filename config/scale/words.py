@@ -536,3 +536,38 @@ PEER_REQUEST_NOTES = (
     "Next steps: my calls end without a date too often.",
     "Anything: I am new and would like a peer outside my team.",
 )
+
+# What a member of a peer pair commits to (small, observable), what the partner notes
+# when checking it in, and what the pair writes between sessions.
+HABITS = (
+    "Three open questions before I share my screen on a first call",
+    "Say the price, then stay quiet for three seconds",
+    "Say the customer's problem back in one sentence before any demo",
+    "Ask “who else needs to say yes?” on every discovery call",
+    "Send the recap within an hour of every customer call",
+    "Name a second engaged contact before the proposal goes out",
+    "End every call with a date in the calendar, not “let's touch base”",
+    "Write down the buyer's exact words for their problem",
+    "Ask my champion what their boss will need to see, on deals over 50k",
+    "Listen back to one of my own calls every Friday",
+    "Open proposal calls with the recommendation and the price",
+    "Ask for the next step before the last five minutes",
+)
+CHECK_IN_NOTES = (
+    "Two of three calls; the third ran long and I skipped it.",
+    "Did it every time this week.",
+    "Filled the silence with a discount once.",
+    "It's automatic now: time to retire it.",
+    "Forgot on the renewal call, remembered on the new ones.",
+    "Tried it on the hardest account first: it held.",
+)
+PAIR_NOTES = (
+    "Swapped two recordings each: observations only, no “you should”.",
+    "Bring to the call review: the call where the champion went quiet when we named the CFO.",
+    "Same opener on two deals each; three of four champions answered with a name.",
+    "Next experiment: name the economic buyer before the demo, on every new deal.",
+    "The pause after the price worked: the buyer asked about scope, not a discount.",
+    "Reading for next time: the objection library's pricing section.",
+    "Agreed to listen to each other's first ten minutes before the next session.",
+    "Conclusion first lost operations in the room; ask who is coming before choosing.",
+)

@@ -36,9 +36,12 @@ from coaching.models import (
     Experiment,
     FocusArea,
     Goal,
+    Habit,
+    HabitCheckIn,
     Learning,
     NotesRevision,
     PairMember,
+    PairNote,
     ParticipantRole,
     PeerPair,
     PeerRequest,
@@ -242,6 +245,58 @@ def _peer_pairs_in_every_state_with_their_plans():
             assert plan.end_reason == ("pair_ended" if pair.ended_at else "")
     held = CoachingSession.objects.filter(kind=SessionKind.PEER, status=SessionStatus.HELD)
     assert held.exists() and not held.filter(held_at__gt=NOW).exists()
+    _what_a_pair_keeps_between_sessions()
+
+
+def _what_a_pair_keeps_between_sessions():
+    """Habits of the pair's members from when it started, at most two kept at once;
+    check-ins by a partner at a held session of the pair, of a habit kept then; notes
+    by a member while the pair ran."""
+    members = set(PairMember.objects.values_list("pair_id", "person_id"))
+    pairs = {p.pk: p for p in PeerPair.objects.all()}
+    habits = {h.pk: h for h in Habit.objects.all()}
+    assert habits and any(h.retired_at for h in habits.values())
+    for habit in habits.values():
+        pair = pairs[habit.pair_id]
+        assert (habit.pair_id, habit.owner_id) in members
+        assert pair.started_at <= habit.created_at <= NOW
+        assert habit.retired_at is None or habit.created_at < habit.retired_at <= NOW
+        kept_then = [
+            h
+            for h in habits.values()
+            if (h.pair_id, h.owner_id) == (habit.pair_id, habit.owner_id)
+            and h.created_at <= habit.created_at
+            and (h.retired_at is None or h.retired_at > habit.created_at)
+        ]
+        assert len(kept_then) <= 2, habit.pk
+
+    check_ins = HabitCheckIn.objects.select_related("session")
+    assert check_ins.exists() and check_ins.exclude(note="").exists()
+    assert set(check_ins.values_list("outcome", flat=True)) == {"kept", "partly", "not_yet"}
+    in_session = set(SessionParticipant.objects.values_list("session_id", "person_id"))
+    plan_of_pair = dict(CadencePlan.objects.filter(pair__isnull=False).values_list("pk", "pair"))
+    pair_of_session = {
+        session: plan_of_pair[plan]
+        for session, plan in Occurrence.objects.filter(plan__in=plan_of_pair).values_list(
+            "session_id", "plan_id"
+        )
+    }
+    for check_in in check_ins:
+        habit, session = habits[check_in.habit_id], check_in.session
+        assert check_in.checked_by_id != habit.owner_id
+        assert (habit.pair_id, check_in.checked_by_id) in members
+        assert session.status == SessionStatus.HELD and pair_of_session[session.pk] == habit.pair_id
+        assert (session.pk, check_in.checked_by_id) in in_session
+        assert habit.created_at < session.scheduled_start and check_in.created_at <= NOW
+        assert habit.retired_at is None or habit.retired_at > check_in.created_at
+        assert abs(check_in.checked_on - session.scheduled_start.date()) <= timedelta(days=1)
+
+    notes = PairNote.objects.all()
+    assert notes.exists()
+    for note in notes:
+        pair = pairs[note.pair_id]
+        assert (note.pair_id, note.author_id) in members
+        assert pair.started_at < note.created_at <= min(pair.ended_at or NOW, NOW)
 
 
 def _sessions_in_every_state_within_the_constraints():
@@ -532,6 +587,9 @@ SEEDED = [
     "feedback.Feedback_themes",
     "feedback.Feedback",
     "feedback.FeedbackRequest",
+    "coaching.PairNote",
+    "coaching.HabitCheckIn",
+    "coaching.Habit",
     "coaching.UsefulnessRelease",
     "coaching.SessionRating",
     "coaching.PrivateNote",
