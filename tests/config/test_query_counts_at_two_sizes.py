@@ -88,6 +88,12 @@ TWICE = {
 }
 
 
+# A person's own one-of-a-kind record answers 404 where they have none, and whether the
+# seed gave the rep an open request for a peer is chance (reps in a live pair have
+# none): one record, however big the organisation, compared when both walks read it.
+ONE_OF_A_KIND = {"/api/v1/peer-request/"}
+
+
 def twice_by_design(path: str, sql: str, n: int) -> bool:
     return n == 2 and any(path == p and sql.startswith(start) for p, start in TWICE)
 
@@ -135,11 +141,12 @@ def test_no_query_is_sent_more_often_in_a_bigger_organisation(client):
         small = shapes(client, SMALL)
         reset_database()
         large = shapes(client, LARGE)
-    assert small.keys() == large.keys(), set(small) ^ set(large)
+    differ = set(small) ^ set(large)
+    assert {path for _, path in differ} <= ONE_OF_A_KIND, differ
     grew = {
         f"{who} {path}: {n}× (was {small[(who, path)][sql]}×) {sql[:160]}"
-        for (who, path), sent in large.items()
-        for sql, n in sent.items()
+        for (who, path) in large.keys() & small.keys()
+        for sql, n in large[(who, path)].items()
         if n > max(small[(who, path)][sql], 1)
         and BULK not in sql
         and not twice_by_design(path, sql, n)
