@@ -267,8 +267,11 @@ class PeerHistory:
 
     def _between_sessions(self, pair, people, habits, session, start, held_at, *, until):
         """At a held session the partner checks in each habit kept then; afterwards,
-        now and then, a note for the pair."""
+        now and then, a note for the pair — while the pair still runs (a session held
+        just before it ended may be logged after)."""
         rng = self.rng
+        if held_at >= until:
+            return
         for habit in habits:
             if habit.since < start and (habit.retired is None or habit.retired > held_at):
                 partner = rng.choice([p for p in people if p is not habit.owner])

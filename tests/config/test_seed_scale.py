@@ -287,7 +287,8 @@ def _what_a_pair_keeps_between_sessions():
         assert (habit.pair_id, check_in.checked_by_id) in members
         assert session.status == SessionStatus.HELD and pair_of_session[session.pk] == habit.pair_id
         assert (session.pk, check_in.checked_by_id) in in_session
-        assert habit.created_at < session.scheduled_start and check_in.created_at <= NOW
+        assert habit.created_at < session.scheduled_start
+        assert check_in.created_at <= min(pairs[habit.pair_id].ended_at or NOW, NOW)
         assert habit.retired_at is None or habit.retired_at > check_in.created_at
         assert abs(check_in.checked_on - session.scheduled_start.date()) <= timedelta(days=1)
 
