@@ -40,7 +40,10 @@ from .models import (
 )
 from .selectors_pairs import own_peer_request
 
-_NOTES = ("notes__pk", *(f"notes__{name}" for name in SharedNotes.FIELDS))
+# The shared notes' columns, read with their session (none: a session without notes).
+_NOTES = tuple(
+    f"notes__{name}" for name in ("pk", *SharedNotes.FIELDS, "updated_at", "coachee_prepared_at")
+)
 
 
 def _notes(row: dict) -> dict | None:
@@ -85,8 +88,6 @@ def sessions(person: User) -> list:
             "scenario",
             "drills",
             *_NOTES,
-            "notes__updated_at",
-            "notes__coachee_prepared_at",
         )
     )
     taking_part = _by_session(
