@@ -935,7 +935,7 @@ class Cadence:
         local = slot.astimezone(ZoneInfo(plan.rule.time_zone))
         area = None
         if plan.kind == SessionKind.ROLE_PLAY:
-            area = self.programme.area_on(local.date())
+            area = self.programme.area_on(local.date(), plan.team.id)
             if area is None:
                 return  # a role-play practises a focus area; none is active
         monday = _monday(local.date())

@@ -19,9 +19,9 @@ channels, private calendar addresses and a programme closure ahead.
   (so nothing already planned falls on it).
 
 Not written: notification preferences (the outbox phase assumes everyone keeps the
-defaults) and team-specific focus areas (the role-plays practise the organisation's).
-A pair's notes, habits and check-ins are written with its sessions
-(`config.scale.peers`)."""
+defaults). Written elsewhere: a pair's notes, habits and check-ins with its sessions
+(`config.scale.peers`), a few teams' own focus areas with the organisation's
+(`config.scale.programme`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The programme around the cadence: the team policy (the demo's "Sales team
 standard") applied to every team when it adopted the programme, each team's install
-plan, focus areas quarter by quarter linked to the starter library's criteria, and
-development goals that change every few months.
+plan, focus areas quarter by quarter linked to the starter library's criteria (and a
+few teams' own), and development goals that change every few months.
 
 The scorecard library comes from migrations; its current versions and criteria are
 read here once (`Library`), for focus areas and for the scorecards phase."""
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from cadence.demo import ITEMS, POLICY, POLICY_DESCRIPTION
 from cadence.models import CadencePolicy, PolicyAssignment, PolicyItem, Rollout, RolloutTick
@@ -63,9 +63,13 @@ class Area:
     ends: date | None
     lineages: set[int]
     templates: set[str]
+    teams: frozenset[int] = frozenset()  # empty: the whole organisation
 
     def active_on(self, day: date) -> bool:
         return self.starts <= day and (self.ends is None or day <= self.ends)
+
+    def applies_to(self, team: int | None) -> bool:
+        return not self.teams or team in self.teams
 
 
 @dataclass(slots=True)
@@ -84,11 +88,12 @@ class Programme:
     assignments: dict[int, int]  # team id → PolicyAssignment id
     goals: dict[int, list[GoalSpan]] = field(default_factory=dict)  # person id → goals
 
-    def area_on(self, day: date) -> Area | None:
-        """The focus area a role-play that day practises: the latest started (the
-        engine's rule, for organisation-wide areas)."""
-        for area in self.areas:  # latest first
-            if area.active_on(day):
+    def area_on(self, day: date, team: int | None = None) -> Area | None:
+        """The focus area a role-play of `team` that day practises: the latest started
+        of those that apply to it (the engine's rule); without a team, of the
+        organisation's."""
+        for area in self.areas:  # latest first, as the engine orders them
+            if area.active_on(day) and (area.applies_to(team) if team else not area.teams):
                 return area
         return None
 
@@ -98,6 +103,9 @@ class Programme:
                 return goal
         return None
 
+
+TEAM_AREAS = 0.08  # teams with a focus area of their own besides the organisation's
+TEAM_AREA_WEEKS = 10  # taken up on a Monday this many weeks back at most
 
 THEME_OF_AREA = {
     "Questions before the pitch": "discovery",
@@ -147,6 +155,8 @@ def write(sink: Sink, org: Org, *, seed: int) -> Programme:
 
     library = Library.load(sink.using)
     areas = _focus_areas(sink, clock, library)
+    areas += _team_focus_areas(sink, org, library, rng)
+    areas.sort(key=lambda a: (-a.starts.toordinal(), a.id))  # the engine's order
     programme = Programme(library=library, areas=areas, assignments=assignments)
     _goals(sink, org, programme, rng)
     return programme
@@ -157,9 +167,7 @@ def _focus_areas(sink: Sink, clock, library: Library) -> list[Area]:
     table = sink.table(
         FocusArea, ("id", "name", "behaviours", "starts_on", "ends_on", "created_at")
     )
-    links_model = FocusArea.criteria.through
-    links = sink.table(links_model, ("id", "focusarea_id", "criterion_id"))
-    area_id, link_id = sink.next_id(FocusArea), sink.next_id(links_model)
+    area_id = sink.next_id(FocusArea)
     quarters = 4 * clock.years
     areas = []
     for q in range(quarters):
@@ -170,15 +178,54 @@ def _focus_areas(sink: Sink, clock, library: Library) -> list[Area]:
         ends = None if q >= quarters - 2 else starts + timedelta(weeks=13, days=-1)
         pk = area_id()
         table.add((pk, name, behaviours, starts, ends, clock.start - timedelta(days=7)))
-        lineages, templates = set(), set()
-        for template, title in criteria:
-            found = next((c for c in library.criteria.get(template, ()) if c.title == title), None)
-            if found is not None:
-                links.add((link_id(), pk, found.lineage))
-                lineages.add(found.lineage)
-                templates.add(template)
+        lineages, templates = _link_criteria(sink, pk, criteria, library)
         areas.append(Area(pk, name, starts, ends, lineages, templates))
-    areas.sort(key=lambda a: (a.starts, a.id), reverse=True)
+    return areas
+
+
+def _link_criteria(sink: Sink, area: int, criteria, library: Library) -> tuple[set, set]:
+    """The area's criteria, by template and title, linked; their lineages and
+    templates."""
+    links_model = FocusArea.criteria.through
+    links = sink.table(links_model, ("id", "focusarea_id", "criterion_id"))
+    link_id = sink.next_id(links_model)
+    lineages, templates = set(), set()
+    for template, title in criteria:
+        found = next((c for c in library.criteria.get(template, ()) if c.title == title), None)
+        if found is not None:
+            links.add((link_id(), area, found.lineage))
+            lineages.add(found.lineage)
+            templates.add(template)
+    return lineages, templates
+
+
+def _team_focus_areas(sink: Sink, org: Org, library: Library, rng: random.Random) -> list[Area]:
+    """About one team in twelve (at least one) with a focus area of its own besides the
+    organisation's, taken up on a Monday of the last TEAM_AREA_WEEKS weeks and still
+    running: its role-plays practise it from then (the latest started area that applies
+    to the team, as the engine picks), and its people's scores follow its criteria."""
+    table = sink.table(
+        FocusArea, ("id", "name", "behaviours", "starts_on", "ends_on", "created_at")
+    )
+    teams_model = FocusArea.teams.through
+    teams = sink.table(teams_model, ("id", "focusarea_id", "team_id"))
+    area_id, team_link_id = sink.next_id(FocusArea), sink.next_id(teams_model)
+    this_monday = org.clock.now.date() - timedelta(days=org.clock.now.weekday())
+    adopted = [team for team in org.teams if team.adopted.date() <= this_monday]
+    chosen = rng.sample(adopted, min(len(adopted), max(1, round(len(adopted) * TEAM_AREAS))))
+    areas = []
+    for team in sorted(chosen, key=lambda t: t.id):
+        name, criteria, behaviours = rng.choice(words.TEAM_FOCUS_AREAS)
+        starts = max(
+            this_monday - timedelta(weeks=rng.randrange(TEAM_AREA_WEEKS)),
+            team.adopted.date() + timedelta(days=7 - team.adopted.weekday()),
+        )
+        pk = area_id()
+        created = datetime.combine(starts - timedelta(days=3), time.min, tzinfo=UTC)
+        table.add((pk, name, behaviours, starts, None, created))
+        teams.add((team_link_id(), pk, team.id))
+        lineages, templates = _link_criteria(sink, pk, criteria, library)
+        areas.append(Area(pk, name, starts, None, lineages, templates, frozenset({team.id})))
     return areas
 
 

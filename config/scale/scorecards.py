@@ -131,7 +131,7 @@ class ScorecardHistory:
         team_id = person.team_at(at)
         trend = self.org.team_by_id[team_id].trend if team_id else 0.3
         level = person.skill + trend * progress + self.offsets.get(lineage, 0.0)
-        area = self.programme.area_on(at.date())
+        area = self.programme.area_on(at.date(), team_id)
         if area is not None and lineage in area.lineages:
             into = (at.date() - area.starts).days / 91
             level += 0.35 * min(1.0, into)

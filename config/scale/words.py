@@ -571,3 +571,35 @@ PAIR_NOTES = (
     "Agreed to listen to each other's first ten minutes before the next session.",
     "Conclusion first lost operations in the room; ask who is coming before choosing.",
 )
+
+# A team's own focus area, on top of the organisation's (name, criteria by template
+# and title, behaviours one per line).
+TEAM_FOCUS_AREAS = (
+    (
+        "Renewals: lead with the value delivered",
+        [("Discovery call", "Business problem and cost of inaction")],
+        "Open with the numbers they got last year\nAsk what changed before talking price",
+    ),
+    (
+        "New logos: earn the second meeting",
+        [
+            ("Cold-call opener", "Permission-based opener"),
+            ("Cold-call opener", "Question, not pitch"),
+        ],
+        "Ask for thirty seconds, then give a reason\nEnd with a date for the second meeting",
+    ),
+    (
+        "Late-stage deals: no single threads",
+        [
+            ("Discovery call", "Stakeholders and next step"),
+            ("Product demo", "Agreed next step"),
+        ],
+        "Name the economic buyer before the proposal\nA second engaged contact on every "
+        "deal in the last stage",
+    ),
+    (
+        "Demos that stop to listen",
+        [("Product demo", "Checks in as it goes"), ("Product demo", "Customer talk time")],
+        "Stop after every screen and ask what they saw\nCustomers talk more than half the call",
+    ),
+)

@@ -8,6 +8,7 @@ which a test's surrounding transaction would not see."""
 import hashlib
 from collections import Counter, defaultdict
 from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.conf import settings
@@ -300,6 +301,27 @@ def _what_a_pair_keeps_between_sessions():
         assert pair.started_at < note.created_at <= min(pair.ended_at or NOW, NOW)
 
 
+def _role_plays_practise_the_area_the_engine_picks(role_plays):
+    """The latest started focus area that applies to the team on the day, in the
+    plan's time zone (`cadence.engine`'s rule); some teams have one of their own."""
+    areas = list(FocusArea.objects.prefetch_related("teams").order_by("-starts_on", "pk"))
+    own = [a for a in areas if a.teams.exists()]
+    assert own and all(a.ends_on is None and a.starts_on <= NOW.date() for a in own)
+    practised_own = 0
+    for session in role_plays.select_related("occurrence__plan"):
+        day = session.original_start.astimezone(ZoneInfo(session.occurrence.plan.time_zone)).date()
+        expected = next(
+            area
+            for area in areas
+            if area.starts_on <= day
+            and (area.ends_on is None or day <= area.ends_on)
+            and (not area.teams.all() or session.team_id in {t.pk for t in area.teams.all()})
+        )
+        assert session.focus_area_id == expected.pk, session.pk
+        practised_own += bool(expected.teams.all())
+    assert practised_own, "a team's own area was practised"
+
+
 def _sessions_in_every_state_within_the_constraints():
     sessions = CoachingSession.objects.all()
     assert set(sessions.values_list("status", flat=True)) == set(SessionStatus.values)
@@ -340,6 +362,7 @@ def _sessions_in_every_state_within_the_constraints():
     assert NotesRevision.objects.exists()
     role_plays = sessions.filter(kind=SessionKind.ROLE_PLAY)
     assert role_plays.exists() and not role_plays.filter(focus_area__isnull=True).exists()
+    _role_plays_practise_the_area_the_engine_picks(role_plays)
     assert not sessions.filter(kind=SessionKind.TEAM_CALL_REVIEW, team__isnull=True).exists()
 
 
@@ -469,11 +492,12 @@ def _the_outbox_of_the_year_retention_keeps():
     assert not escalations.exclude(created_at=F("session__missed_at")).exists()
     assert not escalations.exclude(session__occurrence__plan=F("plan")).exists()
     n = settings.CADENCE_ESCALATE_AFTER
-    for pk, plan, start in escalations.values_list("pk", "plan_id", "session__scheduled_start")[
-        :50
-    ]:
+    # In the order of the plan's slots, as the engine counts a run (a session moved
+    # earlier, then missed, still ends the run of its own slot).
+    slots = escalations.values_list("pk", "plan_id", "session__occurrence__slot_start")
+    for pk, plan, slot in slots[:50]:
         latest = (
-            Occurrence.objects.filter(plan=plan, slot_start__lte=start)
+            Occurrence.objects.filter(plan=plan, slot_start__lte=slot)
             .exclude(session__status=SessionStatus.SCHEDULED)
             .order_by("-slot_start")
             .values_list("session__status", flat=True)[:n]
@@ -605,6 +629,7 @@ SEEDED = [
     "coaching.PairMember",
     "coaching.PeerPair",
     "coaching.Goal",
+    "coaching.FocusArea_teams",
     "coaching.FocusArea_criteria",
     "coaching.FocusArea",
     "cadence.RolloutTick",
