@@ -22,9 +22,12 @@ day give the same rows), as the engine's tasks make them:
 - "Invited to a peer pair" to each member but whoever formed it, when it was formed;
   "asked for a peer" to the manager of each person asking.
 
-Everything is sent by email (the seeded people keep the default preferences); about
-two in five are opened in the app too, within two days. Not written: team-channel
-messages (the admins read them in the admin site alone)."""
+Each is emailed within a minute or two of being queued, as `cadence.delivery` would:
+about one person in eight has changed their preferences (`PREFERENCES`), and a kind
+they turned off stays in the app only (skipped); one in quiet hours waits for them to
+end in the person's own time zone (deferred; still waiting if that is after "now").
+About two in five are opened in the app too, within two days. Not written:
+team-channel messages (the admins read them in the admin site alone)."""
 
 from __future__ import annotations
 
@@ -34,8 +37,15 @@ from datetime import UTC, datetime, time, timedelta
 from django.conf import settings
 from django.db.models import F
 
+from cadence.delivery import quiet_until
 from cadence.engine import iso_week
-from cadence.models import Notification, NotificationKind, NotificationStatus, Occurrence
+from cadence.models import (
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    NotificationStatus,
+    Occurrence,
+)
 from coaching.models import (
     RUNNING_ROLES,
     PairMember,
@@ -67,6 +77,20 @@ FIELDS = (
     "created_at",
 )
 READ = 0.4
+# Of the people who have changed their preferences (one in eight), how many turned
+# each kind off, and how many keep quiet hours (evenings and nights, their time).
+PREFERENCES = 0.12
+TURNED_OFF = {
+    "email_upcoming": 0.35,
+    "email_missed": 0.1,
+    "email_escalation": 0.1,
+    "email_digest": 0.45,
+    "email_feedback": 0.2,
+    "email_pair_invited": 0.05,
+    "email_peer_asked": 0.1,
+}
+QUIET = 0.5
+QUIET_HOURS = ((time(19), time(7)), (time(20), time(8)), (time(18, 30), time(8, 30)))
 RUNS_IT = {*RUNNING_ROLES, ParticipantRole.PEER}
 DIGEST_HOUR = 6
 REMINDED_AT = time(0, 35)  # beat's hourly feedback reminders, the first run of the day
@@ -81,6 +105,26 @@ class Outbox:
         self.ahead = timedelta(hours=settings.CADENCE_REMINDER_HOURS)
         self.rows = sink.table(Notification, FIELDS)
         self.next_id = sink.next_id(Notification)
+        self.preferences = self._preferences(sink)
+
+    def _preferences(self, sink: Sink) -> dict[int, NotificationPreference]:
+        """Who changed their preferences and how, written and kept to deliver by."""
+        rng, found = self.rng, {}
+        fields = ("id", "person_id", *TURNED_OFF, "quiet_from", "quiet_until")
+        table, next_id = (
+            sink.table(NotificationPreference, fields),
+            sink.next_id(NotificationPreference),
+        )
+        for person in self.org.people:
+            if rng.random() >= PREFERENCES:
+                continue
+            wants = {name: rng.random() >= share for name, share in TURNED_OFF.items()}
+            quiet = rng.choice(QUIET_HOURS) if rng.random() < QUIET else (None, None)
+            table.add((next_id(), person.id, *wants.values(), *quiet))
+            found[person.id] = NotificationPreference(
+                person_id=person.id, **wants, quiet_from=quiet[0], quiet_until=quiet[1]
+            )
+        return found
 
     def run(self) -> None:
         self._sessions()
@@ -93,9 +137,19 @@ class Outbox:
     def _add(self, kind, recipient, session, period, queued: datetime, **about) -> None:
         rng = self.rng
         sent = queued + timedelta(seconds=rng.randint(2, 120))
+        status, attempts, waits = NotificationStatus.SENT, 1, queued
+        preference = self.preferences.get(recipient)
+        if preference is not None and not preference.wants_email(kind):
+            status = NotificationStatus.SKIPPED  # in the app only
+        elif (until := quiet_until(preference, self.org.by_id[recipient].tz, sent)) is not None:
+            until = until.astimezone(UTC)
+            if until < self.now:
+                sent = until + timedelta(seconds=rng.randint(2, 120))
+            else:
+                status, attempts, waits, sent = NotificationStatus.PENDING, 0, until, None
         read = None
         if rng.random() < READ:
-            read = sent + timedelta(minutes=rng.randint(5, 2 * 24 * 60))
+            read = (sent or queued) + timedelta(minutes=rng.randint(5, 2 * 24 * 60))
             read = read if read < self.now else None
         self.rows.add(
             (
@@ -108,9 +162,9 @@ class Outbox:
                 about.get("feedback_request"),
                 about.get("pair"),
                 about.get("peer_request"),
-                NotificationStatus.SENT,
-                1,
-                queued,
+                status,
+                attempts,
+                waits,
                 sent,
                 read,
                 queued,

@@ -18,10 +18,10 @@ channels, private calendar addresses and a programme closure ahead.
   person in seven, and one **closure** of three days just past the cadence horizon
   (so nothing already planned falls on it).
 
-Not written: notification preferences (the outbox phase assumes everyone keeps the
-defaults). Written elsewhere: a pair's notes, habits and check-ins with its sessions
+Written elsewhere: a pair's notes, habits and check-ins with its sessions
 (`config.scale.peers`), a few teams' own focus areas with the organisation's
-(`config.scale.programme`)."""
+(`config.scale.programme`), notification preferences with the outbox they shape
+(`config.scale.notifications`)."""
 
 from __future__ import annotations
 

@@ -18,11 +18,13 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from cadence import engine
+from cadence.delivery import quiet_until
 from cadence.models import (
     CadencePlan,
     CalendarFeed,
     Closure,
     Notification,
+    NotificationPreference,
     NotificationStatus,
     Occurrence,
     Rollout,
@@ -441,13 +443,45 @@ def _scorecards_on_the_templates_criteria():
     assert current.exists() and all(area.criteria.exists() for area in current)
 
 
+def _as_each_person_asked(outbox):
+    """Emailed, unless the recipient turned that kind off (in the app only) or it came
+    in their quiet hours (sent when those ended, or still waiting for them)."""
+    statuses = set(outbox.values_list("status", flat=True))
+    assert {NotificationStatus.SENT, NotificationStatus.SKIPPED} <= statuses
+    assert statuses <= {
+        NotificationStatus.SENT,
+        NotificationStatus.SKIPPED,
+        NotificationStatus.PENDING,
+    }
+    preferences = {p.person_id: p for p in NotificationPreference.objects.all()}
+    assert preferences and any(p.quiet_from for p in preferences.values())
+    zones = dict(User.objects.values_list("pk", "time_zone"))
+    rows = outbox.filter(recipient__in=preferences).values_list(
+        "recipient_id", "kind", "status", "sent_at", "next_attempt_at"
+    )
+    for person, kind, status, sent_at, waits in rows:
+        preference = preferences[person]
+        if not preference.wants_email(kind):
+            assert status == NotificationStatus.SKIPPED, (person, kind)
+        elif status == NotificationStatus.PENDING:
+            assert sent_at is None and waits > NOW and quiet_until(preference, zones[person], NOW)
+        else:
+            assert status == NotificationStatus.SENT, (person, kind)
+            assert quiet_until(preference, zones[person], sent_at) is None, (person, sent_at)
+    assert (
+        not outbox.exclude(recipient__in=preferences)
+        .exclude(status=NotificationStatus.SENT)
+        .exists()
+    ), "the defaults email everything"
+
+
 def _the_outbox_of_the_year_retention_keeps():
     sent = Notification.objects.all()
     assert set(sent.values_list("kind", flat=True)) == {
         "upcoming", "missed", "digest", "escalation", "feedback_asked", "feedback_due",
         "pair_invited", "peer_asked",
     }  # fmt: skip
-    assert set(sent.values_list("status", flat=True)) == {NotificationStatus.SENT}
+    _as_each_person_asked(sent)
     kept_from = NOW - timedelta(days=settings.NOTIFICATION_RETENTION_DAYS)
     assert not sent.filter(Q(created_at__lt=kept_from) | Q(created_at__gt=NOW)).exists()
     assert not sent.filter(Q(sent_at__lt=F("created_at")) | Q(read_at__lt=F("sent_at"))).exists()
@@ -600,6 +634,7 @@ SEEDED = [
     "coaching.Experiment",
     "coaching.Diagnosis",
     "coaching.PlaybookModule_teams",
+    "cadence.NotificationPreference",
     "cadence.Notification",
     "scorecards.Score",
     "scorecards.Scorecard",
