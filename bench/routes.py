@@ -139,12 +139,12 @@ def sweep_arguments(doc: str, known: tuple[str, ...], *, ids: int, unit: str, wh
 
 @contextlib.contextmanager
 def at_scale(logs: Path):
-    """Django set up on `tandem_scale` with production settings (bench/pages.py's), its
-    static files collected, the shared cache emptied before and after."""
+    """Django set up on `tandem_scale` with production settings (bench/pages.py's) as
+    the server sets it up (`config.wsgi`: what is loaded then is frozen out of the
+    garbage collector's sight, so a read pays for its own garbage only), its static
+    files collected, the shared cache emptied before and after."""
     redis_url = pages._environment()  # noqa: SLF001
-    import django
-
-    django.setup()
+    import config.wsgi  # noqa: F401
     # Every 404, 405 and refused submission of a sweep would be logged as a warning.
     logging.disable(logging.WARNING)
     pages._require_migrated()  # noqa: SLF001
