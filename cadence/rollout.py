@@ -322,6 +322,10 @@ def _evidence(rollouts: list[Rollout], today: date) -> dict[str, dict[int, date 
     }
 
 
+# What is kept per slot is named with this; change the version when `KeptEvidence` does.
+KEPT_AS = "cadence:v1"
+
+
 @dataclass(frozen=True)
 class KeptEvidence:
     as_of: datetime  # the start of the refresh slot it is of
@@ -347,10 +351,6 @@ def kept_evidence(*, tz: tzinfo, now: datetime | None = None) -> KeptEvidence:
             return KeptEvidence(as_of, organisation_evidence(today=as_of.astimezone(tz).date()))
 
     return kept_per_slot(KEPT_AS, "rollout-evidence", tz=tz, now=now, work=work)
-
-
-# What is kept per slot is named with this; change the version when `KeptEvidence` does.
-KEPT_AS = "cadence:v1"
 
 
 def progress_for(

@@ -66,16 +66,17 @@ def kept_per_slot(prefix: str, kind: str, *scope, tz: tzinfo, now: datetime | No
     computes it)."""
     as_of = slot_start(now)
 
-    def key(slot: datetime) -> str:
-        return ":".join([prefix, kind, *(str(p) for p in scope), str(tz), slot.isoformat()])
+    def key(slot: datetime, what: str = kind) -> str:
+        return ":".join([prefix, what, *(str(p) for p in scope), str(tz), slot.isoformat()])
 
     def compute():
         value = work(as_of)
         cache.set(key(as_of), value, timeout=kept_seconds())
         return value
 
-    computing = ":".join([prefix, f"{kind}-computing", *(str(p) for p in scope), str(tz),
-                          as_of.isoformat()])  # fmt: skip
     return this_slot_or_the_last(
-        as_of, read=lambda slot: cache.get(key(slot)), compute=compute, computing=computing
+        as_of,
+        read=lambda slot: cache.get(key(slot)),
+        compute=compute,
+        computing=key(as_of, f"{kind}-computing"),
     )
