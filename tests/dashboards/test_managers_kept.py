@@ -12,7 +12,7 @@ import time_machine
 
 from coaching.ratings import release_usefulness
 from coaching.services import session_rating_save
-from people.models import User
+from people.models import ReportingVersion, User
 from tests.factories import UserFactory, one_on_one
 
 from .team_support import NOW, held, page
@@ -144,3 +144,21 @@ def test_what_is_kept_holds_numbers_not_words_or_people(client, boss, kept):
     assert b"CoachRow" in written  # the managers' numbers were kept…
     assert MARK.encode() not in written  # …without the words
     assert b"people.models" not in written  # …or anyone's row
+
+
+def test_without_a_reporting_version_nothing_is_kept_and_each_read_is_fresh(client, boss, kept):
+    """After a flush empties the version table (until someone is written again) there
+    is nothing to keep the managers' numbers under: each read works them out, as of
+    the slot, and a session logged below shows on the next read of the same slot."""
+    ReportingVersion.objects.all().delete()
+    client.force_login(boss)
+    first = managers(client, 1)
+    assert instant(first["as_of"]) == NOW
+    assert [m["counts"]["held"] for m in first["managers"]] == [0]
+    with time_machine.travel(NOW + timedelta(minutes=2), tick=False):
+        held_an_hour_ago(person("Ana Manager"), person("Rae Rep"))
+    assert [m["counts"]["held"] for m in managers(client, 3)["managers"]] == [1]
+    with time_machine.travel(NOW + timedelta(minutes=3), tick=False):
+        html = page(client, "/team/")
+    assert '<span class="muted small">1/1</span>' in html  # Ana's adherence, held of due
+    assert not any("CoachRow" in repr(value) for value in kept)
