@@ -10,7 +10,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Team, User
+from .models import Team, TeamMembership, User
 from .roles import Role
 from .services import (
     person_create,
@@ -98,36 +98,49 @@ def demo_people() -> list[DemoPerson]:
     return people
 
 
+# The organisation was there before its coaching programme: the people, their lines
+# and their teams date from this long ago, before the oldest history (the focus area
+# before the current one, about 25 weeks back) — not from the day the demo was seeded.
+ORGANISED_WEEKS_AGO = 30
+
+
 @transaction.atomic
 def seed_people() -> list[tuple[DemoPerson, User]]:
     """Create or refresh the demo organisation; returns every person with their row."""
+    organised = timezone.now() - timedelta(weeks=ORGANISED_WEEKS_AGO)
     rows: dict[str, User] = {}
     # One hash for everyone: the demo shares one password, and hashing is deliberately slow.
     password_hash = make_password(DEMO_PASSWORD)
     for spec in demo_people():  # managers come before their reports in this list
         person = User.objects.with_email(demo_email(spec.key)).first()
-        if person is None:
+        new = person is None
+        if new:
             person = person_create(
                 email=demo_email(spec.key), display_name=spec.name, time_zone=spec.time_zone
             )
+            person.date_joined = organised
         person.password = password_hash
         person.display_name, person.time_zone, person.is_active = spec.name, spec.time_zone, True
         person.save()
         manager = rows[spec.manager] if spec.manager else None
-        reporting_line_change(person=person, manager=manager)
+        reporting_line_change(person=person, manager=manager, at=organised if new else None)
         rows[spec.key] = person
 
     role_grant(person=rows[ADMIN.key], role=Role.PROGRAMME_ADMIN)
     role_grant(person=rows[HR.key], role=Role.HR)
 
+    created = []
     for team_name, lead_spec in TEAMS.items():
         team = Team.objects.with_name(team_name).first()
         lead = rows[lead_spec.key]
         if team is None:
             team = team_create(name=team_name, lead=lead)
+            created.append(team.pk)
         team_lead_set(team=team, lead=lead)
         for name, _tz in REPS[team_name]:
             team_member_add(team=team, person=rows[_key(name)])
+    Team.objects.filter(pk__in=created).update(created_at=organised)
+    TeamMembership.objects.filter(team__in=created).update(joined_at=organised)
     return [(spec, rows[spec.key]) for spec in demo_people()]
 
 

@@ -66,6 +66,21 @@ def test_it_builds_the_demo_organisation_and_prints_every_login(demo):
 
 
 @pytest.mark.django_db
+def test_the_organisation_was_there_before_its_coaching_history():
+    """People, their reporting lines and their teams date from before the oldest thing
+    the history holds (a session, a focus area), not from the day it was seeded."""
+    oldest = min(
+        CoachingSession.objects.aggregate(first=Min("scheduled_start"))["first"],
+        FocusArea.objects.aggregate(first=Min("created_at"))["first"],
+    )
+    assert User.objects.filter(date_joined__gte=oldest).count() == 0
+    assert ReportingLine.objects.filter(started_at__gte=oldest).count() == 0
+    assert Team.objects.filter(created_at__gte=oldest).count() == 0
+    assert TeamMembership.objects.filter(joined_at__gte=oldest).count() == 0
+    assert ReportingLine.objects.count() == User.objects.exclude(reports_to=None).count()
+
+
+@pytest.mark.django_db
 def test_every_role_is_represented():
     by_email = {u.email: u for u in User.objects.all()}
     assert Role.MANAGER_OF_MANAGERS in roles_of(by_email["daniel.mensah@example.com"])
