@@ -110,3 +110,18 @@ def test_the_pages_of_my_peoples_calls_stay_my_peoples(client_for, org):
     _calls(org.rep, 51)
     page = client_for(org.manager).get("/scorecards/calls/?whose=people").content.decode()
     assert 'href="?whose=people&amp;page=2">Older</a>' in page
+
+
+def test_each_call_says_how_many_rounds_scored_it_in_words(client_for, org, template):
+    unscored, once, twice = _calls(org.rep, 3)
+    services.coach_scoring_open(actor=org.manager, work=once, template=template)
+    services.coach_scoring_open(actor=org.manager, work=twice, template=template)
+    services.self_assessment_open(actor=org.rep, work=twice, template=template)
+    page = client_for(org.rep).get("/scorecards/calls/").content.decode()
+    lines = {
+        call: page.split(f">{call.title}</a>", 1)[1].split("</li>", 1)[0]
+        for call in (unscored, once, twice)
+    }
+    assert "no scoring yet" in lines[unscored]
+    assert "1 round of scoring" in lines[once]
+    assert "2 rounds of scoring" in lines[twice]
