@@ -75,8 +75,12 @@ class SessionStartForm(forms.Form):
 
 
 class OneOnOneForm(SessionStartForm):
-    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="With")
-    focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none(), required=False)
+    coachee = forms.ModelChoiceField(
+        queryset=User.objects.none(), label="With", empty_label="Choose a person"
+    )
+    focus_area = forms.ModelChoiceField(
+        queryset=FocusArea.objects.none(), required=False, empty_label="None in particular"
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -85,8 +89,10 @@ class OneOnOneForm(SessionStartForm):
 
 
 class TeamCallReviewForm(SessionStartForm):
-    team = forms.ModelChoiceField(queryset=Team.objects.none())
-    presenter = forms.ModelChoiceField(queryset=User.objects.none())
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label="Choose a team")
+    presenter = forms.ModelChoiceField(
+        queryset=User.objects.none(), empty_label="Choose who presents the call"
+    )
     call_url = forms.URLField(label="Recording link", max_length=500, assume_scheme="https")
     call_title = forms.CharField(label="Call title", max_length=200)
     call_date = forms.DateField(label="Call date", widget=DateInput())
@@ -97,7 +103,9 @@ class TeamCallReviewForm(SessionStartForm):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="One per line, e.g. “04:10 first pricing question”.",
     )
-    focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none(), required=False)
+    focus_area = forms.ModelChoiceField(
+        queryset=FocusArea.objects.none(), required=False, empty_label="None in particular"
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -111,7 +119,9 @@ class RolePlayForm(SessionStartForm):
     participants = forms.ModelMultipleChoiceField(
         queryset=User.objects.none(), widget=forms.CheckboxSelectMultiple
     )
-    focus_area = forms.ModelChoiceField(queryset=FocusArea.objects.none())
+    focus_area = forms.ModelChoiceField(
+        queryset=FocusArea.objects.none(), empty_label="Choose a focus area"
+    )
     scenario = forms.CharField(
         max_length=TEXT_LIMIT,
         widget=forms.Textarea(attrs={"rows": 4}),
@@ -131,7 +141,9 @@ class RolePlayForm(SessionStartForm):
 
 
 class ManagerReviewForm(SessionStartForm):
-    coachee = forms.ModelChoiceField(queryset=User.objects.none(), label="Manager")
+    coachee = forms.ModelChoiceField(
+        queryset=User.objects.none(), label="Manager", empty_label="Choose a manager"
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -139,7 +151,7 @@ class ManagerReviewForm(SessionStartForm):
 
 
 class PeerSessionForm(SessionStartForm):
-    peer = forms.ModelChoiceField(queryset=User.objects.none())
+    peer = forms.ModelChoiceField(queryset=User.objects.none(), empty_label="Choose a peer")
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)

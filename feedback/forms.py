@@ -315,6 +315,7 @@ class WinForm(forms.Form):
     team = forms.ModelChoiceField(
         queryset=Team.objects.none(),
         label="Team",
+        empty_label="Choose a team",
         error_messages={"invalid_choice": "Share wins with a team you are on."},
     )
     title = forms.CharField(label="Title", max_length=200)

@@ -13,7 +13,7 @@ and nothing at all saved (rows and characters of text of every table, before and
 after, in one query); script in text is either refused or saved and shown escaped,
 never raw — in the answer, on the page the form is on, and on those pages as every
 role opens them at the end; HTML pages carry a CSP whose script-src has no
-'unsafe-inline'.
+'unsafe-inline', and no select offers Django's wordless blank choice.
 
 Pages and forms are discovered (tests/urlwalk.py, tests/formwalk.py) in the world of
 the firewall walk (tests/feedback/test_firewall_walk.py), so a form is covered the
@@ -232,12 +232,19 @@ def _is_html(response) -> bool:
     return response.get("Content-Type", "").startswith("text/html")
 
 
+# Django's blank choice says nothing: a select names what choosing nothing means
+# ("Choose a team", "None in particular").
+BLANK_CHOICE = ">---------</option>"
+
+
 def _check_answer(tally, what, response, body):
     if response.status_code >= 500:
         tally.failures.append(f"{what}: {response.status_code}")
     if not _is_html(response):
         return  # CSV, calendars, JSON: not read as HTML (and nosniff says so)
     text = body.decode("utf-8", errors="replace")
+    if BLANK_CHOICE in text:
+        tally.failures.append(f"{what}: a select offers Django's blank choice, not words")
     for raw in UNESCAPED:
         if raw in text:
             tally.failures.append(f"{what}: script shown unescaped ({raw!r})")
