@@ -340,3 +340,17 @@ def test_continuing_a_criterion_of_another_template_is_refused(client, org, temp
         services.current_version(template).criteria.values_list("criterion", flat=True)
     ) != [foreign]
     assert Anchor.objects.count() == 2 * 2  # each template's two anchors, untouched
+
+
+def test_a_weight_reads_as_written_in_the_library_and_on_the_scorecard(client, org, call):
+    specs = [
+        services.CriterionSpec("Holds the price", "Stops talking after the price.", weight="1.50"),
+        services.CriterionSpec("Next step", "Ends with a dated next step.", weight="2"),
+    ]
+    template = services.template_create(actor=org.admin, name="Pricing", criteria=specs)
+    client.force_login(org.manager)
+    library = text_of(client, f"/scorecards/templates/{template.pk}/")
+    assert "weight 1.5" in library and "weight 2" in library and "1.50" not in library
+    scoring = services.coach_scoring_open(actor=org.manager, work=call, template=template)
+    scorecard = text_of(client, f"/scorecards/rounds/{scoring.pk}/")
+    assert "weight 1.5" in scorecard and "weight 2" in scorecard and "1.50" not in scorecard
