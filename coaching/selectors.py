@@ -9,8 +9,10 @@ from functools import cached_property
 
 from django.core.paginator import Page, Paginator
 from django.db.models import (
+    Case,
     Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Prefetch,
@@ -18,6 +20,8 @@ from django.db.models import (
     QuerySet,
     Subquery,
     TextField,
+    Value,
+    When,
     prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
@@ -346,10 +350,19 @@ def goals_of(*, viewer: User, owner: User) -> QuerySet[Goal]:
 
 
 def commitments_of(*, viewer: User, owner: User) -> QuerySet[Commitment]:
+    """`owner`'s commitments as `viewer` may see them: the open ones first, soonest due
+    first (what is still to do), then the kept and dropped ones, latest due first."""
+    is_open = Q(status=CommitmentStatus.OPEN)
     return (
         Commitment.objects.visible_to(viewer)
         .filter(owner=owner)
         .select_related("created_in", "owner")
+        .order_by(
+            Case(When(is_open, then=Value(0)), default=Value(1)),
+            Case(When(is_open, then=F("due_on"))).asc(),
+            F("due_on").desc(),
+            "-pk",
+        )
     )
 
 

@@ -71,9 +71,7 @@ def _render_commitments(request, status=200, error=None):
     """Mine, and for a manager their people's open commitments (everyone below them),
     soonest due first, a page at a time (`?page=`: a bad number is a 400 saying so,
     the first page shown; past the last, the last)."""
-    mine = selectors.commitments_of(viewer=request.user, owner=request.user).order_by(
-        "status", "due_on"
-    )
+    mine = selectors.commitments_of(viewer=request.user, owner=request.user)
     team = None
     if Role.MANAGER in request_roles(request):
         number, page_error = page_asked(request.GET.get("page"))
@@ -124,11 +122,7 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
             "notes_goal": selectors.current_goal(person=person),
             **goals_context(viewer=request.user, owner=person, form=goal_form),
             "goal_error": goal_error,
-            "commitments": list(
-                selectors.commitments_of(viewer=request.user, owner=person).order_by(
-                    "status", "due_on"
-                )
-            ),
+            "commitments": list(selectors.commitments_of(viewer=request.user, owner=person)),
             "history": history,
             "history_error": history_error,
             **experiments_context(viewer=request.user, person=person),

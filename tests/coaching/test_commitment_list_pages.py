@@ -105,3 +105,34 @@ def test_the_list_costs_the_same_queries_for_a_page_of_5_and_of_50(client):
         _open_commitments(UserFactory(manager=many), 30)
     # session, user, roles; mine; the team's count, its page's ids, their rows.
     assert queries(few) == queries(many) == 7
+
+
+@pytest.mark.django_db
+def test_my_open_commitments_come_first_then_the_closed_ones_latest_first(client_for, org):
+    """What is still to do leads, soonest due first; what was kept or dropped follows,
+    the most recent first — the same on my list and on my page for my manager."""
+    today = timezone.localdate()
+
+    def promise(text, days, status=CommitmentStatus.OPEN):
+        closed = None if status == CommitmentStatus.OPEN else timezone.now()
+        reason = "Plans changed" if status == CommitmentStatus.DROPPED else ""
+        CommitmentFactory(
+            owner=org.rep, text=text, due_on=today + timedelta(days=days), status=status,
+            closed_at=closed, drop_reason=reason,
+        )  # fmt: skip
+
+    promise("Kept in January", -60, CommitmentStatus.DONE)
+    promise("Open, due in a fortnight", 14)
+    promise("Dropped last week", -7, CommitmentStatus.DROPPED)
+    promise("Open, overdue", -2)
+    promise("Kept last month", -30, CommitmentStatus.DONE)
+    expected = [
+        "Open, overdue",
+        "Open, due in a fortnight",
+        "Dropped last week",
+        "Kept last month",
+        "Kept in January",
+    ]
+    for viewer, path in ((org.rep, "/commitments/"), (org.manager, f"/people/{org.rep.pk}/")):
+        page = client_for(viewer).get(path).content.decode()
+        assert sorted(expected, key=page.index) == expected, viewer
