@@ -240,3 +240,9 @@ def test_a_bad_page_number_in_the_library_is_a_400_saying_so(client, org):
     page = response.content.decode()
     assert response.status_code == 400
     assert "Give a page number: a whole number from 1." in page and "Still shown" in page
+
+
+@pytest.mark.parametrize("path", ["/library/", "/experiments/", "/playbooks/", "/library/new/"])
+def test_the_learning_tabs_sit_under_the_title_as_in_every_section(client_for, org, path):
+    page = client_for(org.rep).get(path).content.decode()
+    assert page.index("<h1") < page.index('<nav aria-label="Learning" class="tabs">')
