@@ -52,14 +52,19 @@ def managers(client, minutes):
     return response.json()
 
 
-def test_a_session_logged_below_shows_at_the_next_slot(client, boss):
-    client.force_login(boss)
+def read_then_ana_logs_a_1_1(client):
+    """The slot's first read at 12:01 (nothing held yet below), then Ana logs a 1:1
+    held at 12:02."""
     first = managers(client, 1)
     assert instant(first["as_of"]) == NOW
     assert [m["counts"]["held"] for m in first["managers"]] == [0]
-
     with time_machine.travel(NOW + timedelta(minutes=2), tick=False):
         held_an_hour_ago(person("Ana Manager"), person("Rae Rep"))
+
+
+def test_a_session_logged_below_shows_at_the_next_slot(client, boss):
+    client.force_login(boss)
+    read_then_ana_logs_a_1_1(client)
     # The same slot: the numbers as of 12:00, as every reader of the slot has them.
     assert [m["counts"]["held"] for m in managers(client, 4)["managers"]] == [0]
 
@@ -152,11 +157,7 @@ def test_without_a_reporting_version_nothing_is_kept_and_each_read_is_fresh(clie
     the slot, and a session logged below shows on the next read of the same slot."""
     ReportingVersion.objects.all().delete()
     client.force_login(boss)
-    first = managers(client, 1)
-    assert instant(first["as_of"]) == NOW
-    assert [m["counts"]["held"] for m in first["managers"]] == [0]
-    with time_machine.travel(NOW + timedelta(minutes=2), tick=False):
-        held_an_hour_ago(person("Ana Manager"), person("Rae Rep"))
+    read_then_ana_logs_a_1_1(client)
     assert [m["counts"]["held"] for m in managers(client, 3)["managers"]] == [1]
     with time_machine.travel(NOW + timedelta(minutes=3), tick=False):
         html = page(client, "/team/")
