@@ -434,8 +434,9 @@ def attention(*, window: Window, now: datetime) -> Attention:
 
 
 def people_count() -> dict:
-    """Head counts for the page's header: one query."""
+    """Head counts for the page's header: one query. Both counts are distinct: the
+    managers' count joins each person to their reports, a row per report."""
     return User.objects.filter(is_active=True).aggregate(
-        total=Count("pk"),
+        total=Count("pk", distinct=True),
         managers=Count("pk", filter=Q(direct_reports__is_active=True), distinct=True),
     )

@@ -10,6 +10,7 @@ import pytest
 import time_machine
 
 from cadence.health import Scope, health
+from tests.factories import UserFactory
 
 from .hr_support import NOW, PLANTED, build
 
@@ -75,6 +76,14 @@ def test_the_overview_shows_each_metric_against_the_window_before(world, hr):
     # Cancellations by reason, this window and the one before.
     assert '<th scope="row">Forecast or pipeline call</th><td>1</td><td>0</td>' in body
     assert '<th scope="row">Illness</th><td>0</td><td>1</td>' in body
+
+
+def test_the_header_counts_each_active_person_once(world, org, hr):
+    # Hana leads four, Mia five, Omar two: twelve people, three of them managers. Mia's
+    # former report has left — neither counted, nor making anyone else count twice.
+    UserFactory(manager=org.manager, is_active=False)
+    body = page(hr, f"/hr/{WEEKS}")
+    assert '<p class="meta">12 people · 3 managers · 2 teams</p>' in body
 
 
 def test_the_heatmap_shows_each_teams_weeks_and_hides_a_team_under_five(world, hr):
