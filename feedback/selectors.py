@@ -260,11 +260,17 @@ def may_review(roles) -> bool:
     return bool(set(roles).intersection(REVIEWER_ROLES))
 
 
+def reviews_everyone(roles) -> bool:
+    """Whether this reader reviews the whole organisation (HR) rather than the chain
+    below them: the pages say which."""
+    return _is_hr(roles)
+
+
 def reviewable_people(*, user: User, roles) -> QuerySet[User]:
     """Whose evaluative feedback this reader reviews: HR, everyone but themselves; a
     manager, the whole chain below them (people who left included: their record
     stays); anyone else, nobody."""
-    if _is_hr(roles):
+    if reviews_everyone(roles):
         return User.objects.exclude(pk=user.pk)
     if Role.MANAGER in roles:
         return people_below(person=user)

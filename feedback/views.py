@@ -561,6 +561,7 @@ def _render_reviews(request, form, page=None, items=(), status=200):
             "page": page,
             "items": _as_reviewed(items, request.user),
             "stream": Stream.EVALUATIVE,
+            "everyone": selectors.reviews_everyone(request_roles(request)),
         },
         status=status,
     )

@@ -149,6 +149,22 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, world):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "who, title",
+    [
+        ("manager", "Evaluative feedback about my people"),
+        ("head", "Evaluative feedback about my people"),
+        ("hr", "Evaluative feedback across the organisation"),
+    ],
+)
+def test_the_title_names_whose_feedback_the_reader_sees(client, org, world, who, title):
+    client.force_login(getattr(org, who))
+    page = client.get(PAGE).content.decode()
+    assert f"<h1>{title}</h1>" in page
+    assert f"<title>{title}" in page
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("who", SEES)
 def test_each_reader_sees_the_evaluative_stream_below_them_and_nothing_else(
     client, org, world, who
