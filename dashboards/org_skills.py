@@ -120,7 +120,8 @@ def organisation_skills(
     """Every focus area current on `today` (the reader's date) that names criteria,
     organisation-wide ones first, then by name; the scores submitted before `until`
     (None: all); with `below`, only of the people below that manager, at every level
-    — their own view of it. Pages read it through `snapshots.skills`, as of a slot."""
+    — their own view of it, without the areas meant for none of them. Pages read it
+    through `snapshots.skills`, as of a slot."""
     months = month_starts(today)
     areas = list(
         FocusArea.objects.active_on(today)
@@ -135,6 +136,12 @@ def organisation_skills(
     among = ids_below(person=below) if below is not None else None
     audiences = {area.pk: _audience(area) for area in areas}
     people = _people_counts(areas, audiences, among)
+    if below is not None:
+        # A manager follows the areas meant for their people: another team's is not
+        # theirs to read (HR still sees an area whose teams are empty, to fix it).
+        areas = [area for area in areas if people[area.pk]]
+        if not areas:
+            return OrgSkills(months, [])
     versions = _versions({c.pk for area in areas for c in area.criteria.all()})
     since = datetime.combine(months[0], time.min, tzinfo=tz)
     counted = [a for a in areas if not too_few(people[a.pk])]

@@ -335,6 +335,32 @@ def test_a_manager_reads_the_people_below_them_only(client, world):
     }
 
 
+def test_a_manager_sees_no_area_meant_for_none_of_their_people(client, world):
+    """ "Ask first", the only current area, becomes Team B's (Olga, led by Omar): Omar
+    and the head, above Olga, see it (too few to show); Mia, none of whose people it is
+    for, gets no card "for the 0 people you lead" but is told why there is none. HR,
+    who may fix its teams, still sees it."""
+    org = world.org
+    with time_machine.travel(datetime(2025, 12, 1, tzinfo=UTC), tick=False):
+        team = team_create(name="Team B", lead=org.other_manager)
+        team_member_add(team=team, person=org.other_rep)
+        world.area.teams.set([team])
+    shown = {}
+    for reader in (org.manager, org.other_manager, org.head):
+        client.force_login(reader)
+        with time_machine.travel(TODAY, tick=False):
+            data = client.get("/api/v1/dashboards/skills/", **JSON).json()
+            body = client.get("/team/skills/").content.decode()
+        shown[reader.display_name] = [(a["people"], a["suppressed"]) for a in data["areas"]]
+        assert ('<h2 id="area-' in body) == bool(data["areas"])  # the page as the API
+    assert shown == {"Mia Manager": [], "Omar Other": [(1, True)], "Hana Head": [(1, True)]}
+    client.force_login(org.manager)
+    with time_machine.travel(TODAY, tick=False):
+        body = client.get("/team/skills/").content.decode()
+    assert "No current focus area with scorecard criteria is for the people you lead" in body
+    assert [a.people for a in skills_of().areas] == [1]  # HR's view keeps it
+
+
 def test_my_team_links_to_the_managers_view(client, world):
     client.force_login(world.org.manager)
     assert 'href="/team/skills/"' in client.get("/team/").content.decode()
