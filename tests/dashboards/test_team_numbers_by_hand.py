@@ -85,6 +85,18 @@ def test_held_in_a_row_and_commitments_per_person(data):
     assert rita["goal"] == "Ask before telling"
 
 
+def test_the_commitments_column_says_how_many_of_them_are_overdue(client, world):  # noqa: F811
+    client.force_login(world.org.manager)
+    html = page(client, "/team/")
+
+    def cell(name):
+        row = html[html.index(f">{name}</a>") :]
+        return squash(row.split('data-label="Open commitments">')[1].split("</td>")[0]).strip()
+
+    # Never "2 1 overdue": the count, then the overdue among them in brackets.
+    assert (cell("Rita Rep"), cell("Pavel Peer")) == ("2 (1 overdue)", "1 (overdue)")
+
+
 def test_commitments_in_total_and_the_longest_overdue_first(mine, data, world):  # noqa: F811
     assert "Open 3 Overdue 2 " in mine
     assert mine.index("Pavel Peer : Pavel's overdue promise") < mine.index(
