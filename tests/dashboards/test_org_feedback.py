@@ -215,6 +215,13 @@ def test_the_page_shows_the_months_and_the_shares(world, org, client_for, at_tod
     assert "35%" in body and "6 of 17 people asked" in body
     assert "41%" in body and "7 of 17 people gave someone feedback" in body
     assert "too few to show" in body  # January
+    # February shows: five asked, though only four gave — as the intro says it may.
+    assert "<td>5</td><td>6</td><td>4</td>" in body and "never for fewer than" not in body
+    assert (
+        "A month shows its numbers only when 5 people or more asked for feedback or gave "
+        "some in it, so one column can then count fewer; a share of the last 90 days shows "
+        "only when it counts 5 people or more."
+    ) in body
     assert "<svg" in body and "People who asked for feedback" in body
     assert SECRET not in body
     for person in (*world.reps, org.manager):

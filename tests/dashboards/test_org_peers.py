@@ -164,6 +164,13 @@ def test_the_page_shows_the_months_and_today(world, org, client_for, at_today):
     assert "32%</strong> of the organisation" in body  # 6 of 19
     assert "6 of 19 people" in body
     assert "too few to show" in body  # January
+    # March shows: seven in pairs, though only two met — as the intro says it may.
+    assert "<td>7</td><td>2</td>" in body and "never for fewer than" not in body
+    assert (
+        "A month shows its numbers only when 5 people or more were in a pair or trio or met "
+        "a peer in it, so one column can then count fewer; today's share shows only when 5 "
+        "people or more are in a pair or trio."
+    ) in body
     assert "<svg" in body and "People who met a peer" in body
     assert SECRET not in body
     for rep in world.reps:
