@@ -4,6 +4,7 @@ admins); the lead's ticks with htmx or plain forms; the overview for HR, program
 admins and managers of managers. Bad input is a 400 with the reason and nothing
 saved; the pages cost the same queries for 2 teams as for 20."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -94,6 +95,8 @@ def test_the_page_shows_what_is_done_with_its_day_and_what_is_overdue(client, or
     assert f"Done {timezone.localtime(held.held_at, org.manager.tzinfo):%-d %b}" in body
     assert "overdue" in body and "Overdue" in body
     assert f"day {(today - started.starts_on).days}" in body
+    # The overdue count sits apart from "done of all", never as "1 of 10 9 overdue".
+    assert re.search(r'\d+ of \d+</span> <span class="overdue-label">\(\d+ overdue\)', body)
 
 
 # --- Starting ---------------------------------------------------------------------------------
@@ -235,6 +238,7 @@ def test_the_overview_narrows_to_one_state_with_counts_on_each_choice(client, or
     assert '<a href="?show=" aria-current="page">All' in body
     behind = text(client.get("/rollout/", {"show": "behind"}))
     assert "Late Starters" in behind and "Enterprise East" not in behind
+    assert re.search(r'\d+ of \d+ <span class="overdue-label">\(\d+ overdue\)', behind)
     assert "Not yet" not in behind
     assert '<a href="?show=behind" aria-current="page">' in behind
     waiting = text(client.get("/rollout/", {"show": "not_started"}))
