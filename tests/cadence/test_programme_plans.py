@@ -103,6 +103,34 @@ def test_the_list_shows_running_plans_by_coach_with_the_tabs_counts(admin, plans
     assert f'href="{LIST}">Plans</a>' in admin.get("/programme/").content.decode()
 
 
+def test_the_next_session_is_labelled_with_the_viewers_zone_beside_the_plans_own(
+    admin, org, plans_world
+):
+    """The "When" is in the plan's zone (it says which), "Next" in the reader's, so the
+    header says whose."""
+    org.admin.time_zone = "America/New_York"
+    org.admin.save(update_fields=["time_zone"])
+    nxt = CoachingSession.objects.filter(occurrence__plan=plans_world.rita).earliest(
+        "scheduled_start"
+    )
+    body = admin.get(LIST).content.decode()
+    header = '<th scope="col">Next <span class="muted small">your time, America/New_York</span>'
+    assert header in body
+    row = re.search(rf'href="{page_of(plans_world.rita)}">.*?</tr>', body, re.S).group(0)
+    in_new_york = nxt.scheduled_start.astimezone(ZoneInfo("America/New_York"))
+    assert "Tuesdays 10:00 Europe/Berlin" in row and in_new_york.strftime(", %H:%M</time>") in row
+    # The plan's page says it too, as the plan's zone is not the reader's.
+    page = admin.get(page_of(plans_world.rita)).content.decode()
+    next_fact = re.search(r"<dt>Next</dt>\s*<dd>(.*?)</dd>", page, re.S).group(1)
+    assert "your time, America/New_York" in next_fact
+
+
+def test_the_next_session_needs_no_label_in_the_plans_own_zone(admin, plans_world):
+    page = admin.get(page_of(plans_world.rita)).content.decode()
+    next_fact = re.search(r"<dt>Next</dt>\s*<dd>(.*?)</dd>", page, re.S).group(1)
+    assert "<time datetime=" in next_fact and "your time" not in next_fact
+
+
 @pytest.mark.parametrize(
     ("show", "expected", "label"),
     [
