@@ -206,3 +206,25 @@ def test_a_shorter_window_changes_the_coaching_numbers_only(client, world):  # n
     assert len(data["coaching"]["weeks"]) == 4
     assert data["this_week"]["due"] == 4
     assert NOW.isoformat()[:10] == data["window"]["until"][:10]
+
+
+def test_from_above_in_another_zone_the_page_says_whose_zone_is_whose(client, world):  # noqa: F811
+    """Hana in New York reads Mia's page: "this week" is Mia's, Monday to Sunday in
+    Berlin; every time is Hana's own, and the page says so where they meet."""
+    head = world.org.head
+    head.time_zone = "America/New_York"
+    head.save(update_fields=["time_zone"])
+    client.force_login(head)
+    above = squash(page(client, f"/team/managers/{world.org.manager.pk}/"))
+    assert (
+        "Times are in your time zone (America/New_York); “this week” is Mia's, "
+        "Monday to Sunday in Europe/Berlin."
+    ) in above
+    assert "This week Mon 16 Mar – Sun 22 Mar · Mia's week, Europe/Berlin" in above
+    # Rita's next 1:1, 10:00 UTC, is 06:00 in New York, and labelled as the reader's.
+    assert "Next 1:1 your time " in above and "Rita Rep Team A Thu 19 Mar, 06:00 " in above
+    # In the same zone as the manager there is nothing to tell apart.
+    head.time_zone = "Europe/Berlin"
+    head.save(update_fields=["time_zone"])
+    same = squash(page(client, f"/team/managers/{world.org.manager.pk}/"))
+    assert "Times are in your time zone" not in same and "your time" not in same
