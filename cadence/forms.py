@@ -4,7 +4,7 @@ from django import forms
 
 from .models import PLANNED_KINDS, EndReason, NotificationPreference, Recurrence, Weekday
 from .selectors_plans import PLAN_STATES
-from .services import PREFERENCE_FIELDS
+from .services import MANAGER_PREFERENCE_FIELDS, PREFERENCE_FIELDS
 
 
 class TimeInput(forms.TimeInput):
@@ -92,6 +92,14 @@ class NotificationPreferenceForm(forms.ModelForm):
         model = NotificationPreference
         fields = list(PREFERENCE_FIELDS)
         widgets = {"quiet_from": TimeInput(), "quiet_until": TimeInput()}
+
+    def __init__(self, *args, manages_people: bool, **kwargs):
+        """Someone without reports is not offered the kinds only managers receive; as
+        the fields are gone, saving leaves their stored values alone."""
+        super().__init__(*args, **kwargs)
+        if not manages_people:
+            for name in MANAGER_PREFERENCE_FIELDS:
+                del self.fields[name]
 
     def validate_unique(self):
         """The service keeps one row per person."""

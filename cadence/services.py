@@ -522,6 +522,11 @@ PREFERENCE_FIELDS = (
     "quiet_from",
     "quiet_until",
 )
+# Kinds that reach only someone with direct reports (`engine`): the weekly digest goes
+# to managers, an escalation to the coach's manager, a peer request to the asker's. The
+# page offers them to managers alone; anyone else's saved choice stays as it is for the
+# day they become one.
+MANAGER_PREFERENCE_FIELDS = ("email_escalation", "email_digest", "email_peer_asked")
 
 
 @transaction.atomic

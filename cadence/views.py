@@ -157,12 +157,15 @@ def _notifications_page(request, status=200, *, form=None, error=None):
     if page_error:
         status, error = 400, [*(error or []), page_error]
     inbox = selectors.notifications_page(user=request.user, page_number=number)
+    manages_people = _manages_people(request)
     return render(
         request,
         "cadence/notifications.html",
         {
             "inbox": inbox,
-            "form": form or NotificationPreferenceForm(instance=inbox.preference),
+            "form": form
+            or NotificationPreferenceForm(instance=inbox.preference, manages_people=manages_people),
+            "manages_people": manages_people,
             "error": error,
             "retention_days": settings.NOTIFICATION_RETENTION_DAYS,
         },
@@ -185,9 +188,13 @@ def notifications_read(request):
     return redirect("notification_list")
 
 
+def _manages_people(request) -> bool:
+    return Role.MANAGER in request_roles(request)
+
+
 @require_POST
 def notification_preferences(request):
-    form = NotificationPreferenceForm(request.POST)
+    form = NotificationPreferenceForm(request.POST, manages_people=_manages_people(request))
     if form.is_valid():
         try:
             services.notification_preference_save(person=request.user, **form.cleaned_data)

@@ -230,6 +230,47 @@ def test_preferences_are_saved_for_the_person(client, org):
     assert (preference.email_missed, preference.quiet_from) == (True, None)
 
 
+MANAGER_KINDS = ("email_escalation", "email_digest", "email_peer_asked")
+
+
+@pytest.mark.django_db
+def test_only_someone_with_reports_is_offered_the_kinds_only_managers_receive(client, org):
+    """Digests, escalations and peer requests go to managers alone; a rep is offered
+    what can reach them: reminders, misses (of a peer session they run), feedback asked
+    of them, peer pair invitations."""
+    client.force_login(org.rep)
+    rep_page = client.get("/me/notifications/").content.decode()
+    for name in MANAGER_KINDS:
+        assert f'name="{name}"' not in rep_page, name
+    for name in ("email_upcoming", "email_missed", "email_feedback", "email_pair_invited"):
+        assert f'name="{name}"' in rep_page, name
+    assert "weekly digests" not in rep_page
+    client.force_login(org.manager)
+    manager_page = client.get("/me/notifications/").content.decode()
+    for name in MANAGER_KINDS:
+        assert f'name="{name}"' in manager_page, name
+
+
+@pytest.mark.django_db
+def test_a_reps_save_keeps_the_manager_kinds_for_the_day_they_manage_someone(client, org):
+    NotificationPreference.objects.create(person=org.rep, email_digest=False)
+    client.force_login(org.rep)
+    response = client.post("/me/notifications/preferences/", {"email_upcoming": "on"})
+    assert response.status_code == 302
+    preference = NotificationPreference.objects.get(person=org.rep)
+    assert (preference.email_upcoming, preference.email_missed) == (True, False)
+    # What they never saw is as it was: the digest off, escalations and peer requests on.
+    assert (
+        preference.email_digest,
+        preference.email_escalation,
+        preference.email_peer_asked,
+    ) == (False, True, True)
+    reporting_line_change(person=org.other_rep, manager=org.rep, actor=org.admin)
+    page = client.get("/me/notifications/").content.decode()
+    assert 'name="email_escalation" id="id_email_escalation" checked' in page
+    assert 'name="email_digest" id="id_email_digest">' in page
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("data", "message"),
