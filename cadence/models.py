@@ -14,6 +14,8 @@ from coaching.models import CoachingSession, SessionKind
 from feedback.models import FeedbackRequest
 from people.models import Team, User, validate_time_zone
 
+from .delivery_errors import in_words
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -533,6 +535,11 @@ class Notification(models.Model):
     def __str__(self):
         return f"{self.get_kind_display()} → {self.recipient or self.team}"
 
+    @property
+    def error_in_words(self) -> str:
+        """Why the last try failed, for the admin; `last_error` is the raw detail."""
+        return in_words(self.last_error, channel=self.team_id is not None)
+
 
 class NotificationPreference(models.Model):
     """Which kinds reach a person by email (the in-app list always has everything),
@@ -589,6 +596,11 @@ class TeamChannel(models.Model):
 
     def __str__(self):
         return f"Channel of {self.team}"
+
+    @property
+    def error_in_words(self) -> str:
+        """Why the last post failed, for the admin; `last_error` is the raw detail."""
+        return in_words(self.last_error, channel=True)
 
 
 class CalendarFeed(models.Model):

@@ -5,6 +5,7 @@ newest first; sending failed ones again, one or all (audited, the senders starte
 page reads only the outbox's pending, sending and failed rows, at the same cost however
 many; everyone else gets 404 (also in the authorization matrix)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from cadence.delivery_errors import in_words
 from cadence.models import Notification, NotificationStatus
 from people.models import AuditEvent
 from tests.factories import TeamFactory
@@ -20,6 +22,7 @@ from tests.factories import TeamFactory
 pytestmark = pytest.mark.django_db
 URL = "/programme/delivery/"
 RETRY = "/programme/delivery/retry/"
+REFUSED = "URLError: <urlopen error [Errno 111] Connection refused>"
 
 
 def note(recipient=None, *, status=NotificationStatus.PENDING, due=None, team=None, **extra):
@@ -61,8 +64,50 @@ def test_it_shows_what_waits_is_sent_waits_again_and_failed(admin, org):
     assert "no worker seems to be sending" not in body
     east = body.index("East's channel")
     assert east < body.index("Rita Rep")  # newest first
-    assert "HTTPError: 404" in body and "550 mailbox unavailable" in body
     assert "Weekly team digest" in body and "after 6 tries" in body
+    # Each failure leads with what it means; the raw error is a detail for an operator.
+    assert '<td data-label="Why it failed">The webhook address no longer exists (404)' in body
+    assert '<td data-label="Why it failed">The mail server refused the recipient' in body
+    detail = '<details class="error-detail"><summary>Technical detail</summary><code>'
+    assert f"{detail}HTTPError: 404</code>" in body
+    assert f"{detail}SMTPRecipientsRefused: 550 mailbox unavailable</code>" in body
+    # Every one at once, or this one: two buttons, two names.
+    assert ">Send all 2 failed again</button>" in body
+    assert body.count(">Send this one again</button>") == 2
+
+
+def test_a_single_failure_has_one_button_to_send_it_again(admin, org):
+    failed(team=TeamFactory(name="East"), kind="team_digest", last_error=REFUSED)
+    body = admin.get(URL).content.decode()
+    assert "failed again</button>" not in body
+    assert body.count(">Send this one again</button>") == 1
+    why = re.search(r'<td data-label="Why it failed">(.*?)<', body).group(1)
+    assert why.startswith("The channel&#x27;s webhook could not be reached: it refused")
+    assert "Errno" not in why and "URLError" not in why
+
+
+@pytest.mark.parametrize(
+    ("raw", "channel", "words"),
+    [
+        (REFUSED, True, "The channel's webhook could not be reached: it refused the connection."),
+        (REFUSED, False, "The mail server could not be reached: it refused the connection."),
+        ("ConnectionRefusedError: [Errno 111] Connection refused", False, "could not be reached"),
+        ("TimeoutError: timed out", True, "The channel's webhook did not answer in time."),
+        ("URLError: <urlopen error [Errno -2] Name or service not known>", True, "spelled right"),
+        ("HTTPError: HTTP Error 410: Gone", True, "no longer exists (410)"),
+        ("OSError: webhook answered 403", True, "turned the message away (403)"),
+        ("HTTPError: HTTP Error 503: Service Unavailable", True, "a problem of its own (503)"),
+        ("HTTPError: HTTP Error 400: Bad Request", True, "refused the message (400)"),
+        ("SMTPAuthenticationError: (535, b'bad')", False, "refused Tandem's sign-in"),
+        ("SMTPServerDisconnected: gone", False, "closed the connection"),
+        ("KeyError: 'the words of a private note'", False, "a reason Tandem does not recognise"),
+        ("", True, ""),
+    ],
+)
+def test_errors_are_put_in_plain_words_never_their_own(raw, channel, words):
+    said = in_words(raw, channel=channel)
+    assert words in said and (said == "" or said.endswith("."))
+    assert "Errno" not in said and "private" not in said
 
 
 def test_a_backlog_that_waits_more_than_ten_minutes_says_no_worker_is_sending(admin, org):

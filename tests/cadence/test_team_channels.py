@@ -11,6 +11,7 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from cadence import outbox
 from cadence.models import Notification, NotificationKind, NotificationStatus, TeamChannel
@@ -113,6 +114,22 @@ def test_a_new_address_starts_a_clean_record_and_an_empty_one_keeps_the_old(admi
     assert "Paste the whole address, starting with https://." in errors_in(bad)
     channel.refresh_from_db()
     assert channel.webhook_url == new and channel.format == "teams"
+
+
+def test_a_failure_is_told_in_plain_words_with_the_raw_error_as_a_detail(admin, east):
+    TeamChannel.objects.create(
+        team=east,
+        webhook_url=SECRET_URL,
+        last_failure_at=timezone.now(),
+        last_error="URLError: <urlopen error [Errno 111] Connection refused>",
+    )
+    body = admin.get(PAGE).content.decode()
+    said = re.search(r"<dt>Last failure</dt><dd><time [^>]*>[^<]*</time> — ([^<]*)<", body)
+    assert said.group(1).startswith("The channel&#x27;s webhook could not be reached")
+    assert (
+        "<summary>Technical detail</summary><code>URLError: &lt;urlopen error [Errno 111] "
+        "Connection refused&gt;</code>"
+    ) in body
 
 
 def test_a_test_message_goes_out_through_the_outbox_and_the_record_says_so(
