@@ -10,7 +10,7 @@ from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Subquer
 from people.models import Team
 from people.paging import StateChoice
 
-from .models import PLANNED_KINDS, CadencePolicy, PolicyAssignment, PolicyItem
+from .models import PLANNED_KINDS, CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from .selectors import describe_rule
 from .services_policies import KIND_NAMES
 
@@ -64,6 +64,8 @@ class Kept:
     policy_id: int
     policy_name: str
     applied_at: object
+    plans: int = 0  # the live plans it made
+    changed: int = 0  # of them, those that no longer say what the policy says
 
 
 def teams_with_policy(show: str = ""):
@@ -88,10 +90,52 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     None): the count and the page, two queries. A page past the end shows the last."""
     page = Paginator(teams_with_policy(show), TEAMS_PER_PAGE).get_page(page_number)
     page.object_list = list(page.object_list)
+    counts = plans_changed([t.assignment_id for t in page.object_list if t.assignment_id])
     for team in page.object_list:
         team.kept = (
-            Kept(team.assignment_id, team.kept_policy_id, team.kept_policy_name, team.kept_since)
+            Kept(
+                team.assignment_id,
+                team.kept_policy_id,
+                team.kept_policy_name,
+                team.kept_since,
+                *counts.get(team.assignment_id, (0, 0)),
+            )
             if team.assignment_id
             else None
         )
     return page
+
+
+def _rule(rule) -> tuple[str, int]:
+    return describe_rule(rule, time_zone=""), rule.duration_minutes
+
+
+def plans_changed(assignment_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Per assignment: how many live plans it made, and how many of them no longer say
+    what the policy's item of their kind says now: a policy sets the day, time, rhythm
+    and length a plan starts with, each coach may change their own later (My cadence),
+    and a changed policy leaves the plans it made as they are. Two queries, whatever
+    the number of teams."""
+    plans = list(
+        CadencePlan.objects.live()
+        .filter(assignment_id__in=assignment_ids)
+        .select_related("assignment")
+        .only(
+            "kind",
+            "assignment__policy_id",
+            *("recurrence", "weekday", "interval_weeks", "week_of_month"),
+            *("local_time", "duration_minutes"),
+        )
+    )
+    items = {
+        (item.policy_id, item.kind): _rule(item)
+        for item in PolicyItem.objects.filter(
+            policy_id__in={plan.assignment.policy_id for plan in plans}
+        )
+    }
+    counts: dict[int, tuple[int, int]] = {}
+    for plan in plans:
+        made, changed = counts.get(plan.assignment_id, (0, 0))
+        differs = items.get((plan.assignment.policy_id, plan.kind)) != _rule(plan)
+        counts[plan.assignment_id] = (made + 1, changed + differs)
+    return counts

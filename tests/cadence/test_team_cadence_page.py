@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
-from cadence.services import policy_apply
+from cadence.services import plan_update, policy_apply
 from people.models import AuditEvent
 from tests.factories import TeamFactory, TeamMembershipFactory
 
@@ -66,6 +66,22 @@ def test_it_shows_each_policy_in_words_and_each_team_with_what_it_keeps(admin, w
     east, west = body.index('<th scope="row">East'), body.index('<th scope="row">West')
     assert "no policy" in body[east:west] and "Sales team standard" in body[west:]
     assert "needs a lead first" in body
+
+
+def test_each_team_says_how_many_of_its_plans_no_longer_keep_the_policys_slot(admin, org, world):
+    """A policy sets the slot a plan starts with; its coach may move it later. The team
+    keeps the policy either way, and the list says how many of its plans differ."""
+
+    def keeps(body):
+        west = body.index('<th scope="row">West')
+        return body[west : body.index("</tr>", west)]
+
+    assert "its 2 plans as the policy sets them" in keeps(admin.get(PAGE).content.decode())
+    olga = CadencePlan.objects.get(coachee=org.other_rep, kind="one_on_one")
+    plan_update(plan=olga, actor=org.other_manager, weekday=0, local_time=time(9, 0))
+    body = admin.get(PAGE).content.decode()
+    assert "1 of its 2 plans now on another day, time, rhythm or length" in keeps(body)
+    assert "Each coach may then move or change their own on My cadence" in body
 
 
 def test_the_tabs_count_and_filter_teams(admin, world):
