@@ -61,7 +61,11 @@ def test_a_programme_admin_adjusts_a_plan_and_reads_the_trail(page: Page, live_s
     page.get_by_label("Find by coach, coachee or team", exact=True).fill(SAM)
     with page.expect_navigation():
         page.get_by_role("button", name="Find", exact=True).click()
-    found = rows(page, "Each plan: what, who with whom, when, and its next session")
+    found = rows(
+        page,
+        "Each plan: what, who with whom, when (in the plan's time zone), and its next session "
+        "(in yours)",
+    )
     expect(found).to_have_count(1)
     expect(found.get_by_role("cell").first).to_have_text(MARCUS)
     with page.expect_navigation():
