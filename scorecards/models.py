@@ -235,17 +235,19 @@ class RoundQuerySet(models.QuerySet):
         )
         return self.filter(pk__in=ids)
 
-    def visible_for_lists(self, user):
+    def visible_for_lists(self, user, below: list[int] | None = None):
         """`visible_to(user)` — the same rounds — for lists read newest first a page at
         a time. From LARGE_SCOPE_FROM people below, gathering the ids first gathers
         most of the organisation's rounds (133,000 for its head: 1.7 s for a page);
         each round is checked instead, so a page walks `round_newest_first` and
-        costs a few dozen checks."""
+        costs a few dozen checks. `below`: the ids below `user`, when the page has
+        read them already (`list_ids_below`)."""
         from people.selectors import LARGE_SCOPE_FROM, list_ids_below, one_of
 
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        below = list_ids_below(person=user)
+        if below is None:
+            below = list_ids_below(person=user)
         if len(below) < LARGE_SCOPE_FROM:
             return self.visible_to(user)
         invited = RoundRater.objects.filter(round=OuterRef("pk"), person=user)

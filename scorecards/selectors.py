@@ -86,7 +86,7 @@ def calls_of(person: User, *, viewer: User) -> QuerySet[RecordedCall]:
     return calls_visible_to(viewer).filter(person=person)
 
 
-def calls_for_lists(user: User) -> QuerySet[RecordedCall]:
+def calls_for_lists(user: User, below: list[int] | None = None) -> QuerySet[RecordedCall]:
     """`calls_visible_to(user)` — the same calls — for lists read newest first a page
     at a time. Below LARGE_SCOPE_FROM people below, the ids are gathered first from
     indexes (mine, those of the people below me, those of rounds I may see): as the
@@ -96,12 +96,14 @@ def calls_for_lists(user: User) -> QuerySet[RecordedCall]:
     organisation's calls (133,000 for its head: 0.8 s a page); each call is checked
     instead, so a page walks `call_newest_first`. A round about my call or one below
     me is about a call already in the list, so of the rounds only those I opened or
-    was asked to score add calls."""
+    was asked to score add calls. `below`: the ids below `user`, when the page has
+    read them already (`list_ids_below`)."""
     from people.selectors import LARGE_SCOPE_FROM, list_ids_below, one_of
 
     if not (user and user.is_authenticated and user.is_active):
         return RecordedCall.objects.none()
-    below = list_ids_below(person=user)
+    if below is None:
+        below = list_ids_below(person=user)
     if len(below) < LARGE_SCOPE_FROM:
         calls = RecordedCall.objects.order_by()
         ids = (
@@ -247,10 +249,11 @@ def _rows(version, cards, scoring) -> list[CriterionRow]:
 # --- Lists -----------------------------------------------------------------------------------
 
 
-def rounds_for(*, user: User) -> QuerySet[ScoringRound]:
-    """Rounds that concern me, newest first, with what the list shows."""
+def rounds_for(*, user: User, below: list[int] | None = None) -> QuerySet[ScoringRound]:
+    """Rounds that concern me, newest first, with what the list shows (`below`: as for
+    `calls_for_lists`)."""
     return (
-        ScoringRound.objects.visible_for_lists(user)
+        ScoringRound.objects.visible_for_lists(user, below=below)
         .select_related("work__person", "version__template")
         # Counted per round shown, not grouped: a GROUP BY over the joined raters and
         # scorecards of every visible round came before the page was cut.
@@ -500,7 +503,9 @@ def access_call(*, user: User, pk: int) -> RecordedCall:
         raise Http404 from None
 
 
-def calls_with_rounds(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
+def calls_with_rounds(
+    *, user: User, mine: bool, below: list[int] | None = None
+) -> QuerySet[RecordedCall]:
     """My calls, or the others I may see (those of the people below me, and of rounds
     I opened or score), each with how many rounds score it (one query; two for the
     others)."""
@@ -511,15 +516,17 @@ def calls_with_rounds(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
             else RecordedCall.objects.none()
         )
     else:
-        calls = calls_for_lists(user).exclude(person=user)
+        calls = calls_for_lists(user, below).exclude(person=user)
     return calls.select_related("person").annotate(
         rounds_count=_count(ScoringRound.objects.filter(work=OuterRef("pk")), per="work")
     )
 
 
-def calls_newest_first(*, user: User, mine: bool) -> QuerySet[RecordedCall]:
+def calls_newest_first(
+    *, user: User, mine: bool, below: list[int] | None = None
+) -> QuerySet[RecordedCall]:
     """`calls_with_rounds`, the newest call first (the scorecards home, the calls page)."""
-    return calls_with_rounds(user=user, mine=mine).order_by("-call_date", "-pk")
+    return calls_with_rounds(user=user, mine=mine, below=below).order_by("-call_date", "-pk")
 
 
 def rounds_of_call(*, user: User, call: RecordedCall) -> QuerySet[ScoringRound]:

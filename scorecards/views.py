@@ -19,6 +19,7 @@ from people.access import request_roles, role_required
 from people.forms import add_service_errors
 from people.paging import first_of, page_asked
 from people.roles import Role
+from people.selectors import list_ids_below
 
 from . import selectors, services
 from .forms import (
@@ -48,6 +49,8 @@ CALLS_PER_PAGE = 50
 def scorecard_home(request):
     user = request.user
     manages = Role.MANAGER in request_roles(request)
+    # Walked once for both lists that need it (the head's walk: 9,600 people).
+    below = list_ids_below(person=user)
     return render(
         request,
         "scorecards/home.html",
@@ -57,11 +60,14 @@ def scorecard_home(request):
             ),
             "my_calls": first_of(selectors.calls_newest_first(user=user, mine=True), CALLS_ON_HOME),
             "people_calls": (
-                first_of(selectors.calls_newest_first(user=user, mine=False), CALLS_ON_HOME)
+                first_of(
+                    selectors.calls_newest_first(user=user, mine=False, below=below),
+                    CALLS_ON_HOME,
+                )
                 if manages
                 else None
             ),
-            "rounds": list(selectors.rounds_for(user=user)[:LIST_LIMIT]),
+            "rounds": list(selectors.rounds_for(user=user, below=below)[:LIST_LIMIT]),
         },
     )
 
