@@ -998,6 +998,14 @@ class _Builder:
         )
         session.participants.update(scheduled_start=start)
 
+    def hold(self, session, actor, start, held_at, **backdate) -> None:
+        """Move a session back to when it happened, then log it held: the services log
+        only a session that has started, and the services' frame is 13 weeks ahead."""
+        self.backdate_session(session, start, **backdate)
+        session_mark_held(session=session, actor=actor, held_at=held_at + self.offset)
+        if self.offset:
+            CoachingSession.objects.filter(pk=session.pk).update(held_at=held_at)
+
     # Planning -------------------------------------------------------------------------
 
     def focus_areas(self) -> None:
@@ -1217,8 +1225,7 @@ class _Builder:
                     self.make_commitment(rep, session, start, text, evidence, account, written_at)
             if rng.random() < 0.12:
                 self.private_note(session, coach, coachee, account, written_at)
-        session_mark_held(session=session, actor=coach, held_at=held_at + self.offset)
-        self.backdate_session(session, start, original=original, held_at=held_at)
+        self.hold(session, coach, start, held_at, original=original)
 
     def make_commitment(self, rep, session, start, text, evidence, account, at) -> None:
         local = start.astimezone(rep.coach.tzinfo).date()
@@ -1410,8 +1417,7 @@ class _Builder:
             session=session, actor=host, base_version=0, changes={"notes": "\n".join(lines)}
         )
         self.backdate_notes(notes, held_at + timedelta(minutes=rng.randint(5, 60)))
-        session_mark_held(session=session, actor=lead, held_at=held_at + self.offset)
-        self.backdate_session(session, start, created_at=created_at, held_at=held_at)
+        self.hold(session, lead, start, held_at, created_at=created_at)
 
     # Role-plays ------------------------------------------------------------------------
 
@@ -1443,10 +1449,7 @@ class _Builder:
             changes={"notes": script.notes.format(a=a.get_short_name(), b=b.get_short_name())},
         )
         self.backdate_notes(notes, held_at + timedelta(minutes=rng.randint(5, 45)))
-        session_mark_held(session=session, actor=lead, held_at=held_at + self.offset)
-        self.backdate_session(
-            session, start, created_at=start - timedelta(days=14), held_at=held_at
-        )
+        self.hold(session, lead, start, held_at, created_at=start - timedelta(days=14))
 
     # Manager reviews -------------------------------------------------------------------
 
@@ -1562,10 +1565,7 @@ class _Builder:
                 session=session, author=self.head, text=private, base_version=0
             )
             PrivateNote.objects.filter(pk=note.pk).update(updated_at=written_at)
-        session_mark_held(session=session, actor=self.head, held_at=held_at + self.offset)
-        self.backdate_session(
-            session, start, created_at=start - timedelta(days=21), held_at=held_at
-        )
+        self.hold(session, self.head, start, held_at, created_at=start - timedelta(days=21))
 
     # Daniel's 1:1s with his managers ---------------------------------------------------
 
@@ -1630,10 +1630,7 @@ class _Builder:
         }
         notes = notes_save(session=session, actor=self.head, base_version=version, changes=changes)
         self.backdate_notes(notes, self.capped(held_at + timedelta(minutes=rng.randint(5, 60))))
-        session_mark_held(session=session, actor=self.head, held_at=held_at + self.offset)
-        self.backdate_session(
-            session, start, created_at=start - timedelta(days=21), held_at=held_at
-        )
+        self.hold(session, self.head, start, held_at, created_at=start - timedelta(days=21))
 
     # Peer coaching ---------------------------------------------------------------------
 
@@ -1662,10 +1659,7 @@ class _Builder:
             changes={"notes": self.rng.choice(PEER_NOTES).format(a_first=a.get_short_name())},
         )
         self.backdate_notes(notes, held_at + timedelta(minutes=10))
-        session_mark_held(session=session, actor=a, held_at=held_at + self.offset)
-        self.backdate_session(
-            session, start, created_at=start - timedelta(days=14), held_at=held_at
-        )
+        self.hold(session, a, start, held_at, created_at=start - timedelta(days=14))
 
     # Everything, in the order it happened ----------------------------------------------
 

@@ -1198,6 +1198,7 @@ class _Builder:
                 "original_start": start,
                 "created_at": start - timedelta(days=9),
             }
+            held_at = None
             if week in spec.cancelled:
                 who, reason = spec.cancelled[week]
                 session_cancel(session=session, actor=self.of(who), reason=reason)
@@ -1213,10 +1214,10 @@ class _Builder:
                 saved = held_at + timedelta(minutes=12)
                 SharedNotes.objects.filter(pk=notes.pk).update(updated_at=saved)
                 NotesRevision.objects.filter(notes=notes).update(saved_at=saved)
-                session_mark_held(session=session, actor=a, held_at=held_at)
-                moved["held_at"] = held_at
             CoachingSession.objects.filter(pk=session.pk).update(**moved)
             session.participants.update(scheduled_start=start)
+            if held_at:  # once moved back: only a session that has started is logged held
+                session_mark_held(session=session, actor=a, held_at=held_at)
 
     def partner_of(self, spec: PairSpec, owner: str, turn: int) -> User:
         others = [k for k in spec.members if k != owner]

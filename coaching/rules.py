@@ -25,6 +25,22 @@ def can_run(session: CoachingSession, user) -> bool:
     return role in RUNNING_ROLES
 
 
+def why_not_log_held(session: CoachingSession, user, now) -> str | None:
+    """Why `user` may not log `session` held at `now`, or None if they may: the page
+    offers the button only when the service would take it, and the service refuses
+    with the same words. A session that has not started cannot have been held."""
+    if not can_run(session, user):
+        return "Only the person running this session can log it."
+    if session.status not in (SessionStatus.SCHEDULED, SessionStatus.MISSED):
+        return f"This session is already {session.get_status_display().lower()}."
+    if session.scheduled_start > now:  # from its start on, it can be logged
+        return (
+            "This session has not started yet. Log it as held once it has taken place; "
+            "until then you can prepare, move or cancel it."
+        )
+    return None
+
+
 # What moving or cancelling a session has made of it, for the refusal's words.
 _CHANGED = {"cancel": "cancelled", "move": "moved"}
 

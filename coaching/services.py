@@ -382,13 +382,11 @@ def session_mark_held(
     *, session: CoachingSession, actor: User, held_at: datetime | None = None
 ) -> CoachingSession:
     session = _lock(session)
-    _require(rules.can_run(session, actor), "Only the person running this session can log it.")
-    _require(
-        session.status in (SessionStatus.SCHEDULED, SessionStatus.MISSED),
-        f"This session is already {session.get_status_display().lower()}.",
-    )
-    held_at = held_at or timezone.now()
-    if held_at > timezone.now() + timedelta(minutes=5):
+    now = timezone.now()
+    refusal = rules.why_not_log_held(session, actor, now)
+    _require(refusal is None, refusal or "")
+    held_at = held_at or now
+    if held_at > now + timedelta(minutes=5):
         raise ValidationError("A session cannot be logged as held in the future.")
     session.status = SessionStatus.HELD
     session.held_at, session.held_by = held_at, actor

@@ -489,8 +489,13 @@ def session_held(request, pk):
     try:
         session = services.session_mark_held(session=session, actor=request.user)
     except ValidationError as exc:
+        # The session page again, saying why, with the status the API answers: 403
+        # for someone who only reads along, 400 for a session not to be logged now.
         messages.error(request, " ".join(exc.messages))
-        return _back_to_session(request, pk)
+        status = 400 if rules.can_run(session, request.user) else 403
+        return render(
+            request, "coaching/session_detail.html", _page_context(request, pk), status=status
+        )
     if session.held_but_empty:
         messages.warning(
             request,

@@ -531,7 +531,15 @@ ROUTES: dict[str, dict] = dict(
         post("private_note_save", each(SESSION, page, ok="400")),
         post("agenda_add", each(SESSION, page, ok="400")),
         post("commitment_add", each(SESSION, page, ok="400")),
-        post("session_held", each(SESSION, page, ok=REDIRECT)),
+        post(
+            "session_held",  # refused as the API refuses: the rep's 1:1 and the review are
+            # held already, the other 1:1 has not started yet
+            {
+                "rep": page(*SESSION["rep"], ok="403", manager="400"),
+                "review": page(*SESSION["review"], ok="403", head="400"),
+                "other": page(*SESSION["other"], ok="403", other_manager="400"),
+            },
+        ),
         (
             "session_rating",  # the coachee rates; others who see the session may not
             {
@@ -809,11 +817,11 @@ ROUTES: dict[str, dict] = dict(
         ("api:session-detail", each(SESSION, api)),
         ("api:session-cancel", each(SESSION, api, ok="400")),
         (
-            "api:session-held",  # the coach (the rep's 1:1 is held already)
+            "api:session-held",  # as the page (the other 1:1 has not started yet)
             {
                 "rep": api(*SESSION["rep"], ok="403", manager="400"),
                 "review": api(*SESSION["review"], ok="403", head="400"),
-                "other": api(*SESSION["other"], ok="403", other_manager="200"),
+                "other": api(*SESSION["other"], ok="403", other_manager="400"),
             },
         ),
         ("api:session-reschedule", each(SESSION, api, ok="400")),

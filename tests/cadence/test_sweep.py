@@ -174,7 +174,6 @@ def test_the_digest_says_what_the_week_was(org):
 
     with time_machine.travel(START - timedelta(days=6), tick=False):
         held = one_on_one_at(org, org.rep, START - timedelta(days=5))
-        session_mark_held(session=held, actor=org.manager)
         commitment_create(
             session=held,
             actor=org.manager,
@@ -183,6 +182,8 @@ def test_the_digest_says_what_the_week_was(org):
             due_on=date(2026, 3, 20),
         )
         one_on_one_at(org, org.peer, START - timedelta(days=4))  # never logged
+    with time_machine.travel(START - timedelta(days=5, minutes=-30), tick=False):
+        session_mark_held(session=held, actor=org.manager)  # once it has taken place
     with time_machine.travel(START, tick=False):
         engine.sweep_missed()
         engine.digests_queue()

@@ -668,7 +668,7 @@ def test_logging_held_at_a_given_time_and_twice(api, org):
 
 @pytest.mark.django_db
 def test_a_session_cannot_be_logged_held_in_the_future(api, org):
-    session = one_on_one(org.manager, org.rep)
+    session = one_on_one(org.manager, org.rep, start=in_days(-1))
     response = api(org.manager).post(
         f"/api/v1/sessions/{session.pk}/held/",
         {"held_at": in_days(2).isoformat()},
@@ -806,3 +806,15 @@ def test_new_sessions_of_a_new_person_work_end_to_end(api, org):
         scheduled_start=in_days(1).isoformat(),
     )
     assert response.status_code == 201
+
+
+@pytest.mark.django_db
+def test_a_session_that_has_not_started_cannot_be_logged_held(api, org):
+    session = one_on_one(org.manager, org.rep, start=in_days(5))
+    client = api(org.manager)
+    for body in ({}, {"held_at": in_days(-1).isoformat()}):
+        response = client.post(f"/api/v1/sessions/{session.pk}/held/", body, format="json")
+        assert response.status_code == 400
+        assert "has not started yet" in messages(response.json())
+    session.refresh_from_db()
+    assert session.status == "scheduled" and session.held_at is None

@@ -216,3 +216,25 @@ def test_a_session_no_longer_scheduled_cannot_be_cancelled_or_moved_and_says_why
     assert 'method="post" class="panel form"' not in page.content.decode()
     session.refresh_from_db()
     assert session.status == "held"
+
+
+@pytest.mark.django_db
+def test_a_session_ahead_is_not_offered_or_taken_as_held(client, org):
+    session = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=5))
+    client.force_login(org.manager)
+    page = client.get(f"/sessions/{session.pk}/").content.decode()
+    assert "Log as held" not in page
+    assert "Not started yet" in page and "Move" in page and "Cancel…" in page
+    refused = client.post(f"/sessions/{session.pk}/held/")
+    assert refused.status_code == 400
+    assert "has not started yet" in refused.content.decode()
+    session.refresh_from_db()
+    assert session.status == "scheduled" and session.held_at is None
+
+
+@pytest.mark.django_db
+def test_a_session_under_way_is_offered_as_held(client, org):
+    session = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(minutes=5))
+    client.force_login(org.manager)
+    page = client.get(f"/sessions/{session.pk}/").content.decode()
+    assert "Log as held" in page and "Not started yet" not in page

@@ -22,15 +22,19 @@ pytestmark = pytest.mark.django_db
 def more_teams(org, n):
     """n teams below the head, of one rep each (too few to show), each with a held and
     a missed 1:1 and its install plan started."""
+    to_hold = []
     with time_machine.travel(days_ago(30), tick=False):
         for i in range(n):
             manager = UserFactory(manager=org.head)
             rep = UserFactory(manager=manager)
             team = team_create(name=f"More {manager.pk}-{i}", lead=manager)
             team_member_add(team=team, person=rep)
-            held(one_on_one(manager, rep, start=days_ago(10)), manager)
+            to_hold.append((one_on_one(manager, rep, start=days_ago(10)), manager))
             mark_missed(one_on_one(manager, rep, start=days_ago(3)))
             rollout_start(team=team, actor=manager, starts_on=NOW.date())
+    with time_machine.travel(days_ago(10, hours=-1), tick=False):  # once they took place
+        for session, manager in to_hold:
+            held(session, manager)
 
 
 def counts(client, paths):

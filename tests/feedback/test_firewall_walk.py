@@ -319,11 +319,16 @@ def world(org, settings):
         feedback_acknowledge(feedback=item, actor=p["rep"], reflection=item.reflection, goal=goal)
     ask(p["rep"], [p["peer"]], goal=goal, focus_area=focus)
     start = timezone.now() + timedelta(days=1)
-    held_session = one_on_one(p["manager"], p["rep"], start=start, focus_area=focus)
+    # Taken place an hour ago, so it can be logged held (and then rated) below.
+    held_session = one_on_one(
+        p["manager"], p["rep"], start=timezone.now() - timedelta(hours=1), focus_area=focus
+    )
     upcoming = one_on_one(p["manager"], p["rep"], start=start + timedelta(days=7))
     one_on_one(p["manager"], p["peer"], start=start + timedelta(hours=2))
     one_on_one(p["other_manager"], p["other_rep"], start=start + timedelta(hours=3))
-    review_session = manager_review_create(coach=p["head"], manager=p["manager"], start=start)
+    review_session = manager_review_create(
+        coach=p["head"], manager=p["manager"], start=timezone.now() - timedelta(hours=2)
+    )
     for session, readers in ((held_session, coaching_text), (upcoming, coaching_text)):
         notes_save(
             session=session,
