@@ -3,6 +3,8 @@ private notes, commitments that carry forward, focus areas and the question bank
 
 Who may see what is decided in one place per model: `QuerySet.visible_to(user)`."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Case, F, Q, When
@@ -42,6 +44,18 @@ DEFAULT_DURATION = {
 
 class SessionStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Scheduled"
+    HELD = "held", "Held"
+    MISSED = "missed", "Missed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class SessionState(models.TextChoices):
+    """What became of a session as of a moment, as every page words it: its status,
+    except that a scheduled session whose start has passed is due and still to log
+    (Due as `cadence.health` defines it: the start has passed)."""
+
+    TO_COME = "to_come", "Scheduled"
+    TO_LOG = "to_log", "Due, still to log"
     HELD = "held", "Held"
     MISSED = "missed", "Missed"
     CANCELLED = "cancelled", "Cancelled"
@@ -404,6 +418,19 @@ class CoachingSession(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == SessionStatus.SCHEDULED
+
+    def has_started(self, now: datetime) -> bool:
+        return self.scheduled_start < now
+
+    def state_at(self, now: datetime) -> SessionState:
+        if self.status != SessionStatus.SCHEDULED:
+            return SessionState(self.status)
+        return SessionState.TO_LOG if self.has_started(now) else SessionState.TO_COME
+
+    @property
+    def state(self) -> SessionState:
+        """The state now: what the session page and every list show."""
+        return self.state_at(timezone.now())
 
     @property
     def uses_grow(self) -> bool:

@@ -40,6 +40,7 @@ from coaching.models import (
     ParticipantRole,
     SessionKind,
     SessionParticipant,
+    SessionState,
     SessionStatus,
 )
 from coaching.ratings import (
@@ -80,26 +81,24 @@ def access_manager(*, viewer: User, pk: int) -> User:
 
 # --- This week -------------------------------------------------------------------------
 
-# What became of a session this week, in the order the panel lists them.
+# What became of a session this week, in the order the panel lists them: its state
+# (`coaching.models.SessionState`, as the session page words it), with sessions
+# cancelled before their start counted apart.
 WEEK_STATES = {
-    "held": "Held",
-    "to_log": "Due, still to log",
-    "missed": "Missed",
-    "cancelled": "Cancelled",
+    "held": SessionState.HELD.label,
+    "to_log": SessionState.TO_LOG.label,
+    "missed": SessionState.MISSED.label,
+    "cancelled": SessionState.CANCELLED.label,
     "to_come": "Still to come",
     "cancelled_ahead": "Cancelled ahead",
 }
 
 
 def _state(session: CoachingSession, now: datetime) -> str:
-    if session.status == SessionStatus.HELD:
-        return "held"
-    if session.status == SessionStatus.MISSED:
-        return "missed"
-    started = session.scheduled_start < now
-    if session.status == SessionStatus.CANCELLED:
-        return "cancelled" if started else "cancelled_ahead"
-    return "to_log" if started else "to_come"
+    state = session.state_at(now)
+    if state == SessionState.CANCELLED and not session.has_started(now):
+        return "cancelled_ahead"
+    return state.value
 
 
 @dataclass

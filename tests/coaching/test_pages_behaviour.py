@@ -238,3 +238,15 @@ def test_a_session_under_way_is_offered_as_held(client, org):
     client.force_login(org.manager)
     page = client.get(f"/sessions/{session.pk}/").content.decode()
     assert "Log as held" in page and "Not started yet" not in page
+
+
+@pytest.mark.django_db
+def test_a_session_past_its_start_and_not_logged_reads_the_same_on_every_page(client, org):
+    """One wording (`SessionState`) for the session page, the lists and My team's week."""
+    session = one_on_one(org.manager, org.rep, start=timezone.now() - timedelta(minutes=30))
+    client.force_login(org.manager)
+    for path in (f"/sessions/{session.pk}/", "/sessions/", f"/people/{org.rep.pk}/"):
+        page = client.get(path).content.decode()
+        assert "Due, still to log" in page and ">Scheduled<" not in page, path
+    ahead = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=1))
+    assert ">Scheduled<" in client.get(f"/sessions/{ahead.pk}/").content.decode()

@@ -228,3 +228,12 @@ def test_from_above_in_another_zone_the_page_says_whose_zone_is_whose(client, wo
     head.save(update_fields=["time_zone"])
     same = squash(page(client, f"/team/managers/{world.org.manager.pk}/"))
     assert "Times are in your time zone" not in same and "your time" not in same
+
+
+def test_the_weeks_states_are_the_sessions_own_wording():
+    from coaching.models import SessionState
+    from dashboards.team import WEEK_STATES
+
+    for state in SessionState:
+        if state != SessionState.TO_COME:  # the panel counts those "Still to come"
+            assert WEEK_STATES[state.value] == state.label

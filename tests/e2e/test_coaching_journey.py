@@ -147,6 +147,16 @@ def test_one_on_one_journey(page: Page, live_server, demo_org):
     expect(private.get_by_role("status")).to_have_text("Saved.")
     expect(page).to_have_url(session_url)
 
+    # Not started yet, so nothing to log as held; the hour passes (its start moves back).
+    expect(page.get_by_role("button", name="Log as held")).to_have_count(0)
+    started = timezone.now() - dt.timedelta(minutes=5)
+    CoachingSession.objects.filter(pk=session.pk).update(
+        scheduled_start=started,
+        scheduled_end=started + dt.timedelta(minutes=session.duration_minutes),
+    )
+    session.participants.update(scheduled_start=started)
+    page.reload()
+    expect(page.get_by_text("Due, still to log", exact=True)).to_be_visible()
     with page.expect_navigation():
         page.get_by_role("button", name="Log as held").click()
     expect(page).to_have_url(session_url)
