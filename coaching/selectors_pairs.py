@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
@@ -29,6 +29,8 @@ from .models import (
     PairNote,
     PeerPair,
     PeerRequest,
+    SessionKind,
+    SessionParticipant,
     SessionStatus,
 )
 from .models_peers import within_reach
@@ -103,15 +105,25 @@ def _members_prefetch() -> Prefetch:
     return Prefetch("members", queryset=PairMember.objects.select_related("person").order_by("pk"))
 
 
-def with_next_session(pairs: QuerySet[PeerPair], *, now: datetime | None = None):
+def with_next_session(pairs: QuerySet[PeerPair], *, viewer: User, now: datetime | None = None):
     """Annotate each pair with its next scheduled session (id and start) in the same
-    query. A pair's sessions are those of its cadence plans (`Occurrence.plan.pair`)."""
+    query: the soonest of its cadence plans' (`Occurrence.plan.pair`) and, for a member,
+    of the peer sessions they booked with its members between themselves — the next
+    one their own session list shows. Whoever else reads the pair sees only the plans'
+    (peer sessions stay with the peers)."""
     now = now or timezone.now()
-    upcoming = CoachingSession.objects.filter(
-        occurrence__plan__pair=OuterRef("pk"),
-        status=SessionStatus.SCHEDULED,
-        scheduled_start__gte=now,
-    ).order_by("scheduled_start", "pk")
+    member_now = PairMember.objects.filter(
+        pair=OuterRef(OuterRef(OuterRef("pk"))), person=OuterRef("person"), left_at__isnull=True
+    )
+    outsider = SessionParticipant.objects.filter(session=OuterRef("pk")).exclude(Exists(member_now))
+    viewer_in = SessionParticipant.objects.filter(session=OuterRef("pk"), person=viewer)
+    upcoming = (
+        CoachingSession.objects.filter(
+            kind=SessionKind.PEER, status=SessionStatus.SCHEDULED, scheduled_start__gte=now
+        )
+        .filter(Q(occurrence__plan__pair=OuterRef("pk")) | Q(Exists(viewer_in), ~Exists(outsider)))
+        .order_by("scheduled_start", "pk")
+    )
     return pairs.annotate(
         next_session_id=Subquery(upcoming.values("pk")[:1]),
         next_session_start=Subquery(upcoming.values("scheduled_start")[:1]),
@@ -124,7 +136,8 @@ def pairs_for(*, user: User) -> QuerySet[PeerPair]:
     return with_next_session(
         PeerPair.objects.visible_to(user)
         .select_related("focus_area", "created_by")
-        .prefetch_related(_members_prefetch())
+        .prefetch_related(_members_prefetch()),
+        viewer=user,
     )
 
 

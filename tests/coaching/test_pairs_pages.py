@@ -417,3 +417,27 @@ def test_nothing_ages_wrongly_a_pair_formed_long_ago_still_shows(client, org):
     PeerPair.objects.filter(pk=pair.pk).update(created_at=timezone.now() - timedelta(days=400))
     client.force_login(org.rep)
     assert client.get(f"/peers/{pair.pk}/").status_code == 200
+
+
+
+def test_a_members_next_session_is_the_same_on_the_pair_page_and_on_my_coaching(client, org):
+    """A session the pair booked between themselves, before the plan's first, is their
+    next one on both pages; whoever formed the pair still reads the plan's."""
+    from cadence.engine import occurrences_generate
+    from coaching.services import peer_session_create
+
+    pair = active_pair(org.manager, org.rep, org.peer)
+    occurrences_generate()
+    planned = pair.plans.get().occurrences.order_by("slot_start").first().session
+    now = timezone.now()
+    booked = peer_session_create(
+        actor=org.rep, peer=org.peer, start=now + (planned.scheduled_start - now) / 2
+    )
+    for member in (org.rep, org.peer):
+        client.force_login(member)
+        assert f'href="/sessions/{booked.pk}/"' in text(client.get("/me/"))
+        page = text(client.get(f"/peers/{pair.pk}/"))
+        assert f'Next session: <a href="/sessions/{booked.pk}/"' in page
+    client.force_login(org.manager)
+    page = text(client.get(f"/peers/{pair.pk}/"))
+    assert "Next session:" in page and f"{booked.pk}/" not in page
