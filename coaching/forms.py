@@ -167,13 +167,30 @@ FORM_FOR_KIND = {
 }
 
 
+class GrowingTextarea(forms.Textarea):
+    """A box tall enough for what it holds (up to MAX_ROWS; then it scrolls), so written
+    notes are read whole rather than clipped. Browsers that size a box to its content
+    (CSS `field-sizing`) keep growing it while one types; the rows are for the rest."""
+
+    MAX_ROWS = 20
+    CHARS_PER_ROW = 60  # about a line of the notes column on a laptop
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        text = str(value or "")
+        lines = sum(1 + len(line) // self.CHARS_PER_ROW for line in text.splitlines())
+        shown = context["widget"]["attrs"]
+        shown["rows"] = min(max(int(shown.get("rows", 2)), lines), self.MAX_ROWS)
+        return context
+
+
 class NotesForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     goal = forms.CharField(
-        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 2})
+        required=False, max_length=TEXT_LIMIT, widget=GrowingTextarea(attrs={"rows": 2})
     )
     reality = forms.CharField(
-        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 4})
+        required=False, max_length=TEXT_LIMIT, widget=GrowingTextarea(attrs={"rows": 4})
     )
     reality_evidence_url = forms.URLField(
         assume_scheme="https",
@@ -183,13 +200,13 @@ class NotesForm(forms.Form):
         help_text="A recorded call or document the Reality refers to.",
     )
     options = forms.CharField(
-        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 3})
+        required=False, max_length=TEXT_LIMIT, widget=GrowingTextarea(attrs={"rows": 3})
     )
     will = forms.CharField(
-        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 3})
+        required=False, max_length=TEXT_LIMIT, widget=GrowingTextarea(attrs={"rows": 3})
     )
     notes = forms.CharField(
-        required=False, max_length=TEXT_LIMIT, widget=forms.Textarea(attrs={"rows": 6})
+        required=False, max_length=TEXT_LIMIT, widget=GrowingTextarea(attrs={"rows": 6})
     )
 
     HINTED = ("goal", "reality", "options", "will", "notes")

@@ -250,3 +250,18 @@ def test_a_session_past_its_start_and_not_logged_reads_the_same_on_every_page(cl
         assert "Due, still to log" in page and ">Scheduled<" not in page, path
     ahead = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=1))
     assert ">Scheduled<" in client.get(f"/sessions/{ahead.pk}/").content.decode()
+
+
+def test_notes_boxes_are_tall_enough_for_what_they_hold():
+    import re
+
+    from coaching.forms import NotesForm
+
+    long = "\n".join(f"- option {n}: ask who else needs to say yes" for n in range(9))
+    form = NotesForm(initial={"options": long, "will": "", "version": 0})
+    rows = lambda name: int(re.search(r'rows="(\d+)"', str(form[name])).group(1))  # noqa: E731
+    assert rows("options") >= 9  # every line shown, not clipped to three
+    assert rows("will") == 3  # an empty box keeps its size
+    assert rows("reality") == 4
+    huge = NotesForm(initial={"notes": "word " * 5000, "version": 0})
+    assert 'rows="20"' in str(huge["notes"])  # then it scrolls
