@@ -202,12 +202,13 @@ class PairNoteForm(forms.Form):
         max_length=NOTE_LIMIT,
         widget=forms.Textarea(attrs={"rows": 3}),
         label="Note",
-        help_text="Private to the pair: no manager, HR or admin reads it.",
     )
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "note_%s")  # several forms on one page
         super().__init__(*args, **kwargs)
+        # The notes section says once who reads them; the box points at that sentence.
+        self.fields["text"].widget.attrs["aria-describedby"] = "pair-notes-privacy"
 
 
 class HabitForm(forms.Form):

@@ -207,6 +207,12 @@ class SessionPage:
         return prompts_for(self.session.kind)
 
     @cached_property
+    def others(self) -> list[User]:
+        """Everyone in the session but the reader (a 1:1 has one other, a call review
+        many): whom the private notes are kept from, by name where there is one."""
+        return [p.person for p in self.session.participants.all() if p.person_id != self._user.pk]
+
+    @cached_property
     def speaking_order(self) -> list[SessionParticipant]:
         return list(self.session.participants.all())
 

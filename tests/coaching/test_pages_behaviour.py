@@ -265,3 +265,13 @@ def test_notes_boxes_are_tall_enough_for_what_they_hold():
     assert rows("reality") == 4
     huge = NotesForm(initial={"notes": "word " * 5000, "version": 0})
     assert 'rows="20"' in str(huge["notes"])  # then it scrolls
+
+
+@pytest.mark.django_db
+def test_private_notes_name_the_one_other_person_of_a_1_on_1(client, org):
+    session = one_on_one(org.manager, org.rep)
+    for reader, other in ((org.rep, org.manager), (org.manager, org.rep)):
+        client.force_login(reader)
+        page = client.get(f"/sessions/{session.pk}/").content.decode()
+        assert f"not {other.get_short_name()}, not your manager" in page
+        assert "the others" not in page

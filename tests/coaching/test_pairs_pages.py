@@ -419,6 +419,13 @@ def test_nothing_ages_wrongly_a_pair_formed_long_ago_still_shows(client, org):
     assert client.get(f"/peers/{pair.pk}/").status_code == 200
 
 
+def test_the_pair_page_says_once_who_reads_the_notes(client, org):
+    pair = active_pair(org.manager, org.rep, org.peer)
+    client.force_login(org.rep)
+    page = text(client.get(f"/peers/{pair.pk}/"))
+    assert page.count("Private to the pair") == 1
+    assert 'aria-describedby="pair-notes-privacy"' in page
+
 
 def test_a_members_next_session_is_the_same_on_the_pair_page_and_on_my_coaching(client, org):
     """A session the pair booked between themselves, before the plan's first, is their
