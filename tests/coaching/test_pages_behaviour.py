@@ -275,3 +275,20 @@ def test_private_notes_name_the_one_other_person_of_a_1_on_1(client, org):
         page = client.get(f"/sessions/{session.pk}/").content.decode()
         assert f"not {other.get_short_name()}, not your manager" in page
         assert "the others" not in page
+
+
+@pytest.mark.django_db
+def test_the_agenda_tick_and_the_save_line_speak_plainly(client, org):
+    from coaching.services import agenda_item_add, notes_save
+
+    session = one_on_one(org.manager, org.rep)
+    agenda_item_add(session=session, actor=org.rep, text="The Beacon Hill call")
+    client.force_login(org.manager)
+    page = client.get(f"/sessions/{session.pk}/").content.decode()
+    assert 'aria-label="Mark done: The Beacon Hill call"' in page and 'title="Mark done"' in page
+    assert "Tick an item once you have talked it through." in page
+    assert "Version 0" not in page and "Last saved" not in page
+    notes_save(session=session, actor=org.manager, base_version=0, changes={"will": "Ask"})
+    page = client.get(f"/sessions/{session.pk}/").content.decode()
+    assert "Version 1" not in page and "Last saved" in page
+    assert 'name="version" value="1"' in page  # the guard against overwriting stays
