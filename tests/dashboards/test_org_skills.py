@@ -310,6 +310,14 @@ def test_the_numbers_are_kept_for_their_slot_and_exact_as_of_its_start(client, w
     assert march_people(TODAY + timedelta(minutes=5)) == 5
 
 
+def skills_below(client, reader):
+    """The skills of the people below `reader`, on TODAY: the API's data and the page."""
+    client.force_login(reader)
+    with time_machine.travel(TODAY, tick=False):
+        data = client.get("/api/v1/dashboards/skills/", **JSON).json()
+        return data, client.get("/team/skills/").content.decode()
+
+
 def test_a_manager_reads_the_people_below_them_only(client, world):
     """Omar scores Olga's call in February (A4 B4). Mia's view holds her six reps'
     February as before; the head's, everyone below her: six people, 30 over 14."""
@@ -318,10 +326,7 @@ def test_a_manager_reads_the_people_below_them_only(client, world):
            datetime(2026, 2, 12, 9, tzinfo=UTC), coach_gave=[4, 4, 1])  # fmt: skip
     seen = {}
     for reader in (org.manager, org.head, org.other_manager):
-        client.force_login(reader)
-        with time_machine.travel(TODAY, tick=False):
-            data = client.get("/api/v1/dashboards/skills/", **JSON).json()
-            body = client.get("/team/skills/").content.decode()
+        data, body = skills_below(client, reader)
         area = data["areas"][0]
         february = area["months"][4] if area["months"] else {}
         seen[reader.display_name] = (area["people"], area["suppressed"],
@@ -347,16 +352,11 @@ def test_a_manager_sees_no_area_meant_for_none_of_their_people(client, world):
         world.area.teams.set([team])
     shown = {}
     for reader in (org.manager, org.other_manager, org.head):
-        client.force_login(reader)
-        with time_machine.travel(TODAY, tick=False):
-            data = client.get("/api/v1/dashboards/skills/", **JSON).json()
-            body = client.get("/team/skills/").content.decode()
+        data, body = skills_below(client, reader)
         shown[reader.display_name] = [(a["people"], a["suppressed"]) for a in data["areas"]]
         assert ('<h2 id="area-' in body) == bool(data["areas"])  # the page as the API
     assert shown == {"Mia Manager": [], "Omar Other": [(1, True)], "Hana Head": [(1, True)]}
-    client.force_login(org.manager)
-    with time_machine.travel(TODAY, tick=False):
-        body = client.get("/team/skills/").content.decode()
+    _, body = skills_below(client, org.manager)
     assert "No current focus area with scorecard criteria is for the people you lead" in body
     assert [a.people for a in skills_of().areas] == [1]  # HR's view keeps it
 
