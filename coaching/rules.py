@@ -2,6 +2,8 @@
 `CoachingSession.objects.visible_to`). Pure functions over the prefetched
 participants, so pages can ask them per button without queries."""
 
+from datetime import datetime
+
 from .models import RUNNING_ROLES, CoachingSession, ParticipantRole, SessionKind, SessionStatus
 
 
@@ -25,18 +27,28 @@ def can_run(session: CoachingSession, user) -> bool:
     return role in RUNNING_ROLES
 
 
+def logging_opens(session: CoachingSession, user) -> datetime:
+    """When `user` may first log `session` held: the start of its day in their own time
+    zone, so a 1:1 brought forward to the morning is logged when it ends, without
+    being moved first. Earlier than its day, it has to be moved to when it took place."""
+    local = session.scheduled_start.astimezone(user.tzinfo)
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
 def why_not_log_held(session: CoachingSession, user, now) -> str | None:
     """Why `user` may not log `session` held at `now`, or None if they may: the page
     offers the button only when the service would take it, and the service refuses
-    with the same words. A session that has not started cannot have been held."""
+    with the same words. A session cannot have been held before its day."""
     if not can_run(session, user):
         return "Only the person running this session can log it."
     if session.status not in (SessionStatus.SCHEDULED, SessionStatus.MISSED):
         return f"This session is already {session.get_status_display().lower()}."
-    if session.scheduled_start > now:  # from its start on, it can be logged
+    if now < logging_opens(session, user):
+        day = session.scheduled_start.astimezone(user.tzinfo)
         return (
-            "This session has not started yet. Log it as held once it has taken place; "
-            "until then you can prepare, move or cancel it."
+            f"This session has not started yet: it is on {day:%A} {day.day} {day:%B}. "
+            "Log it as held on its day, once it has taken place; if you met earlier, "
+            "move it to when you met, then log it."
         )
     return None
 

@@ -1,6 +1,7 @@
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -230,6 +231,32 @@ def test_a_session_ahead_is_not_offered_or_taken_as_held(client, org):
     assert "has not started yet" in refused.content.decode()
     session.refresh_from_db()
     assert session.status == "scheduled" and session.held_at is None
+
+
+@pytest.mark.django_db
+def test_a_session_can_be_logged_held_from_the_start_of_its_day_in_the_coachs_zone(client, org):
+    """Met in the morning for an afternoon 1:1: it is logged without moving it first.
+    The day is the coach's: 15:00 in Berlin opens at midnight Berlin time."""
+    org.manager.time_zone = "Europe/Berlin"
+    org.manager.save(update_fields=["time_zone"])
+    with time_machine.travel(datetime(2026, 3, 16, 9, 0, tzinfo=UTC)):
+        session = one_on_one(org.manager, org.rep, start=datetime(2026, 3, 18, 14, tzinfo=UTC))
+    client.force_login(org.manager)
+
+    with time_machine.travel(datetime(2026, 3, 17, 22, 59, tzinfo=UTC), tick=False):
+        page = client.get(f"/sessions/{session.pk}/").content.decode()
+        refused = client.post(f"/sessions/{session.pk}/held/")
+    assert "Log as held" not in page and "if you met earlier, move it" in page
+    assert refused.status_code == 400
+    assert "it is on Wednesday 18 March" in refused.content.decode()
+
+    with time_machine.travel(datetime(2026, 3, 17, 23, 0, tzinfo=UTC), tick=False):
+        page = client.get(f"/sessions/{session.pk}/").content.decode()
+        logged = client.post(f"/sessions/{session.pk}/held/")
+    assert "Log as held" in page and logged.status_code == 302
+    session.refresh_from_db()
+    assert session.status == "held"
+    assert session.held_at == datetime(2026, 3, 17, 23, 0, tzinfo=UTC)
 
 
 @pytest.mark.django_db
