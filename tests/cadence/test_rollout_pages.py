@@ -59,6 +59,16 @@ def test_the_lead_above_the_lead_hr_and_admins_see_the_checklist(client, org, te
     assert (ticks in body) == (who == "manager")  # only the lead ticks
 
 
+@pytest.mark.parametrize("who", SEE)
+def test_the_page_leads_back_to_the_overview_for_those_who_may_open_it(
+    client, org, team, rollout, who
+):
+    client.force_login(getattr(org, who))
+    body = text(client.get(page(team)))
+    back = '<p class="eyebrow"><a href="/rollout/">Install plans</a></p>'
+    assert (back in body) == (who != "manager")  # the lead of one team has no overview
+
+
 @pytest.mark.parametrize("who", OUTSIDERS)
 def test_everyone_else_gets_404_everywhere_and_changes_nothing(client, org, team, rollout, who):
     client.force_login(getattr(org, who))
