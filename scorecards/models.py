@@ -191,7 +191,7 @@ class RecordedCall(models.Model):
 
 
 class RoundContext(models.TextChoices):
-    COACH = "coach", "Coach and subject"
+    COACH = "coach", "Scored with a coach"
     SELF = "self", "Self-assessment"
     PEER = "peer", "Peer"
     TEAM_REVIEW = "team_review", "Team call review"

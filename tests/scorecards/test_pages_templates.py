@@ -210,7 +210,7 @@ def test_editing_a_used_scorecard_makes_a_new_version_and_old_scorecards_keep_th
     # The old round still shows what it was scored on.
     client.force_login(org.rep)
     page = text_of(client, f"/scorecards/rounds/{scoring.pk}/")
-    assert "Discovery call v1" in page and "Open questions" in page
+    assert "Discovery call, version 1" in page and "Open questions" in page
 
 
 @pytest.mark.parametrize("version", ["99", "abc", ""])
