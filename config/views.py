@@ -12,7 +12,9 @@ from cadence.selectors_outbox import delivery_state
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
+from people.selectors import may_become_first_programme_admin
 
+from . import setup_steps
 from .health import check_broker, check_database
 
 # Where "/" sends each person: the first role in this order they hold.
@@ -24,6 +26,8 @@ HOME_FOR_ROLE = [
 
 
 def home(request):
+    if may_become_first_programme_admin(request.user):  # a fresh install's first sign-in
+        return redirect("first_programme_admin")
     roles = request_roles(request)
     for role, url_name in HOME_FOR_ROLE:
         if role in roles:
@@ -37,6 +41,7 @@ def home_programme(request):
         request,
         "programme.html",
         {
+            "setup": setup_steps.progress(reader=request.user),
             "people_count": User.objects.filter(is_active=True).count(),
             "never_signed_in": User.objects.filter(is_active=True, last_login__isnull=True).count(),
             "team_count": Team.objects.count(),

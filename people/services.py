@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from .models import AuditEvent, ReportingLine, SignInSession, Team, TeamMembership, User
 from .roles import GROUP_FOR_ROLE, Role
-from .selectors import people_below
+from .selectors import may_become_first_programme_admin, people_below
 
 
 def audit_record(
@@ -363,6 +363,19 @@ def role_revoke(*, person: User, role: Role, actor: User | None = None) -> None:
         person.is_staff = False
         person.save(update_fields=["is_staff"])
     audit_record(actor=actor, verb="role.revoked", target=person, data={"role": str(role)})
+
+
+@transaction.atomic
+def first_programme_admin_claim(*, actor: User) -> None:
+    """Make the superuser of a fresh install its first programme admin. The role's
+    group row is locked first, so two superusers claiming at once give one admin."""
+    group = _group_for(Role.PROGRAMME_ADMIN)
+    Group.objects.select_for_update().filter(pk=group.pk).first()
+    if not may_become_first_programme_admin(actor):
+        raise ValidationError(
+            "Someone already runs the programme: ask them to appoint you in People."
+        )
+    role_grant(person=actor, role=Role.PROGRAMME_ADMIN, actor=actor)
 
 
 def _group_for(role: Role) -> Group:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("me/api-token/", views.api_token, name="api_token"),
     path("me/api-token/new/", views.api_token_create, name="api_token_create"),
     path("me/api-token/revoke/", views.api_token_revoke, name="api_token_revoke"),
+    path("programme/first-admin/", views.first_programme_admin, name="first_programme_admin"),
     path("programme/imports/", views_imports.import_list, name="people_import_list"),
     path(
         "programme/imports/example.csv",

@@ -1,12 +1,14 @@
 from allauth.account import views as allauth_views
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import privacy, services
 from .forms import ProfileForm
+from .selectors import may_become_first_programme_admin
 
 
 @require_http_methods(["GET", "POST"])
@@ -23,6 +25,23 @@ def profile(request):
             return redirect("profile")
         return render(request, "people/profile.html", {"form": form}, status=400)
     return render(request, "people/profile.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def first_programme_admin(request):
+    """A fresh install's first step: its superuser, while nobody runs the programme,
+    becomes the first programme admin. 404 to everyone else, as any page not theirs."""
+    if not may_become_first_programme_admin(request.user):
+        raise Http404
+    if request.method == "POST":
+        try:
+            services.first_programme_admin_claim(actor=request.user)
+        except ValidationError as refusal:
+            context = {"error": " ".join(refusal.messages)}
+            return render(request, "people/first_programme_admin.html", context, status=400)
+        messages.success(request, "You run the programme now. Start with the steps below.")
+        return redirect("home_programme")
+    return render(request, "people/first_programme_admin.html")
 
 
 @require_http_methods(["GET"])

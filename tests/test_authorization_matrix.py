@@ -431,6 +431,9 @@ ROUTES: dict[str, dict] = dict(
         ("hr_feedback", page("hr", "admin")),
         ("hr_feedback_export", page("hr", "admin")),
         ("home_programme", page("admin")),
+        # A fresh install's superuser, while nobody runs the programme; here someone does
+        # (tests/config/test_first_steps.py has the superuser and the POST).
+        ("first_programme_admin", page()),
         # Importing people: programme admins alone. Applying or discarding the ready
         # import redirects to it.
         ("people_import_list", page("admin")),
