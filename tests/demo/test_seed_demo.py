@@ -613,6 +613,24 @@ def test_hr_s_export_was_imported_once_and_changed_nobody(demo):
     assert PeopleImport.objects.count() == 1
 
 
+@pytest.mark.django_db
+def test_everyone_last_signed_in_when_the_audit_log_says_so_and_the_programme_is_set_up(
+    client,
+):
+    """The trail's last sign-in is each person's: "Never signed in" agrees with the
+    audit log, and the programme admin meets a running programme, not its first steps."""
+    from people.models import AuditEvent
+
+    last = AuditEvent.objects.filter(verb="auth.signed_in", actor=OuterRef("pk"))
+    assert not User.objects.filter(last_login__isnull=True).exists()
+    mismatched = User.objects.exclude(
+        last_login__in=last.order_by("-at").values("at")[:1]
+    ).values_list("email", flat=True)
+    assert not list(mismatched)
+    client.force_login(User.objects.get(email="ada.okafor@example.com"))
+    assert "First steps" not in client.get("/programme/").content.decode()
+
+
 def test_feedback_is_sought_across_the_quarter_and_its_old_asks_were_read(demo):
     """Half the reps asked a peer and their manager weeks ago and were answered: HR's
     feedback across the organisation has months to read. Those asks were announced
