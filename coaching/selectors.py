@@ -176,8 +176,11 @@ class SessionPage:
         self.notes: SharedNotes = session.notes
         self.viewer_role = rules.role_in(session, user)
         self.can_run = rules.can_run(session, user)
-        # Before its start a session can be prepared, moved or cancelled, not held.
-        self.can_log_held = rules.why_not_log_held(session, user, timezone.now()) is None
+        # Before its day a session can be prepared, moved or cancelled, not held; on its
+        # day, before its start, it can be logged held as "met earlier".
+        now = timezone.now()
+        self.can_log_held = rules.why_not_log_held(session, user, now) is None
+        self.logs_early = self.can_log_held and session.scheduled_start > now
         self.can_edit = rules.can_edit_notes(session, user)
         self._user = user
 

@@ -253,7 +253,7 @@ def test_a_session_can_be_logged_held_from_the_start_of_its_day_in_the_coachs_zo
     with time_machine.travel(datetime(2026, 3, 17, 23, 0, tzinfo=UTC), tick=False):
         page = client.get(f"/sessions/{session.pk}/").content.decode()
         logged = client.post(f"/sessions/{session.pk}/held/")
-    assert "Log as held" in page and logged.status_code == 302
+    assert "Met earlier today? Log as held" in page and logged.status_code == 302
     session.refresh_from_db()
     assert session.status == "held"
     assert session.held_at == datetime(2026, 3, 17, 23, 0, tzinfo=UTC)
@@ -265,6 +265,7 @@ def test_a_session_under_way_is_offered_as_held(client, org):
     client.force_login(org.manager)
     page = client.get(f"/sessions/{session.pk}/").content.decode()
     assert "Log as held" in page and "Not started yet" not in page
+    assert "Met earlier today?" not in page  # it has started: the plain button
 
 
 @pytest.mark.django_db
