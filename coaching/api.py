@@ -684,6 +684,11 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     @extend_schema(
         operation_id="sessions_held",
         summary="Log the session held",
+        description=(
+            "Whoever runs the session, while it is scheduled or missed, from the start of "
+            "its day in their own time zone (a 1:1 brought forward to the morning); before "
+            "its day, 400: move it to when the people met first."
+        ),
         parameters=[SESSION_ID],
         request=SessionHeldSerializer,
         responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
