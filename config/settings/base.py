@@ -169,6 +169,9 @@ ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+# Setting a password from the emailed link signs the person in: the welcome email's link
+# is how most people arrive, and a "password changed" page with nowhere to go is a dead end.
+ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_ADAPTER = "people.adapters.AccountAdapter"
 SOCIALACCOUNT_ADAPTER = "people.adapters.SocialAccountAdapter"
