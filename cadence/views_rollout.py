@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from people.access import role_required
@@ -25,7 +26,8 @@ from .rollout import BY_KEY
 
 def _page(request, state, *, start_form=None, tick_error=None, status=200):
     if state.may_start and start_form is None:
-        start_form = RolloutStartForm()
+        # Today unless they say otherwise: most rollouts start the day someone opens this.
+        start_form = RolloutStartForm(initial={"starts_on": timezone.localdate()})
     context = {"state": state, "start_form": start_form, "tick_error": tick_error}
     return render(request, "cadence/rollout.html", context, status=status)
 

@@ -123,6 +123,13 @@ def test_the_lead_someone_above_or_a_programme_admin_starts_it(client, org, team
     assert (started.team, started.starts_on, started.created_by) == (team, today, getattr(org, who))
 
 
+def test_the_start_day_is_today_unless_changed(client, org, team):
+    client.force_login(org.admin)
+    body = text(client.get(page(team)))
+    today = timezone.localdate().isoformat()
+    assert re.search(rf'<input type="date" name="starts_on" value="{today}"', body)
+
+
 def test_hr_sees_a_team_not_started_but_does_not_start_it(client, org, team):
     client.force_login(org.hr)
     body = text(client.get(page(team)))
