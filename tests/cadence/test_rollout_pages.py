@@ -263,6 +263,14 @@ def test_the_overview_narrows_to_one_state_with_counts_on_each_choice(client, or
     assert "No team is in this state." in text(client.get("/rollout/", {"show": "in_place"}))
 
 
+def test_a_team_not_started_says_where_to_start_it_to_those_who_may(client, org, team):
+    start_it = f'<a href="{page(team)}">start it</a>'
+    for who, offered in (("admin", True), ("head", True), ("hr", False)):
+        client.force_login(getattr(org, who))
+        body = text(client.get("/rollout/", {"show": "not_started"}))
+        assert "Enterprise East" in body and (start_it in body) == offered, who
+
+
 @pytest.mark.parametrize("show", ["late", "ALL", "behind\x00"])
 def test_an_unknown_state_is_a_400_naming_the_choices(client, org, team, rollout, show):
     client.force_login(org.hr)
