@@ -56,6 +56,12 @@ def test_the_programme_page_links_to_the_import(as_admin):
     assert 'href="/programme/imports/"' in html_of(as_admin.get("/programme/"))
 
 
+def test_the_import_page_leads_to_adding_people_one_by_one(as_admin):
+    page = html_of(as_admin.get("/programme/imports/"))
+    assert '<a href="/programme/people/#new-heading">Add them one by one</a>' in page
+    assert 'id="new-heading">Add a person<' in html_of(as_admin.get("/programme/people/"))
+
+
 def test_uploading_a_right_file_shows_what_it_would_change(post, as_admin):
     response = post("/programme/imports/", {"file": csv_file()})
 
