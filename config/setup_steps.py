@@ -62,7 +62,8 @@ STEPS = (
     Step(
         "welcome",
         "Welcome your people",
-        "Email everyone who has never signed in a link to set their password.",
+        "Email everyone who has never signed in a link to set their password. "
+        "It ticks once one of them has signed in.",
         "programme_people",
         "?show=new",
     ),

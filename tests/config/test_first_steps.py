@@ -171,6 +171,11 @@ def test_a_focus_area_without_criteria_or_an_ended_one_is_not_the_step(client, a
     assert "To do" in step_line(programme(client), STEPS["focus"][0])
 
 
+def test_the_welcome_step_says_it_ticks_once_someone_signs_in_not_when_sent(client, admin):
+    line = step_line(programme(client), STEPS["welcome"][0])
+    assert "To do" in line and "It ticks once one of them has signed in." in line
+
+
 def test_the_admins_own_sign_in_does_not_count_as_a_welcome(client, admin):
     admin.last_login = timezone.now()
     admin.save(update_fields=["last_login"])
