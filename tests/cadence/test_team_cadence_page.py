@@ -65,7 +65,8 @@ def test_it_shows_each_policy_in_words_and_each_team_with_what_it_keeps(admin, w
     assert "Team call review</strong>: Thursdays 15:00, weekly, 45 min" in body
     east, west = body.index('<th scope="row">East'), body.index('<th scope="row">West')
     assert "no policy" in body[east:west] and "Sales team standard" in body[west:]
-    assert "needs a lead first" in body
+    zeta = world.leaderless  # no lead: the link goes to where one is named
+    assert f'<a href="/programme/teams/{zeta.pk}/" class="small">needs a lead first</a>' in body
 
 
 def test_each_team_says_how_many_of_its_plans_no_longer_keep_the_policys_slot(admin, org, world):
