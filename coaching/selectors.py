@@ -29,7 +29,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from people.models import TeamMembership, User
+from people.models import ReportingLine, TeamMembership, User
 from people.selectors import (
     any_of,
     has_active_reports,
@@ -408,7 +408,8 @@ def _coachee_one_on_ones(person_ref) -> QuerySet[SessionParticipant]:
 
 def people_overview(*, manager: User) -> list[User]:
     """Direct reports, each annotated with next 1:1 start, last held 1:1, number of
-    open commitments, current goal, and whether they have active reports of their own
+    open commitments, current goal, since when they report to `manager`, and whether
+    they have active reports of their own
     (managers, whose own people's dashboard is a page of its own); teams prefetched.
     Four queries, whatever the number of people."""
     now = timezone.now()
@@ -454,6 +455,12 @@ def people_overview(*, manager: User) -> list[User]:
             overdue_commitments=Coalesce(Subquery(overdue_count, output_field=IntegerField()), 0),
             goal=goal,
             has_reports=has_active_reports(),
+            # Since when they report to this manager: someone new is not yet overdue.
+            reports_since=Subquery(
+                ReportingLine.objects.filter(report=person, ended_at__isnull=True)
+                .order_by("-started_at")
+                .values("started_at")[:1]
+            ),
         )
         .prefetch_related(
             Prefetch(

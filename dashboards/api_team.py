@@ -114,7 +114,16 @@ class PersonRowSerializer(serializers.Serializer):
     display_name = serializers.CharField()
     next_one_on_one = serializers.SerializerMethodField()
     last_held_at = serializers.DateTimeField(allow_null=True, help_text="Last held 1:1.")
-    not_covered = serializers.BooleanField(help_text="No held 1:1 in the last 14 days.")
+    not_covered = serializers.BooleanField(
+        help_text="No held 1:1 in the last 14 days, while reporting to this manager longer."
+    )
+    new_here = serializers.BooleanField(
+        help_text="Reports to this manager for less than 14 days and has had no 1:1 since: "
+        "new, so not counted as not covered."
+    )
+    reports_since = serializers.DateTimeField(
+        allow_null=True, help_text="Since when they report to this manager."
+    )
     held_in_a_row = serializers.IntegerField(source="streak")
     last_manager_review_at = serializers.DateTimeField(source="last_review_at", allow_null=True)
     open_commitments = serializers.IntegerField()

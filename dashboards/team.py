@@ -285,7 +285,7 @@ class TeamDashboard:
     own: bool  # the manager's own view: their inbox, rating comments, actions
     window: Window
     week: WeekPanel
-    reports: list[User]  # direct reports, each with .trend, .streak, .not_covered
+    reports: list[User]  # direct reports, each with .trend, .streak, .not_covered, .new_here
     teams_led: list[Team]
     people_below_count: int
     coaching: CoachRow  # the manager's own coaching over the window
@@ -297,6 +297,11 @@ class TeamDashboard:
     @property
     def not_covered(self) -> list[User]:
         return [p for p in self.reports if p.not_covered]
+
+    @property
+    def new_without_one_on_one(self) -> list[User]:
+        """Reporting here for less than the coverage window, with no 1:1 held yet."""
+        return [p for p in self.reports if p.new_here]
 
     @property
     def open_commitments(self) -> int:
@@ -425,7 +430,12 @@ def team_dashboard(
         person.trend = trends[person.pk]
         person.streak = runs.get(person.pk, 0)
         person.last_review_at = reviews.get(person.pk)
-        person.not_covered = person.last_held_at is None or person.last_held_at < cutoff
+        recent = person.last_held_at is not None and person.last_held_at >= cutoff
+        # Reporting here for less than the coverage window, and no 1:1 yet: new, not late.
+        person.new_here = not recent and bool(
+            person.reports_since and person.reports_since > cutoff
+        )
+        person.not_covered = not recent and not person.new_here
     summary = below_of(manager)
     own_row = coach_rows(
         [manager], window=window, now=now, comments_for=manager.pk if own else None

@@ -57,6 +57,7 @@ from coaching.services import (
     session_mark_held,
     team_call_review_create,
 )
+from people.models import ReportingLine
 from people.services import team_create, team_member_add
 from scorecards import services as scorecards
 from scorecards.services import CriterionSpec
@@ -141,6 +142,8 @@ def world(org):
     w.org = org
     mia, rita, pavel = org.manager, org.rep, org.peer
 
+    # They reported to Mia before any of this history (the org is made today, later).
+    ReportingLine.objects.filter(ended_at__isnull=True).update(started_at=at(1, 1))
     with time_machine.travel(at(1, 1), tick=False):
         w.team = team_create(name="Team A", lead=mia)
         team_member_add(team=w.team, person=rita)
