@@ -32,3 +32,33 @@ def test_saving_on_the_session_page_keeps_the_keyboard_in_place(page: Page, live
     what = page.locator("#commitment_text")
     expect(what).to_be_focused()
     expect(what).to_have_accessible_description("This field is required.")
+
+
+# The contrast (WCAG) of the focused element's outline with the background it is drawn
+# on, the first ancestor's that is not transparent.
+OUTLINE_CONTRAST = """() => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b]
+    .map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const focused = document.activeElement;
+  let under = focused.parentElement;
+  while (under && rgb(getComputedStyle(under).backgroundColor)[3] === 0) under = under.parentElement;
+  const ground = under ? getComputedStyle(under).backgroundColor : "rgb(255, 255, 255)";
+  const [a, b] = [lum(rgb(getComputedStyle(focused).outlineColor)), lum(rgb(ground))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_the_focus_outline_stands_out_on_light_and_dark_ground(page: Page, live_server):
+    """At least 3:1 (WCAG 1.4.11), on a white panel and in the dark page header."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.keyboard.press("Tab")  # the skip link
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Tandem")).to_be_focused()
+    assert page.evaluate(OUTLINE_CONTRAST) >= 3
+    page.get_by_label("Email").focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # focused from the keyboard, so :focus-visible
+    assert page.evaluate(OUTLINE_CONTRAST) >= 3
