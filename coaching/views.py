@@ -390,8 +390,11 @@ def agenda_add(request, pk):
         except ValidationError as exc:
             status, error = 400, exc.messages
     else:
-        status, error = 400, [e for errs in form.errors.values() for e in errs]
-    return _fragment_or_page(request, pk, "coaching/_agenda.html", status, agenda_error=error)
+        # The form again with its error, marked on the field and read with it.
+        return _fragment_or_page(request, pk, "coaching/_agenda.html", 400, agenda_form=form)
+    return _fragment_or_page(
+        request, pk, "coaching/_agenda.html", status, agenda_error=error, added=status == 200
+    )
 
 
 @require_POST
@@ -440,7 +443,7 @@ def commitment_add(request, pk):
             status = 400
     else:
         status = 400
-    extra = {"commitment_form": form} if form is not None else {}
+    extra = {"commitment_form": form} if form is not None else {"added": True}
     return _fragment_or_page(request, pk, "coaching/_commitments.html", status, **extra)
 
 

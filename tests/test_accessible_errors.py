@@ -62,3 +62,15 @@ def test_asking_for_feedback_of_nobody_names_the_error_of_the_people_to_ask(clie
     assert response.status_code == 400
     assert 'id="id_responders_error"' in html
     assert unresolved_references(html) == []
+
+
+@pytest.mark.django_db
+def test_an_empty_agenda_item_is_refused_on_its_field(client, org):
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.manager)
+    response = client.post(f"/sessions/{session.pk}/agenda/", {"text": ""}, **HX)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "agenda_text_error" in described_by(html, "agenda_text")
+    assert re.search(r'id="agenda_text_error"[^>]*>This field is required', html)
+    assert unresolved_references(html) == []

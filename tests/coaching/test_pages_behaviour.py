@@ -320,3 +320,17 @@ def test_the_agenda_tick_and_the_save_line_speak_plainly(client, org):
     page = client.get(f"/sessions/{session.pk}/").content.decode()
     assert "Version 1" not in page and "Last saved" in page
     assert 'name="version" value="1"' in page  # the guard against overwriting stays
+
+
+@pytest.mark.django_db
+def test_adding_to_the_agenda_or_a_commitment_says_so(client, org):
+    """Said in words (read out by the page's live region), not only by a new row."""
+    session = one_on_one(org.manager, org.rep)
+    client.force_login(org.manager)
+    hx = {"HTTP_HX_REQUEST": "true"}
+    agenda = client.post(f"/sessions/{session.pk}/agenda/", {"text": "Pipeline review"}, **hx)
+    assert '<p class="saved" role="status">Added to the agenda.</p>' in agenda.content.decode()
+    due = (timezone.localdate() + timedelta(days=7)).isoformat()
+    data = {"text": "Call the CFO", "evidence": "Invite sent", "due_on": due, "owner": org.rep.pk}
+    made = client.post(f"/sessions/{session.pk}/commitments/", data, **hx)
+    assert '<p class="saved" role="status">Commitment added.</p>' in made.content.decode()
