@@ -334,3 +334,14 @@ def test_adding_to_the_agenda_or_a_commitment_says_so(client, org):
     data = {"text": "Call the CFO", "evidence": "Invite sent", "due_on": due, "owner": org.rep.pk}
     made = client.post(f"/sessions/{session.pk}/commitments/", data, **hx)
     assert '<p class="saved" role="status">Commitment added.</p>' in made.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_sessions_page_title_says_whose_session_and_when(client, org):
+    """Read first by a screen reader, and what tells browser tabs apart."""
+    start = timezone.make_aware(datetime(2026, 12, 7, 10, 0))
+    session = one_on_one(org.manager, org.rep, start=start)
+    client.force_login(org.manager)
+    body = client.get(f"/sessions/{session.pk}/").content.decode()
+    title = " ".join(body.split("<title>")[1].split("</title>")[0].split())  # as shown
+    assert title == "1:1, 7 Dec — Rita Rep · Tandem"
