@@ -153,6 +153,9 @@ MAY_ADD = {
 # How a page shows an error: the app's forms (role="alert"), allauth's (Django's
 # error list, the field marked invalid).
 ERROR_SHOWN = (b'role="alert"', b'class="errorlist"', b'aria-invalid="true"')
+# What a screen reader reads with a field (its hint, its error) is named by id: every id
+# named must be on the page, or the error is shown but never read with its field.
+DESCRIBED_BY = re.compile(r'aria-(?:describedby|labelledby)="([^"]*)"')
 # Third-party forms that answer bad input without saying so; nothing may change
 # still (counted), and never a 5xx. (route, hostile kind) → why.
 SILENT = {
@@ -248,6 +251,11 @@ def _check_answer(tally, what, response, body):
     for raw in UNESCAPED:
         if raw in text:
             tally.failures.append(f"{what}: script shown unescaped ({raw!r})")
+    ids = set(re.findall(r'\bid="([^"]+)"', text))
+    for named in DESCRIBED_BY.findall(text):
+        missing = [i for i in named.split() if i not in ids]
+        if missing:
+            tally.failures.append(f"{what}: aria names ids not on the page: {missing}")
     if response.status_code != 204:
         policy = response.get("Content-Security-Policy", "")
         directives = {d.strip().split(" ", 1)[0]: d for d in policy.split(";") if d.strip()}
