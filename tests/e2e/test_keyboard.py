@@ -33,6 +33,13 @@ def test_saving_on_the_session_page_keeps_the_keyboard_in_place(page: Page, live
     expect(what).to_be_focused()
     expect(what).to_have_accessible_description("This field is required.")
 
+    # A whole page back with errors (no htmx): focus on the first field refused.
+    page.goto(f"{live_server.url}/feedback/requests/new/")
+    page.get_by_role("button", name="Ask for feedback").focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(":focus")).to_have_attribute("aria-invalid", "true")
+
 
 # The contrast (WCAG) of the focused element's outline with the background it is drawn
 # on, the first ancestor's that is not transparent.
@@ -44,7 +51,8 @@ OUTLINE_CONTRAST = """() => {
     .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
   const focused = document.activeElement;
   let under = focused.parentElement;
-  while (under && rgb(getComputedStyle(under).backgroundColor)[3] === 0) under = under.parentElement;
+  const clear = (e) => rgb(getComputedStyle(e).backgroundColor)[3] === 0;
+  while (under && clear(under)) under = under.parentElement;
   const ground = under ? getComputedStyle(under).backgroundColor : "rgb(255, 255, 255)";
   const [a, b] = [lum(rgb(getComputedStyle(focused).outlineColor)), lum(rgb(ground))];
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
