@@ -30,7 +30,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from .models import Team, User
 
@@ -260,7 +260,7 @@ class PeopleSearch(forms.Widget):
         return format_html(
             '<div class="people-search">'
             '<input type="search" id="{id}" name="{name}_search" autocomplete="off" '
-            'placeholder="{placeholder}" aria-controls="{results}" '
+            'placeholder="{placeholder}" aria-controls="{results}"{invalid} '
             'aria-describedby="{described}" hx-get="{url}?{query}" '
             'hx-trigger="input changed delay:250ms, search" hx-target="#{results}" '
             'hx-include="#{results}" hx-sync="this:replace">'
@@ -273,6 +273,8 @@ class PeopleSearch(forms.Widget):
             hint=self.offers.hint,
             results=results,
             described=described,
+            # Refused: marked as the list's own inputs would be (Django sets it).
+            invalid=mark_safe(' aria-invalid="true"') if attrs.get("aria-invalid") else "",
             url=url,
             query=urlencode(query),
             items=choice_items(

@@ -74,3 +74,15 @@ def test_an_empty_agenda_item_is_refused_on_its_field(client, org):
     assert "agenda_text_error" in described_by(html, "agenda_text")
     assert re.search(r'id="agenda_text_error"[^>]*>This field is required', html)
     assert unresolved_references(html) == []
+
+
+@pytest.mark.django_db
+def test_a_people_search_box_refused_is_marked_invalid_and_names_its_error(client, org, settings):
+    settings.PEOPLE_PICKER_LIST_UP_TO = 1  # a search box, not a list
+    client.force_login(org.rep)
+    response = client.post("/feedback/requests/new/", {"question": "How did I do?"})
+    html = response.content.decode()
+    box = re.search(r'<input type="search"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in box
+    assert "id_responders_error" in described_by(html, "id_responders")
+    assert unresolved_references(html) == []
