@@ -3,7 +3,7 @@
 // fall back to the top of the page):
 // - a field marked invalid gets focus (its label and error are read with it), else an
 //   error summary, else the control that sent the form (found again by its name,
-//   value and text), else the part's heading;
+//   value and text), else the part's heading, else its first control;
 // - what the part says it did ("Saved.", in .saved) is read out by #announcer, a
 //   live region that stays on the page (a region swapped in is often not read).
 // A page that comes back with errors after a plain post puts focus on the first
@@ -54,8 +54,10 @@
   document.addEventListener("htmx:afterSettle", (event) => {
     // Only answers to what the person did from inside the part: polling and
     // searches-as-you-type leave focus where it is.
-    const part = sent && sent.id && document.getElementById(sent.id);
-    if (!part) return;
+    if (!sent) return;
+    // The part by its id, else what was swapped in (a link that replaces itself).
+    const part = (sent.id && document.getElementById(sent.id)) || event.target;
+    if (!part || !part.isConnected || part === document.body) return;
     announce(part);
     const invalid = firstInvalid(part);
     if (invalid && (lost() || part.contains(document.activeElement))) {
@@ -64,7 +66,10 @@
       const summary = part.querySelector(".errors[role=alert]");
       const again = sameControl(part, sent.control);
       const heading = part.querySelector("h2, h3");
-      const next = summary || again || heading;
+      const first = part.querySelector(
+        "input:not([type=hidden]), select, textarea, button, a[href]",
+      );
+      const next = summary || again || heading || first;
       if (next) focusOn(next);
     }
     sent = null;

@@ -33,6 +33,17 @@ def test_saving_on_the_session_page_keeps_the_keyboard_in_place(page: Page, live
     expect(what).to_be_focused()
     expect(what).to_have_accessible_description("This field is required.")
 
+    # A link that opens a form in its place (the guided diagnosis): focus moves into
+    # it, to the first answer, and from each answer to the next question's.
+    rep = User.objects.get(email=demo_org.rep)
+    page.goto(f"{live_server.url}/people/{rep.pk}/")
+    page.get_by_role("link", name="Diagnose before you coach").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Yes")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("group", name="Question 2")).to_be_visible()
+    expect(page.get_by_role("button", name="Yes")).to_be_focused()
+
     # A whole page back with errors (no htmx): focus on the first field refused.
     page.goto(f"{live_server.url}/feedback/requests/new/")
     page.get_by_role("button", name="Ask for feedback").focus()
