@@ -54,9 +54,11 @@
   document.addEventListener("htmx:afterSettle", (event) => {
     // Only answers to what the person did from inside the part: polling and
     // searches-as-you-type leave focus where it is.
-    if (!sent) return;
+    const from = sent;
+    sent = null;
+    if (!from) return;
     // The part by its id, else what was swapped in (a link that replaces itself).
-    const part = (sent.id && document.getElementById(sent.id)) || event.target;
+    const part = (from.id && document.getElementById(from.id)) || event.target;
     if (!part || !part.isConnected || part === document.body) return;
     announce(part);
     const invalid = firstInvalid(part);
@@ -64,7 +66,7 @@
       focusOn(invalid);
     } else if (lost()) {
       const summary = part.querySelector(".errors[role=alert]");
-      const again = sameControl(part, sent.control);
+      const again = sameControl(part, from.control);
       const heading = part.querySelector("h2, h3");
       const first = part.querySelector(
         "input:not([type=hidden]), select, textarea, button, a[href]",
@@ -72,7 +74,6 @@
       const next = summary || again || heading || first;
       if (next) focusOn(next);
     }
-    sent = null;
   });
 
   document.addEventListener("DOMContentLoaded", () => {
