@@ -6,11 +6,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
 from django.core.paginator import Page, Paginator
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
 from config.slots import slot_start
 from people.models import Team, User
+from people.roles import Role
+from people.selectors import people_below, roles_of
 
 from . import services_rollout as services
 from .models import Rollout, RolloutQuerySet
@@ -109,6 +112,8 @@ class Overview:
     # The refresh slot the checklists' evidence is of (`rollout.kept_evidence`); None
     # when no team has started.
     as_of: datetime | None = None
+    # The teams not started that the reader may start (`services.may_start`, as a set).
+    startable: frozenset[int] = frozenset()
 
     @property
     def started(self) -> int:
@@ -137,10 +142,27 @@ class Overview:
         return Paginator([r for r in self.rows if test(r)], TEAMS_PER_PAGE).get_page(number)
 
 
-def overview(*, user: User, today: date | None = None) -> Overview:
+def overview(
+    *, user: User, roles: frozenset[Role] | None = None, today: date | None = None
+) -> Overview:
     """Every team in `user`'s scope with its progress, by name: a fixed number of
     queries however many teams there are, the evidence kept per refresh slot."""
-    return _overview(teams_in_scope(user=user), today=today, tz=timezone.get_current_timezone())
+    found = _overview(teams_in_scope(user=user), today=today, tz=timezone.get_current_timezone())
+    roles = roles_of(user) if roles is None else roles
+    found.startable = _startable(user=user, roles=roles, rows=found.rows)
+    return found
+
+
+def _startable(*, user: User, roles: frozenset[Role], rows: list[OverviewRow]) -> frozenset[int]:
+    """`services.may_start` for every team not started, in one query at most: a
+    programme admin starts any; anyone else the teams they or someone below them lead."""
+    waiting = [row.team.pk for row in rows if not row.started]
+    if not waiting:
+        return frozenset()
+    if Role.PROGRAMME_ADMIN in roles:
+        return frozenset(waiting)
+    led = Q(lead=user) | Q(lead__in=people_below(person=user).values("pk"))
+    return frozenset(Team.objects.filter(led, pk__in=waiting).values_list("pk", flat=True))
 
 
 def organisation_overview(*, tz: tzinfo, now: datetime | None = None) -> Overview:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from people.access import role_required
+from people.access import request_roles, role_required
 from people.forms import add_service_errors
 from people.paging import page_asked
 from people.roles import Role
@@ -93,7 +93,7 @@ def rollout_untick(request, pk):
 def rollout_overview(request):
     """Every team in scope: started or not, how far along, what is overdue — all of
     them or those in one state, a page at a time."""
-    overview = selectors.overview(user=request.user)
+    overview = selectors.overview(user=request.user, roles=request_roles(request))
     form = RolloutOverviewForm(request.GET)
     if not form.is_valid():
         context = {"overview": overview, "form": form, "choices": overview.choices("")}

@@ -271,6 +271,17 @@ def test_a_team_not_started_says_where_to_start_it_to_those_who_may(client, org,
         assert "Enterprise East" in body and (start_it in body) == offered, who
 
 
+def test_hr_who_also_manages_managers_may_start_only_the_teams_in_their_line(client, org, team):
+    """HR sees every team; "start it" follows who may start each one (the lead or
+    someone above the lead), not the reader's roles."""
+    mine = team_create(name="Own line", lead=UserFactory(manager=org.hr))
+    UserFactory(manager=mine.lead)  # the lead manages someone: HR now manages managers
+    client.force_login(org.hr)
+    body = text(client.get("/rollout/", {"show": "not_started"}))
+    assert f'<a href="{page(mine)}">start it</a>' in body
+    assert f'<a href="{page(team)}">start it</a>' not in body  # Mia's: not below HR
+
+
 @pytest.mark.parametrize("show", ["late", "ALL", "behind\x00"])
 def test_an_unknown_state_is_a_400_naming_the_choices(client, org, team, rollout, show):
     client.force_login(org.hr)
@@ -372,19 +383,19 @@ def test_the_overview_costs_the_same_queries_for_2_teams_as_for_20(client, org):
     with time_machine.travel(timezone.now(), tick=False):  # one refresh slot
         for n in range(2):
             _busy_team(org, n)
+        team_create(name="Nobody leads it")  # one not started, in both sizes
         # A slot's first reader: session, user, the viewer's roles, the teams with leads
         # and rollouts; every started team's evidence (the rollouts, then as a team's
-        # page reads it), kept for the slot.
-        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE
+        # page reads it), kept for the slot; the teams not started HR may start.
+        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE + 1
         # The rest of the slot: the ticks alone besides.
-        assert _queries(client, "/rollout/") == 5
+        assert _queries(client, "/rollout/") == 6
         for n in range(2, 20):
             _busy_team(org, n)
-        team_create(name="Nobody leads it")
         body = text(client.get("/rollout/"))
         assert "Team 19" in body and "Nobody leads it" in body
-        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE
-        assert _queries(client, "/rollout/") == 5
+        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE + 1
+        assert _queries(client, "/rollout/") == 6
 
 
 def test_the_overview_is_as_of_the_refresh_slot_and_a_teams_own_page_is_live(
