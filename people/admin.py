@@ -81,14 +81,14 @@ class UserAdmin(AuditedAccessMixin, DjangoUserAdmin):
     list_select_related = ["reports_to"]
     search_fields = ["display_name", "email"]
     autocomplete_fields = ["reports_to"]
-    readonly_fields = ["last_login", "date_joined"]
+    readonly_fields = ["last_login", "date_joined", "welcome_sent_at"]
     inlines = [ReportingLineInline]
     actions = [deactivate_people, erase_people]
     fieldsets = [
         (None, {"fields": ["email", "password"]}),
         ("Person", {"fields": ["display_name", "time_zone", "reports_to"]}),
         ("Access", {"fields": ["is_active", "is_staff", "is_superuser", "groups"]}),
-        ("Dates", {"fields": ["last_login", "date_joined"]}),
+        ("Dates", {"fields": ["last_login", "date_joined", "welcome_sent_at"]}),
     ]
 
     def get_readonly_fields(self, request, obj=None):

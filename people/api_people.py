@@ -73,6 +73,11 @@ class PersonSerializer(serializers.Serializer):
     email = serializers.EmailField()
     time_zone = serializers.CharField()
     is_active = serializers.BooleanField(help_text="False once deactivated.")
+    welcome_sent_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When their latest welcome email was sent (its link works for "
+        "PASSWORD_RESET_TIMEOUT), or null if none was.",
+    )
     reports_to = PersonRefSerializer(allow_null=True, help_text="Their manager, or null.")
     appointments = serializers.SerializerMethodField(
         help_text="The roles they are appointed to (the others follow from the reporting line)."
@@ -289,7 +294,8 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         operation_id="people_welcome_never_signed_in",
         summary="Email a welcome to everyone here who has never signed in (after an "
-        "import, say), in batches a worker sends. 400 when there is nobody",
+        "import, say) and holds no link that still works, in batches a worker sends. "
+        "400 when there is nobody",
         request=None,
         responses={202: WelcomedSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )

@@ -91,6 +91,10 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=False, help_text="May use the admin site (programme admins)."
     )
     date_joined = models.DateTimeField(default=timezone.now)
+    # When a worker last handed their welcome email to the mail server: its link works
+    # for PASSWORD_RESET_TIMEOUT after that, so "welcome everyone new" skips whoever
+    # holds a link that still works (people.welcome).
+    welcome_sent_at = models.DateTimeField(null=True, blank=True)
 
     objects = UserManager()
 

@@ -36,6 +36,7 @@ def profile(person: User) -> dict:
         "time_zone": person.time_zone,
         "date_joined": when(person.date_joined),
         "last_login": when(person.last_login),
+        "welcome_sent_at": when(person.welcome_sent_at),
         "is_active": person.is_active,
         "roles": sorted(str(role) for role in roles_of(person)),
         "api_token": Token.objects.filter(user=person).exists(),
@@ -174,6 +175,7 @@ def erase(person: User) -> Erasure:
                     "is_staff": False,
                     "is_superuser": False,
                     "last_login": None,
+                    "welcome_sent_at": None,
                 },
             ),
             # Their name, as it was written into the trail's "target" column.

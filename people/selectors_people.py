@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404
 from .models import ReportingLine, Team, TeamMembership, User
 from .paging import StateChoice
 from .roles import ROLE_FOR_GROUP, Role
+from .welcome import without_working_link
 
 PEOPLE_PER_PAGE = 25
 LINES_SHOWN = 10  # the most recent reporting lines on a person's page
@@ -59,6 +60,12 @@ def people_choices(show: str) -> list[StateChoice]:
         StateChoice(key, label, counts[key or "here"], key == show)
         for key, (label, _) in PEOPLE_STATES.items()
     ]
+
+
+def welcome_due_count() -> int:
+    """How many of those who never signed in hold no welcome link that still works:
+    whom "email them a welcome" would email (one query)."""
+    return User.objects.filter(PEOPLE_STATES["new"][1]).filter(without_working_link()).count()
 
 
 def appointments_of(person: User) -> list[Role]:

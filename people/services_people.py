@@ -24,6 +24,7 @@ from .services import (
     role_grant,
     role_revoke,
 )
+from .welcome import without_working_link
 
 SUPERUSER_ONLY = "Only a superuser changes a superuser's account."
 
@@ -163,15 +164,22 @@ WELCOME_BATCH = 200  # emails a worker sends over one connection, per task messa
 
 
 def people_welcome(*, actor: User) -> int:
-    """Email a welcome to everyone here who has never signed in (after an import, say):
-    batches of WELCOME_BATCH ids, one task message each, once this commits. Audited
-    `people.welcomed` with the count; how many there are."""
+    """Email a welcome to everyone here who has never signed in (after an import, say)
+    and holds no link that still works — so pressing it twice, or after some signed
+    in, emails nobody twice: batches of WELCOME_BATCH ids, one task message each, once
+    this commits. Audited `people.welcomed` with the count; how many there are."""
     from .tasks import send_welcomes
 
+    never_signed_in = User.objects.filter(PEOPLE_STATES["new"][1])
     ids = list(
-        User.objects.filter(PEOPLE_STATES["new"][1]).order_by("pk").values_list("pk", flat=True)
+        never_signed_in.filter(without_working_link()).order_by("pk").values_list("pk", flat=True)
     )
     if not ids:
+        if never_signed_in.exists():
+            raise ValidationError(
+                "Everyone who has not signed in yet was sent a welcome whose link still "
+                "works: nobody to welcome. To send someone another, open their page."
+            )
         raise ValidationError("Everyone here has signed in at least once: nobody to welcome.")
     audit_record(actor=actor, verb="people.welcomed", data={"people": len(ids)})
     for start in range(0, len(ids), WELCOME_BATCH):

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .access import role_required
@@ -24,7 +25,7 @@ from .forms_people import (
 )
 from .paging import page_asked
 from .roles import Role
-from .selectors_people import people_choices, people_page, person_record
+from .selectors_people import people_choices, people_page, person_record, welcome_due_count
 from .services_people import (
     appointments_set,
     people_welcome,
@@ -35,6 +36,7 @@ from .services_people import (
     person_return,
     person_welcome,
 )
+from .welcome import link_works_until
 
 
 @require_GET
@@ -61,15 +63,19 @@ def _list(request, new_form, *, status=200, refusal=None):
     q = search.cleaned_data["q"].strip() if valid else ""
     show = search.cleaned_data["show"] if valid else ""
     number, page_error = page_asked(request.GET.get("page"))
+    page = people_page(q=q, show=show, page_number=number)
+    if show == "new":
+        _note_welcome_links(page.object_list)
     context = {
         "search": search,
         "q": q,
         "choices": people_choices(show),
-        "page": people_page(q=q, show=show, page_number=number),
+        "page": page,
         "page_error": page_error,
         "new_form": new_form,
         "kept": {"q": q, "show": show},
         "refusal": refusal,
+        "welcome_due": welcome_due_count() if show == "new" and not q else None,
     }
     failed = status != 200 or page_error or not valid
     return render(request, "people/person_list.html", context, status=400 if failed else 200)
@@ -216,11 +222,21 @@ def _change(request, record, form, name, change, *, done=None):
     return _detail(request, record, status=400, **{name: form})
 
 
+def _note_welcome_links(people) -> None:
+    now = timezone.now()
+    for person in people:
+        until = link_works_until(person)
+        person.welcome_expired = until is not None and until <= now
+
+
 def _detail(request, record, *, status=200, refusal=None, **forms):
     person = record.person
+    welcome_until = link_works_until(person)
     context = {
         "record": record,
         "person": person,
+        "welcome_until": welcome_until,
+        "welcome_works": welcome_until is not None and welcome_until > timezone.now(),
         "is_me": person.pk == request.user.pk,
         "refusal": refusal,
         "details_form": PersonDetailsForm(

@@ -83,6 +83,7 @@ def test_the_list_shows_everyone_here_by_name_with_manager_and_appointments(org)
         "display_name": "Adam Admin",
         "email": "admin@example.com",
         "time_zone": "Europe/Berlin",
+        "welcome_sent_at": None,
         "is_active": True,
         "reports_to": ref(org.head),
         "appointments": ["programme_admin"],

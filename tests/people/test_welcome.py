@@ -5,8 +5,10 @@ sent again from their page or the API, never to someone deactivated, and the aud
 trail records that it was sent, never the link."""
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.core import mail
 from django.utils import timezone
 
@@ -152,3 +154,103 @@ def test_the_programme_page_counts_who_never_signed_in(admin, org):
     User.objects.filter(pk=org.rep.pk).update(last_login=None)
     page = admin.get("/programme/").content.decode()
     assert '<dt>Never signed in</dt><dd><a href="/programme/people/?show=new">1</a></dd>' in page
+
+
+# --- a link that still works is not sent again ------------------------------------
+
+
+def never_signed_in(org, *people):
+    User.objects.update(last_login=timezone.now())
+    User.objects.filter(pk__in=[p.pk for p in people]).update(last_login=None)
+
+
+def test_sending_notes_when_so_the_page_says_until_when_the_link_works(admin, org):
+    sent_at = datetime(2026, 12, 7, 9, 30, tzinfo=UTC)
+    with time_machine.travel(sent_at, tick=False):
+        assert welcome_send(org.rep, invited_by=org.admin) is True
+    org.rep.refresh_from_db()
+    assert org.rep.welcome_sent_at == sent_at
+    with time_machine.travel(sent_at + timedelta(days=1), tick=False):
+        page = admin.get(f"/programme/people/{org.rep.pk}/").content.decode()
+    assert "The last one was sent 7 Dec 2026, 10:30; its link works until 10 Dec, 10:30" in page
+    with time_machine.travel(sent_at + timedelta(days=3, seconds=1), tick=False):
+        page = admin.get(f"/programme/people/{org.rep.pk}/").content.decode()
+    assert "its link has expired" in page
+
+
+def test_a_backend_that_sends_fewer_notes_nobody(org, monkeypatch):
+    monkeypatch.setattr("django.core.mail.backends.locmem.EmailBackend.send_messages", lambda *a: 0)
+    assert welcome_send(org.rep, invited_by=org.admin) is False
+    org.rep.refresh_from_db()
+    assert org.rep.welcome_sent_at is None
+
+
+def test_welcoming_everyone_twice_emails_nobody_twice_until_their_links_expire(
+    admin, org, django_capture_on_commit_callbacks
+):
+    never_signed_in(org, org.rep, org.peer)
+    start = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
+    with time_machine.travel(start, tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert admin.post("/programme/people/welcome/").status_code == 302
+        assert len(mail.outbox) == 2
+        tab = admin.get("/programme/people/", {"show": "new"}).content.decode()
+        assert "a welcome whose link still works" in tab and "a welcome</button>" not in tab
+        again = admin.post("/programme/people/welcome/")
+    assert again.status_code == 400
+    assert "was sent a welcome whose link still works: nobody to welcome" in (
+        again.content.decode()
+    )
+    assert len(mail.outbox) == 2
+    assert AuditEvent.objects.filter(verb="people.welcomed").count() == 1
+
+    # One newcomer later: only they are emailed.
+    priya = person_create(actor=org.admin, **NEW)
+    with time_machine.travel(start + timedelta(hours=1), tick=False):
+        tab = admin.get("/programme/people/", {"show": "new"}).content.decode()
+        assert "Email a welcome to the 1 without a working link" in tab
+        assert "Not sent" in tab and "Sent 7 Dec, 10:00" in tab
+        with django_capture_on_commit_callbacks(execute=True):
+            admin.post("/programme/people/welcome/")
+    assert [m.to for m in mail.outbox[2:]] == [[priya.email]]
+
+    # Three days on, the first two links have expired: they are offered again.
+    with time_machine.travel(start + timedelta(days=3, minutes=1), tick=False):
+        tab = admin.get("/programme/people/", {"show": "new"}).content.decode()
+        assert "Email a welcome to the 2 without a working link" in tab
+        assert tab.count("link expired") == 2
+
+
+def test_the_api_refuses_welcoming_when_every_link_still_works(
+    org, django_capture_on_commit_callbacks
+):
+    from rest_framework.test import APIClient
+
+    never_signed_in(org, org.rep)
+    api = APIClient()
+    api.force_login(org.admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api.post("/api/v1/people/welcome/").status_code == 202
+    refused = api.post("/api/v1/people/welcome/")
+    assert refused.status_code == 400 and "link still works" in str(refused.json())
+    assert api.get(f"/api/v1/people/{org.rep.pk}/").json()["welcome_sent_at"] is not None
+    assert len(mail.outbox) == 1
+
+
+def test_the_new_tab_costs_the_same_at_two_sizes(admin, org):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.factories import UserFactory
+
+    def queries(n):
+        for i in range(n):
+            person = UserFactory(manager=org.manager)
+            if i % 2:
+                welcome_send(person, invited_by=org.admin)
+        User.objects.update(last_login=None)
+        with CaptureQueriesContext(connection) as captured:
+            assert admin.get("/programme/people/", {"show": "new"}).status_code == 200
+        return len(captured)
+
+    assert queries(2) == queries(12)
