@@ -52,28 +52,63 @@ def test_saving_on_the_session_page_keeps_the_keyboard_in_place(page: Page, live
     expect(page.locator(":focus")).to_have_attribute("aria-invalid", "true")
 
 
-# The contrast (WCAG) of the focused element's outline with the background it is drawn
-# on, the first ancestor's that is not transparent.
+# The contrast (WCAG) of the focused element's outline with what is painted next to
+# it, the lowest of: just outside the ring on each side, and inside it (the gap of
+# outline-offset, or the element itself without one). What is painted is found by
+# hit-testing, not by walking up the ancestors: the skip link is placed over the dark
+# header but is a child of the light page.
 OUTLINE_CONTRAST = """() => {
   const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
   const lum = ([r, g, b]) => [r, g, b]
     .map((v) => v / 255)
     .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
     .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(rgb(a)), lum(rgb(b))];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  };
+  const clear = (e) => (rgb(getComputedStyle(e).backgroundColor)[3] ?? 1) === 0;
   const focused = document.activeElement;
-  let under = focused.parentElement;
-  const clear = (e) => rgb(getComputedStyle(e).backgroundColor)[3] === 0;
-  while (under && clear(under)) under = under.parentElement;
-  const ground = under ? getComputedStyle(under).backgroundColor : "rgb(255, 255, 255)";
-  const [a, b] = [lum(rgb(getComputedStyle(focused).outlineColor)), lum(rgb(ground))];
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const style = getComputedStyle(focused);
+  const ring = style.outlineColor;
+  const offset = parseFloat(style.outlineOffset) || 0;
+  const outside = offset + parseFloat(style.outlineWidth) + 1;
+  // The first background painted at (x, y), the focused element left out.
+  const groundAt = (x, y) => {
+    const under = document.elementsFromPoint(x, y).find(
+      (e) => !focused.contains(e) && !clear(e),
+    );
+    return under ? getComputedStyle(under).backgroundColor : "rgb(255, 255, 255)";
+  };
+  const r = focused.getBoundingClientRect();
+  const [midX, midY] = [r.left + r.width / 2, r.top + r.height / 2];
+  const points = [
+    [r.left - outside, midY], [r.right + outside, midY],
+    [midX, r.top - outside], [midX, r.bottom + outside],
+  ];
+  const inView = ([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight;
+  const grounds = points.filter(inView).map(([x, y]) => groundAt(x, y));
+  if (offset >= 1) {
+    grounds.push(...points.map(([x, y]) => [
+      x + Math.sign(midX - x) * (outside - offset / 2),
+      y + Math.sign(midY - y) * (outside - offset / 2),
+    ]).filter(inView).map(([x, y]) => groundAt(x, y)));
+  } else if (!clear(focused)) {
+    grounds.push(style.backgroundColor);
+  }
+  return Math.min(...grounds.map((ground) => ratio(ring, ground)));
 }"""
 
 
 def test_the_focus_outline_stands_out_on_light_and_dark_ground(page: Page, live_server):
-    """At least 3:1 (WCAG 1.4.11), on a white panel and in the dark page header."""
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.keyboard.press("Tab")  # the skip link
+    """At least 3:1 (WCAG 1.4.11), on a white panel, in the dark page header, and
+    around the skip link, which shows over the header, at both widths."""
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.keyboard.press("Tab")
+        expect(page.get_by_role("link", name="Skip to content")).to_be_focused()
+        assert page.evaluate(OUTLINE_CONTRAST) >= 3, f"the skip link at {width} px"
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Tandem")).to_be_focused()
     assert page.evaluate(OUTLINE_CONTRAST) >= 3
