@@ -5,7 +5,9 @@
 //   error summary, else the control that sent the form (found again by its name,
 //   value and text), else the part's heading, else its first control;
 // - what the part says it did ("Saved.", in .saved) is read out by #announcer, a
-//   live region that stays on the page (a region swapped in is often not read).
+//   live region that stays on the page (a region swapped in is often not read), and
+//   only there: .saved is no live region itself, or some readers would say it twice.
+//   It is read however the request was sent (a click in Safari focuses no button).
 // A page that comes back with errors after a plain post puts focus on the first
 // invalid field the same way.
 (() => {
@@ -52,15 +54,15 @@
   });
 
   document.addEventListener("htmx:afterSettle", (event) => {
-    // Only answers to what the person did from inside the part: polling and
-    // searches-as-you-type leave focus where it is.
     const from = sent;
     sent = null;
-    if (!from) return;
     // The part by its id, else what was swapped in (a link that replaces itself).
-    const part = (from.id && document.getElementById(from.id)) || event.target;
+    const part = (from && from.id && document.getElementById(from.id)) || event.target;
     if (!part || !part.isConnected || part === document.body) return;
     announce(part);
+    // Focus moves only in answer to what the person did from inside the part:
+    // polling and searches-as-you-type leave it where it is.
+    if (!from) return;
     const invalid = firstInvalid(part);
     if (invalid && (lost() || part.contains(document.activeElement))) {
       focusOn(invalid);

@@ -114,7 +114,9 @@ def test_one_on_one_journey(page: Page, live_server, demo_org):
     for label, text in GROW.items():
         grow_field(page, label).fill(text)
     notes_region(page).get_by_role("button", name="Save notes").click()
-    expect(notes_region(page).get_by_role("status")).to_have_text("Saved.")
+    # Seen where it was saved; read out once, by the page's own live region.
+    expect(notes_region(page).locator(".saved")).to_have_text("Saved.")
+    expect(page.locator("#announcer")).to_have_text("Saved.")
     expect(page).to_have_url(session_url)
     assert page.evaluate("window.__sameDocument") is True, "Save notes reloaded the whole page"
     for label, text in GROW.items():
@@ -144,7 +146,7 @@ def test_one_on_one_journey(page: Page, live_server, demo_org):
     private = page.get_by_role("region", name="Private notes")
     private.get_by_label("Your private notes").fill(PRIVATE_NOTE)
     private.get_by_role("button", name="Save private notes").click()
-    expect(private.get_by_role("status")).to_have_text("Saved.")
+    expect(private.locator(".saved")).to_have_text("Saved.")
     expect(page).to_have_url(session_url)
 
     # The hour passes (its start moves back): the 1:1 is due and still to log.
@@ -220,7 +222,7 @@ def test_saving_over_someone_elses_notes_shows_both_texts(
         # Aisha saves first ...
         grow_field(aisha_page, "Reality").fill(aishas_reality)
         notes_region(aisha_page).get_by_role("button", name="Save notes").click()
-        expect(notes_region(aisha_page).get_by_role("status")).to_have_text("Saved.")
+        expect(notes_region(aisha_page).locator(".saved")).to_have_text("Saved.")
     finally:
         aisha_context.close()
 
@@ -238,7 +240,7 @@ def test_saving_over_someone_elses_notes_shows_both_texts(
     expect(yours).to_be_visible()
     # The form now holds what is saved; nothing was overwritten.
     expect(grow_field(page, "Reality")).to_have_value(aishas_reality)
-    expect(notes_region(page).get_by_role("status")).to_have_count(0)
+    expect(notes_region(page).locator(".saved")).to_have_count(0)
     session.notes.refresh_from_db()
     assert session.notes.reality == aishas_reality
 

@@ -12,6 +12,16 @@ from tests.factories import one_on_one
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# The live regions (by id, else tag) whose text holds the words given.
+LIVE_REGIONS_SAYING = """(words) => [...document.querySelectorAll(
+  '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]'
+)].filter((e) => e.textContent.includes(words)).map((e) => e.id || e.tagName)"""
+CLEAR_ANNOUNCER = "() => { document.getElementById('announcer').textContent = ''; }"
+SUBMIT_UNFOCUSED = """(form) => {
+  document.activeElement.blur();
+  document.querySelector(form).requestSubmit();
+}"""
+
 
 def test_saving_on_the_session_page_keeps_the_keyboard_in_place(page: Page, live_server, demo_org):
     manager = User.objects.get(email=demo_org.manager)
@@ -25,6 +35,16 @@ def test_saving_on_the_session_page_keeps_the_keyboard_in_place(page: Page, live
     page.keyboard.press("Enter")
     expect(page.locator("#announcer")).to_have_text("Saved.")
     expect(save).to_be_focused()  # the button swapped in, not the top of the page
+    # Said once: the words swapped in are seen but are no live region of their own.
+    expect(page.locator("#notes .saved")).to_have_text("Saved.")
+    assert page.evaluate(LIVE_REGIONS_SAYING, "Saved.") == ["announcer"]
+
+    # Sent with no control focused (a click in Safari focuses no button): still said.
+    page.evaluate(CLEAR_ANNOUNCER)
+    page.locator("#private textarea").fill("Ask how the CFO took it.")
+    page.evaluate(SUBMIT_UNFOCUSED, "#private form")
+    expect(page.locator("#announcer")).to_have_text("Saved.")
+    assert page.evaluate(LIVE_REGIONS_SAYING, "Saved.") == ["announcer"]
 
     # Nothing filled in: focus on the first field refused, which names its error.
     page.get_by_role("button", name="Add commitment").focus()

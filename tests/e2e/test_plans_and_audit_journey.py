@@ -95,7 +95,7 @@ def test_a_programme_admin_adjusts_a_plan_and_reads_the_trail(page: Page, live_s
     with page.expect_response(f"**/cadence/plans/{plan.pk}/edit/") as answer:
         article.get_by_role("button", name="Save the change").click()
     assert answer.value.status == 200
-    expect(page.locator(f"#plan-{plan.pk}").get_by_role("status")).to_contain_text("Plan changed.")
+    expect(page.locator(f"#plan-{plan.pk} .saved")).to_contain_text("Plan changed.")
     expect(page.locator(f"#plan-{plan.pk}")).to_contain_text("Wednesdays 11:00")
     plan.refresh_from_db()
     assert (plan.weekday, plan.local_time.hour) == (2, 11)
