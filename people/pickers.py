@@ -50,6 +50,18 @@ class Offered:
     placeholder: str
     hint: str
     nothing: str  # "{}": what was typed
+    counted: tuple[str, str]  # one, many: "person", "people"
+    nobody: tuple[str, str]  # nothing matches: with nobody chosen, with some chosen
+
+    def found(self, matches: int, *, more: bool = False, chosen: bool = False) -> str:
+        """A search's matches in a few words, read out instead of every name. The
+        matches leave out the chosen, listed first: with some chosen, they are more."""
+        if more:
+            return f"More than {matches} {self.counted[1]} found: the first {matches} are listed."
+        if not matches:
+            return self.nobody[1] if chosen else self.nobody[0]
+        noun = self.counted[0] if matches == 1 else self.counted[1]
+        return f"{matches} more {noun} found." if chosen else f"{matches} {noun} found."
 
 
 @dataclass(frozen=True)
@@ -265,7 +277,10 @@ class PeopleSearch(forms.Widget):
             'hx-trigger="input changed delay:250ms, search" hx-target="#{results}" '
             'hx-include="#{results}" hx-sync="this:replace">'
             '<p class="help" id="{id}_hint">{hint}</p>'
-            '<ul class="choices people-choices" id="{results}" aria-live="polite">{items}</ul>'
+            # Each search says how many it found here (people_pick fills it in); the
+            # list itself is no live region, or every name would be read each time.
+            '<p class="visually-hidden" id="{id}_found" role="status"></p>'
+            '<ul class="choices people-choices" id="{results}">{items}</ul>'
             "</div>",
             id=id_,
             name=name,
@@ -324,6 +339,8 @@ PEOPLE = Offered(
     placeholder="Type a name or an email",
     hint="Type part of a name or an email to find someone.",
     nothing="Nobody matches “{}”.",
+    counted=("person", "people"),
+    nobody=("Nobody found.", "Nobody else found."),
 )
 TEAMS = Offered(
     matching=teams_matching,
@@ -333,6 +350,8 @@ TEAMS = Offered(
     placeholder="Type a team's name",
     hint="Type part of the team's name to find it.",
     nothing="No team matches “{}”.",
+    counted=("team", "teams"),
+    nobody=("No team found.", "No other team found."),
 )
 
 

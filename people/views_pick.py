@@ -1,5 +1,6 @@
 """The search behind `PeopleSearch` (people/pickers.py): the people of one source who
-match what was typed, as the `<li>` items of the picker's list."""
+match what was typed, as the `<li>` items of the picker's list, and how many were
+found, for its live region."""
 
 import re
 
@@ -53,14 +54,23 @@ def people_pick(request, source):
         blank=blank,
         detail=offers.detail,
     )
+    more = len(matches) > MATCHES_SHOWN
     if not text:
         note = ""
     elif not matches:
         note = format_html('<li class="muted">{}</li>', offers.nothing.format(text))
-    elif len(matches) > MATCHES_SHOWN:
+    elif more:
         note = format_html(
             '<li class="muted">The first {} matches: type more of the name.</li>', MATCHES_SHOWN
         )
     else:
         note = ""
-    return HttpResponse(items + note)
+    # What a screen reader hears: how many were found, in the picker's live region
+    # (swapped out of band, its content only, so the region itself stays), not each
+    # name of the list. Nothing typed, nothing said.
+    found = format_html(
+        '<p id="{}_found" hx-swap-oob="innerHTML">{}</p>',
+        id_,
+        offers.found(len(shown), more=more, chosen=bool(chosen)) if text else "",
+    )
+    return HttpResponse(items + note + found)

@@ -3,6 +3,7 @@ colleagues for feedback, found in two searches, and gives feedback to a third. T
 demo's 30 people are "large" here: PEOPLE_PICKER_LIST_UP_TO is lowered to 10. A
 programme admin finds teams the same way, for a focus area and a team channel."""
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -30,7 +31,15 @@ def test_a_rep_finds_people_by_typing(page: Page, live_server, demo_org, large):
     page.goto(f"{live_server.url}/feedback/requests/new/")
     search = page.get_by_label("Ask", exact=True)
     expect(page.locator('input[name="responders"]')).to_have_count(0)  # nobody listed yet
+    # A screen reader hears how many were found, from a live region that stays (its
+    # content swapped, not the element); the list of names is no live region.
+    found = page.locator("#id_responders_found")
+    expect(found).to_have_attribute("role", "status")
+    assert page.locator("#id_responders_results").get_attribute("aria-live") is None
+    found.evaluate("(region) => { region.dataset.kept = 'yes'; }")
     search.fill("tom")
+    expect(found).to_have_text(re.compile(r"^\d+ (person|people) found\.$"))
+    expect(found).to_have_attribute("data-kept", "yes")
     page.get_by_label("Tom Becker").check()
     search.fill("grac")
     search.press("Enter")  # searches; does not send the half-filled form
@@ -42,6 +51,7 @@ def test_a_rep_finds_people_by_typing(page: Page, live_server, demo_org, large):
     assert_accessible(page)
     search.fill("nobody by this name")
     expect(page.get_by_text("Nobody matches “nobody by this name”.")).to_be_visible()
+    expect(found).to_have_text("Nobody else found.")  # Tom and Grace are chosen
     expect(page.get_by_label("Tom Becker")).to_be_checked()
     page.get_by_label("By").fill((date.today() + timedelta(days=14)).isoformat())
     with page.expect_navigation():
@@ -98,5 +108,6 @@ def test_a_programme_admin_finds_teams_by_typing(page: Page, live_server, demo_o
     connect.get_by_label("Webhook address").fill(WEBHOOK)
     with page.expect_navigation():
         connect.get_by_role("button", name="Connect").click()
-    expect(page.get_by_role("status")).to_contain_text("Mid-Market Central is connected.")
+    # The page's message, beside the team search's own live region (its count).
+    expect(page.locator(".messages")).to_contain_text("Mid-Market Central is connected.")
     assert TeamChannel.objects.get(team__name="Mid-Market Central").webhook_url == WEBHOOK

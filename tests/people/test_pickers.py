@@ -194,6 +194,39 @@ def test_it_says_when_nobody_matches_and_when_there_are_more(client, org, settin
     assert "The first 20 matches: type more of the name." in fragment
 
 
+def _said(fragment: str, id_: str = "id_recipient") -> str:
+    """What the search puts in the picker's live region (out of band, content only)."""
+    found = re.findall(rf'<p id="{id_}_found" hx-swap-oob="innerHTML">([^<]*)</p>', fragment)
+    assert len(found) == 1, fragment
+    return found[0]
+
+
+@pytest.mark.django_db
+def test_the_list_is_no_live_region_a_summary_of_each_search_is(client, org, few):
+    """A screen reader hears "3 people found", not every name at every keystroke; the
+    names stay a list of labelled choices to move through."""
+    client.force_login(org.rep)
+    page = client.get(GIVE).content.decode()
+    results = re.search(r'<ul class="choices people-choices" id="id_recipient_results"[^>]*>', page)
+    assert results and "aria-live" not in results.group(0)
+    assert '<p class="visually-hidden" id="id_recipient_found" role="status"></p>' in page
+
+    fragment = _search(client, "colleagues", "pav").content.decode()
+    assert _said(fragment) == "1 person found." and len(_listed(fragment)) == 1
+    fragment = _search(client, "colleagues", "m").content.decode()  # every email has one
+    assert _said(fragment) == f"{len(_listed(fragment))} people found."
+    assert _said(_search(client, "colleagues", "zzz").content.decode()) == "Nobody found."
+    assert _said(_search(client, "colleagues", "").content.decode()) == ""  # nothing typed
+    # The chosen lead the list and are not counted again.
+    chosen = _search(client, "colleagues", "pav", chosen=[org.peer.pk]).content.decode()
+    assert _said(chosen) == "Nobody else found."
+    chosen = _search(client, "colleagues", "m", chosen=[org.peer.pk]).content.decode()
+    assert _said(chosen) == f"{len(_listed(chosen)) - 1} more people found."
+    UserFactory.create_batch(25, display_name="Sam Seller")
+    fragment = _search(client, "colleagues", "sam").content.decode()
+    assert _said(fragment) == "More than 20 people found: the first 20 are listed."
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("extra", [2, 30])
 def test_a_search_costs_the_same_whatever_it_finds(client, org, extra, django_assert_num_queries):

@@ -80,6 +80,20 @@ def test_the_search_finds_teams_by_name_those_it_starts_first(client_for, org, t
     assert 'Northeast <span class="muted">led by Mia Manager</span>' in fragment
 
 
+def test_a_team_search_says_how_many_teams_it_found(client_for, org, teams):
+    """Read out instead of every team's name (the list itself is no live region)."""
+    admin = client_for(org.admin)
+    said = '<p id="id_team_found" hx-swap-oob="innerHTML">{}</p>'
+    fragment = _search(admin, "unconnected-teams", "east").content.decode()
+    assert said.format("3 teams found.") in fragment
+    fragment = _search(admin, "teams", "we").content.decode()
+    assert said.format("1 team found.") in fragment
+    fragment = _search(admin, "teams", "we", chosen=[teams["West"].pk]).content.decode()
+    assert said.format("No other team found.") in fragment
+    fragment = _search(admin, "unconnected-teams", "zzz").content.decode()
+    assert said.format("No team found.") in fragment
+
+
 def test_a_searched_team_is_connected_and_one_outside_the_source_is_refused(
     client_for, org, teams, many
 ):
