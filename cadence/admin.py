@@ -132,19 +132,25 @@ class PolicyAssignmentForm(forms.ModelForm):
                 "Applying makes a weekly 1:1 plan for each current member with the team lead, "
                 "the team's call review and role-play, and the lead's manager review. Plans "
                 "that exist are kept, never doubled. If the team keeps another policy, that "
-                "one ends first, with its plans."
+                "one ends first, with its plans; the one it keeps only makes what is missing, "
+                "and is refused when nothing is."
             )
         }
 
-    def clean_team(self):
-        team = self.cleaned_data["team"]
-        if team.lead_id is None:
-            raise ValidationError(f"{team} needs a lead before it can keep a cadence.")
-        return team
+    def clean(self):
+        cleaned = super().clean()
+        policy, team = cleaned.get("policy"), cleaned.get("team")
+        if policy is not None and team is not None:
+            try:
+                services.policy_apply_check(policy=policy, team=team)
+            except ValidationError as exc:
+                for field, errors in exc.message_dict.items():
+                    self.add_error(field, errors)
+        return cleaned
 
     def validate_unique(self):
-        """`policy_apply` keeps one live policy per team: re-applying the same policy
-        changes nothing, applying another replaces it."""
+        """`policy_apply` keeps one live policy per team: applying another replaces
+        it; the same one again makes what is missing, or is refused (`clean`)."""
 
 
 @admin.register(PolicyAssignment)

@@ -106,6 +106,15 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     return page
 
 
+def offer_policies(teams, policies: list[CadencePolicy]) -> None:
+    """Give each team `offered`: the policies it may apply — every one but the one it
+    keeps already, since applying that again would change nothing (the service
+    refuses it). No query."""
+    for team in teams:
+        kept = team.kept.policy_id if team.kept else None
+        team.offered = [policy for policy in policies if policy.pk != kept]
+
+
 def _rule(rule) -> tuple[str, int]:
     return describe_rule(rule, time_zone=""), rule.duration_minutes
 

@@ -249,14 +249,37 @@ def _plans_for_member(assignment: PolicyAssignment, person: User, actor) -> list
     return _plans_from_policy(assignment, members=[person], actor=actor)
 
 
+def policy_apply_check(*, policy: CadencePolicy, team: Team) -> PolicyAssignment | None:
+    """Why `policy` cannot be applied to `team` (a ValidationError by field): the team
+    has no lead, or keeps that policy already with every plan it makes — applying it
+    again would change nothing (its plans follow the team's members and lead by
+    themselves). Applied again, it only makes what is missing: the kinds the policy
+    gained since, a plan someone ended. Returns the team's live assignment, or None."""
+    if team.lead_id is None:
+        raise ValidationError({"team": f"{team} needs a lead before it can keep a cadence."})
+    current = _live_assignment(team)
+    if (
+        current is not None
+        and current.policy_id == policy.pk
+        and not _plans_missing(current, members=_members(team), team_plans=True)
+    ):
+        raise ValidationError(
+            {
+                "policy": f"{team} already keeps “{policy}”, with every plan it makes. "
+                "Pick another policy to apply instead, or end this one."
+            }
+        )
+    return current
+
+
 @transaction.atomic
 def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> PolicyAssignment:
     """Make the team's plans from the policy: a 1:1 per current member with the lead,
     one call review and one role-play for the team, a manager review between the lead
-    and the lead's manager. Plans that already exist are kept, not doubled."""
-    if team.lead is None:
-        raise ValidationError({"team": f"{team} needs a lead before it can keep a cadence."})
-    current = _live_assignment(team)
+    and the lead's manager. Plans that already exist are kept, not doubled. Another
+    policy the team keeps ends first; the one it keeps already makes only what is
+    missing, and is refused when nothing is (`policy_apply_check`)."""
+    current = policy_apply_check(policy=policy, team=team)
     if current is not None and current.policy_id != policy.pk:
         policy_assignment_end(assignment=current, actor=actor)
         current = None
@@ -268,12 +291,18 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     return assignment
 
 
+def _members(team: Team) -> list[User]:
+    """The team's current, active members but its lead."""
+    return list(
+        User.objects.filter(
+            memberships__team=team, memberships__left_at__isnull=True, is_active=True
+        ).exclude(pk=team.lead_id)
+    )
+
+
 def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> None:
     """The plans the policy makes for the team and its lead, those that exist kept."""
-    members = User.objects.filter(
-        memberships__team=team, memberships__left_at__isnull=True, is_active=True
-    ).exclude(pk=team.lead_id)
-    _plans_from_policy(assignment, members=list(members), actor=actor, team_plans=True)
+    _plans_from_policy(assignment, members=_members(team), actor=actor, team_plans=True)
 
 
 def _plans_from_policy(
@@ -285,6 +314,15 @@ def _plans_from_policy(
     insert, one generation once committed, however large the team (a new lead for a
     team of ten was 449 queries). Each item's rule was checked when it was saved, with
     the same constraints, so the plans' are left to the database, the last word."""
+    return _plans_saved(
+        _plans_missing(assignment, members=members, team_plans=team_plans), actor=actor
+    )
+
+
+def _plans_missing(
+    assignment: PolicyAssignment, *, members: list[User], team_plans: bool
+) -> list[CadencePlan]:
+    """What `_plans_from_policy` would make, unsaved: one query for the live plans."""
     lead = assignment.team.lead
     if lead is None:
         return []
@@ -321,7 +359,7 @@ def _plans_from_policy(
         if key not in taken:
             taken.add(key)
             plans.append(plan)
-    return _plans_saved(plans, actor=actor)
+    return plans
 
 
 def _plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | None) -> tuple:

@@ -1,7 +1,8 @@
 """Team cadence (`/programme/cadence/`), for programme admins: the cadence policies in
 words (written in `views_policy_editor`), and every team with the policy it keeps:
 apply one (its plans are made at once, never doubled; another policy the team kept
-ends first) or end it (its plans end; what was held stays). Everyone else gets 404."""
+ends first; the one it keeps is not offered, and refused if sent) or end it (its plans
+end; what was held stays). Everyone else gets 404."""
 
 from urllib.parse import urlencode
 
@@ -18,7 +19,13 @@ from people.roles import Role
 
 from . import services
 from .forms_policies import PolicyApplyForm, TeamsShownForm
-from .selectors_policies import TEAM_STATES, policies_with_items, team_choices, teams_page
+from .selectors_policies import (
+    TEAM_STATES,
+    offer_policies,
+    policies_with_items,
+    team_choices,
+    teams_page,
+)
 
 
 @require_GET
@@ -35,6 +42,8 @@ def _page(request, *, error=None):
     number, page_error = page_asked(request.GET.get("page"))
     policies = policies_with_items()
     page = teams_page(show=show, page_number=number) if valid else None
+    if page is not None:
+        offer_policies(page.object_list, policies)
     kept = {"show": show, "page": str(page.number)} if page is not None else {}
     context = {
         "form": form,

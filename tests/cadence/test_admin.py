@@ -1,7 +1,8 @@
 """The cadence in the admin site, for programme admins: policies with their items,
-applying one to a team (plans once, never twice), ending assignments, plans read
-mostly (rule edits through the service, never deleted), team channels with their
-failures, the outbox read only — and nobody's words anywhere."""
+applying one to a team (plans once, never twice; the policy it keeps is refused),
+ending assignments, plans read mostly (rule edits through the service, never deleted),
+team channels with their failures, the outbox read only — and nobody's words
+anywhere."""
 
 from datetime import time, timedelta
 
@@ -192,9 +193,12 @@ def test_applying_a_policy_makes_the_teams_plans_once(admin_client, org, team, p
     ]
     assignment = PolicyAssignment.objects.get()
     assert assignment.applied_by == org.admin
-    # Again: the same assignment, no plan twice.
+    # Again: refused, as on the Team cadence page; nothing is made twice.
     response = _apply(admin_client, policy, team)
-    assert response.status_code == 302
+    assert response.status_code == 200
+    assert f"{team} already keeps “{policy}”, with every plan it makes." in (
+        response.content.decode()
+    )
     assert PolicyAssignment.objects.count() == 1
     assert CadencePlan.objects.count() == 4
     listing = admin_client.get("/admin/cadence/policyassignment/").content.decode()

@@ -5,6 +5,8 @@ Which team keeps which policy is for programme admins alone (404 to everyone els
 `PUT` applies, `DELETE` ends. Bad input is a 400 with field messages and nothing
 saved; both lists cost the same queries at two sizes."""
 
+from datetime import time
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -200,6 +202,30 @@ def test_what_cannot_be_applied_is_a_400_and_an_unknown_team_a_404(org, east):
     assert unknown.status_code == 400 and "policy" in unknown.json()
     assert client.put(f"{TEAMS}999999/", {"policy": policy.pk}, format="json").status_code == 404
     assert not PolicyAssignment.objects.exists() and not CadencePlan.objects.exists()
+
+
+def test_the_policy_a_team_keeps_already_is_a_400_as_on_the_page(org, east):
+    policy = make_policy()
+    client = api(org.admin)
+    assert client.put(f"{TEAMS}{east.pk}/", {"policy": policy.pk}, format="json").status_code == 200
+    plans = set(CadencePlan.objects.live().values_list("pk", flat=True))
+    again = client.put(f"{TEAMS}{east.pk}/", {"policy": policy.pk}, format="json")
+    assert again.status_code == 400
+    assert again.json() == {
+        "policy": [
+            "East already keeps “Sales team standard”, with every plan it makes. Pick another "
+            "policy to apply instead, or end this one."
+        ]
+    }
+    assert PolicyAssignment.objects.filter(team=east).count() == 1
+    assert set(CadencePlan.objects.live().values_list("pk", flat=True)) == plans
+    assert AuditEvent.objects.filter(verb="policy.applied").count() == 1
+    # A kind the policy gained since: applying it again makes that, and only that.
+    PolicyItem.objects.create(policy=policy, kind="role_play", weekday=2, local_time=time(9, 0))
+    gained = client.put(f"{TEAMS}{east.pk}/", {"policy": policy.pk}, format="json")
+    assert gained.status_code == 200
+    made = CadencePlan.objects.live().exclude(pk__in=plans)
+    assert list(made.values_list("kind", "team_id")) == [("role_play", east.pk)]
 
 
 @pytest.mark.parametrize("who", ["rep", "manager", "hr", "head"])

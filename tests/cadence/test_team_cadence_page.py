@@ -1,7 +1,8 @@
 """Team cadence (`/programme/cadence/`): programme admins see each policy in words and
 every team with the policy it keeps, a page at a time; applying one makes the team's
-plans (never twice; another policy ends first), ending one ends its plans — both
-audited, and the page comes back as it was. A team without a lead, an unknown policy,
+plans (never twice; another policy ends first; the one it keeps is not offered, and is
+refused if sent), ending one ends its plans — both audited, and the page comes back as
+it was. A team without a lead, an unknown policy,
 a wrong state or page is a 400 with the reason and changes nothing. Everyone else
 gets 404 (the authorization matrix)."""
 
@@ -106,9 +107,42 @@ def test_applying_a_policy_makes_the_plans_and_comes_back_to_the_same_list(admin
     ]  # fmt: skip
     event = AuditEvent.objects.filter(verb="policy.applied", target_id=str(world.east.pk)).get()
     assert event.actor == org.admin
-    again = admin.post(f"{PAGE}teams/{world.east.pk}/apply/", {"policy": world.standard.pk})
-    assert again.status_code == 302 and again["Location"] == PAGE
-    assert CadencePlan.objects.live().filter(assignment__team=world.east).count() == 3
+
+
+def row(body, name):
+    start = body.index(f'<th scope="row">{name}')
+    return body[start : body.index("</tr>", start)]
+
+
+def test_the_policy_a_team_keeps_is_not_offered_again(admin, world):
+    """West keeps the standard: its picker offers only the other policy, "instead";
+    East keeps none: both, with nothing picked for it."""
+    body = admin.get(PAGE).content.decode()
+    west, east = row(body, "West"), row(body, "East")
+    assert f'<option value="{world.standard.pk}"' not in west
+    assert f'<option value="{world.light.pk}">Light touch</option>' in west
+    assert "Another policy for West, instead of Sales team standard" in west
+    assert ">Apply instead</button>" in west
+    assert f'<option value="{world.standard.pk}">Sales team standard</option>' in east
+    assert f'<option value="{world.light.pk}">Light touch</option>' in east
+    assert " selected" not in east and ">Apply</button>" in east
+    world.light.delete()  # the standard is the only policy: West has nothing to apply
+    west = row(admin.get(PAGE).content.decode(), "West")
+    assert "<select" not in west and "End Sales team standard for West" in west
+
+
+def test_the_policy_a_team_keeps_sent_again_is_a_400_that_changes_nothing(admin, world):
+    before = list(CadencePlan.objects.live().filter(assignment__team=world.west))
+    response = admin.post(f"{PAGE}teams/{world.west.pk}/apply/", {"policy": world.standard.pk})
+    assert response.status_code == 400
+    assert (
+        "West already keeps “Sales team standard”, with every plan it makes. Pick another "
+        "policy to apply instead, or end this one." in response.content.decode()
+    )
+    assert PolicyAssignment.objects.filter(team=world.west).count() == 1
+    assert list(CadencePlan.objects.live().filter(assignment__team=world.west)) == before
+    applied = AuditEvent.objects.filter(verb="policy.applied", target_id=str(world.west.pk))
+    assert applied.count() == 1
 
 
 def test_applying_another_policy_ends_the_one_before(admin, world):

@@ -165,7 +165,9 @@ def test_a_programme_admin_writes_a_policy_and_gives_it_to_a_team(
     expect(page.get_by_role("status")).to_have_text(f"{TEAM} keeps “{NAME}”: 9 plans live.")
     row = team_row(page, TEAM)
     expect(row.locator('[data-label="Keeps"]')).to_contain_text(NAME)
-    expect(row.get_by_role("combobox")).to_have_value(str(policy.pk))
+    # The policy it keeps now is not offered again: the picker holds the others.
+    expect(row.get_by_role("combobox").locator("option", has_text=NAME)).to_have_count(0)
+    expect(row.get_by_role("button", name="Apply instead")).to_be_visible()
     expect(row.get_by_role("button", name=f"End {NAME} for {TEAM}")).to_be_visible()
     expect(policy_article(page, NAME).get_by_role("heading", level=3)).to_contain_text("1 team")
 
