@@ -2,6 +2,8 @@
 CSV file, read what it would change, then apply or discard it. Everyone else gets 404;
 a wrong file is a 400 listing its problems with nothing kept."""
 
+import csv
+import io
 import re
 
 import pytest
@@ -10,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from people import services_imports
-from people.models import ImportStatus, PeopleImport, User
+from people.models import ImportStatus, PeopleImport, Team, User
 from people.selectors_imports import IMPORTS_PER_PAGE
 from people.views_imports import EXAMPLE_CSV, PROBLEMS_SHOWN
 
@@ -188,7 +190,25 @@ def test_the_example_file_is_offered_and_imports_cleanly(as_admin, post):
     body = b"".join(response.streaming_content) if response.streaming else response.content
     assert body == EXAMPLE_CSV.read_bytes()
     post("/programme/imports/", {"file": csv_file(body.decode(), name="example.csv")})
-    assert PeopleImport.objects.get().checked_counts["created"] == 8
+    job = PeopleImport.objects.get()
+    assert job.checked_counts["created"] == 9
+    post(f"/programme/imports/{job.pk}/apply/")
+    assert PeopleImport.objects.get().status == ImportStatus.APPLIED
+
+
+def test_every_team_in_the_example_file_has_a_lead_once_imported(post):
+    """A team without a lead cannot keep a cadence: whoever starts from the example
+    meets no such team (a `manager` row names the teams its person leads)."""
+    text = EXAMPLE_CSV.read_text()
+    post("/programme/imports/", {"file": csv_file(text, name="example.csv")})
+    post(f"/programme/imports/{PeopleImport.objects.get().pk}/apply/")
+    named = {
+        team.strip() for row in csv.DictReader(io.StringIO(text)) for team in row["team"].split(";")
+    }
+    named.discard("")
+    teams = Team.objects.filter(name__in=named).select_related("lead")
+    assert {team.name for team in teams} == named
+    assert [team.name for team in teams if team.lead is None] == []
 
 
 def test_the_list_pages_imports_newest_first_in_a_fixed_number_of_queries(as_admin, org):

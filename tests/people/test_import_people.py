@@ -100,8 +100,8 @@ def test_it_records_one_import_audit_event_with_counts_only(tmp_path):
 def test_it_imports_the_example_file():
     out = import_people(EXAMPLE)
 
-    assert "Imported 8 people: 8 created" in out
-    assert User.objects.filter(reports_to__isnull=False).count() == 7
+    assert "Imported 9 people: 9 created" in out
+    assert User.objects.filter(reports_to__isnull=False).count() == 8
 
 
 @pytest.mark.django_db
