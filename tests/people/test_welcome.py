@@ -58,9 +58,15 @@ def test_someone_added_gets_a_link_that_sets_their_password_and_signs_them_in(
     done = client.post(
         form.redirect_chain[-1][0], {"password1": password, "password2": password}, follow=True
     )
-    # Setting it signs them in: they land on their own page, not on a dead end.
+    # Setting it signs them in: they land on their own page, not on a dead end, with
+    # one notice that says both (not "Password successfully changed." and "Successfully
+    # signed in as Priya Raman." one above the other).
     assert done.redirect_chain[-1][0] == "/me/"
     assert done.wsgi_request.user == priya
+    assert [str(m) for m in done.context["messages"]] == [
+        "Your password is set, and you are signed in."
+    ]
+    assert done.content.decode().count('class="message ') == 1
     client.logout()
     signed_in = client.post(
         "/accounts/login/", {"login": "priya@example.com", "password": password}, follow=True
@@ -69,6 +75,20 @@ def test_someone_added_gets_a_link_that_sets_their_password_and_signs_them_in(
     client.logout()
     used = client.get(link, follow=True).content.decode()
     assert "This link no longer works" in used and "Ask for a new link" in used
+
+
+def test_changing_a_password_while_signed_in_still_says_just_that(client, org):
+    """Only a sign-in that follows a password set from a link merges the two notices."""
+    org.rep.set_password("the old passphrase 42")
+    org.rep.save()
+    client.force_login(org.rep)
+    new = "a brand new passphrase 42"
+    done = client.post(
+        "/accounts/password/change/",
+        {"oldpassword": "the old passphrase 42", "password1": new, "password2": new},
+        follow=True,
+    )
+    assert [str(m) for m in done.context["messages"]] == ["Password successfully changed."]
 
 
 def test_unticked_nobody_is_emailed(admin, django_capture_on_commit_callbacks):
