@@ -10,9 +10,10 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Team, TeamMembership, User
+from .models import AuditEvent, Team, TeamMembership, User
 from .roles import Role
 from .services import (
+    audit_record,
     person_create,
     reporting_line_change,
     role_grant,
@@ -182,3 +183,43 @@ def seed_imports(people: dict[str, User]) -> str:
     at = datetime.combine(monday, time(7, 30), tzinfo=admin.tzinfo)
     PeopleImport.objects.filter(pk=job.pk).update(uploaded_at=at, status_changed_at=at)
     return "People import history: HR's export, applied (everyone unchanged)."
+
+
+# Added by the programme admin this week, none of them signed in yet: the "Never signed
+# in" tab on Programme → People shows each state of a welcome — sent yesterday, its link
+# still working; sent four days ago, its link expired (links last three days); not sent.
+# Not in HR's export yet, on no team and reporting to nobody until it runs.
+NEW_STARTERS = [
+    # name, time zone, added how long ago, welcome sent how long ago (None: not sent)
+    ("Yara Haddad", "Europe/London", timedelta(days=1, hours=2), timedelta(days=1)),
+    ("Leo Brandt", "Europe/Berlin", timedelta(days=4, hours=3), timedelta(days=4)),
+    ("Mina Sato", "America/Chicago", timedelta(hours=5), None),
+]
+
+
+@transaction.atomic
+def seed_new_starters(people: dict[str, User]) -> str:
+    """The new starters, added by the programme admin (audited when it happened), with
+    `welcome_sent_at` as the worker would have noted it. Once only: someone already
+    here is left as they are (signed in since, or welcomed again)."""
+    admin, now, added = people[ADMIN.key], timezone.now(), 0
+    for name, time_zone, added_ago, sent_ago in NEW_STARTERS:
+        email = demo_email(_key(name))
+        if User.objects.with_email(email).exists():
+            continue
+        person = person_create(email=email, display_name=name, time_zone=time_zone, actor=admin)
+        sent = now - sent_ago if sent_ago else None
+        User.objects.filter(pk=person.pk).update(date_joined=now - added_ago, welcome_sent_at=sent)
+        events = {"person.created": now - added_ago}
+        if sent:
+            events["person.welcomed"] = sent
+            audit_record(actor=admin, verb="person.welcomed", target=person)
+        for verb, at in events.items():
+            AuditEvent.objects.filter(verb=verb, target_id=str(person.pk)).update(at=at)
+        added += 1
+    if not added:
+        return "New starters already present — left as they are."
+    return (
+        f"New starters who never signed in: {len(NEW_STARTERS)} (a welcome sent yesterday, "
+        "one whose link expired, one not sent yet)."
+    )

@@ -29,6 +29,7 @@ from coaching.selectors import coaching_quality
 from dashboards.org_feedback import organisation_feedback
 from dashboards.org_skills import organisation_skills
 from feedback.models import Feedback, FeedbackRequest, RequestedResponder
+from people.demo import NEW_STARTERS
 from people.models import ImportStatus, PeopleImport, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
@@ -53,11 +54,15 @@ def coaching_history():
     )
 
 
+def _new_starters():
+    return User.objects.filter(display_name__in=[name for name, *_ in NEW_STARTERS])
+
+
 @pytest.mark.django_db
 def test_it_builds_the_demo_organisation_and_prints_every_login(demo):
-    assert User.objects.count() == 30
+    assert User.objects.count() == 30 + len(NEW_STARTERS)
     assert Team.objects.count() == 3
-    for person in User.objects.all():
+    for person in User.objects.exclude(pk__in=_new_starters()):  # who never signed in: no login
         assert person.email in demo.output
         assert person.check_password("tandem-demo-2026")
     time_zones = set(User.objects.values_list("time_zone", flat=True))
@@ -73,7 +78,7 @@ def test_the_organisation_was_there_before_its_coaching_history():
         CoachingSession.objects.aggregate(first=Min("scheduled_start"))["first"],
         FocusArea.objects.aggregate(first=Min("created_at"))["first"],
     )
-    assert User.objects.filter(date_joined__gte=oldest).count() == 0
+    assert User.objects.filter(date_joined__gte=oldest).exclude(pk__in=_new_starters()).count() == 0
     assert ReportingLine.objects.filter(started_at__gte=oldest).count() == 0
     assert Team.objects.filter(created_at__gte=oldest).count() == 0
     assert TeamMembership.objects.filter(joined_at__gte=oldest).count() == 0
@@ -618,17 +623,56 @@ def test_everyone_last_signed_in_when_the_audit_log_says_so_and_the_programme_is
     client,
 ):
     """The trail's last sign-in is each person's: "Never signed in" agrees with the
-    audit log, and the programme admin meets a running programme, not its first steps."""
+    audit log (only this week's new starters never did), and the programme admin meets
+    a running programme, not its first steps."""
     from people.models import AuditEvent
 
     last = AuditEvent.objects.filter(verb="auth.signed_in", actor=OuterRef("pk"))
-    assert not User.objects.filter(last_login__isnull=True).exists()
-    mismatched = User.objects.exclude(
-        last_login__in=last.order_by("-at").values("at")[:1]
-    ).values_list("email", flat=True)
+    assert set(User.objects.filter(last_login__isnull=True)) == set(_new_starters())
+    assert not AuditEvent.objects.filter(verb="auth.signed_in", actor__in=_new_starters())
+    mismatched = (
+        User.objects.exclude(pk__in=_new_starters())
+        .exclude(last_login__in=last.order_by("-at").values("at")[:1])
+        .values_list("email", flat=True)
+    )
     assert not list(mismatched)
     client.force_login(User.objects.get(email="ada.okafor@example.com"))
     assert "First steps" not in client.get("/programme/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_never_signed_in_tab_shows_each_state_of_a_welcome(demo, client):
+    """This week's three new starters: a welcome sent yesterday whose link still works,
+    one sent four days ago whose link expired, one not sent — so "email them all" is
+    for two. Each was added, and welcomed, by the programme admin, as the trail says."""
+    from people.models import AuditEvent
+
+    now = timezone.now()
+    yara, leo, mina = (User.objects.get(display_name=name) for name, *_ in NEW_STARTERS)
+    assert now - timedelta(days=2) < yara.welcome_sent_at < now - timedelta(hours=12)
+    assert leo.welcome_sent_at < now - timedelta(days=3)
+    assert mina.welcome_sent_at is None
+    for person in (yara, leo, mina):
+        assert person.is_active and not person.has_usable_password()
+        added = AuditEvent.objects.get(verb="person.created", target_id=str(person.pk))
+        assert added.actor.email == "ada.okafor@example.com"
+        assert added.at == person.date_joined and added.at <= (person.welcome_sent_at or now)
+    welcomed = AuditEvent.objects.filter(verb="person.welcomed")
+    assert sorted(welcomed.values_list("target_id", "at")) == sorted(
+        [(str(yara.pk), yara.welcome_sent_at), (str(leo.pk), leo.welcome_sent_at)]
+    )
+
+    client.force_login(User.objects.get(email="ada.okafor@example.com"))
+    tab = client.get("/programme/people/", {"show": "new"}).content.decode()
+    assert 'Never signed in <span class="count">3</span>' in tab
+    rows = {name: tab[tab.index(name) :].split("</tr>")[0] for name, *_ in NEW_STARTERS}
+    assert "Sent " in rows["Yara Haddad"] and "link expired" not in rows["Yara Haddad"]
+    assert "Sent " in rows["Leo Brandt"] and "link expired" in rows["Leo Brandt"]
+    assert "Not sent" in rows["Mina Sato"]
+    assert "Email a welcome to the 2 without a working link" in tab
+    assert "New starters who never signed in: 3" in demo.output
+    assert "New starters already present" in demo.again()
+    assert _new_starters().count() == 3
 
 
 def test_feedback_is_sought_across_the_quarter_and_its_old_asks_were_read(demo):

@@ -8,7 +8,7 @@ from coaching.demo_ratings import seed_ratings
 from coaching.demo_scorecards import seed_scorecards
 from config.demo_audit import seed_audit_history
 from feedback.demo import seed_feedback
-from people.demo import DEMO_PASSWORD, seed_imports, seed_people
+from people.demo import DEMO_PASSWORD, seed_imports, seed_new_starters, seed_people
 
 
 class Command(BaseCommand):
@@ -58,6 +58,8 @@ class Command(BaseCommand):
             self.stdout.write(line)
         self.stdout.write(seed_imports({spec.key: user for spec, user in people}))
         self.stdout.write(seed_audit_history({spec.key: user for spec, user in people}))
+        # After the trail, whose sign-ins set everyone's last sign-in: these have none.
+        self.stdout.write(seed_new_starters({spec.key: user for spec, user in people}))
         # The reminders for sessions planned since the cadence's own queueing (a pair's
         # session tomorrow), as beat would have queued them.
         queue_notifications()
