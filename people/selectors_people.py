@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from .models import ReportingLine, Team, TeamMembership, User
 from .paging import StateChoice
 from .roles import ROLE_FOR_GROUP, Role
-from .welcome import without_working_link
+from .welcome import link_works_until, without_working_link
 
 PEOPLE_PER_PAGE = 25
 LINES_SHOWN = 10  # the most recent reporting lines on a person's page
@@ -42,12 +43,16 @@ def people_listed(*, q: str = "", show: str = "") -> QuerySet[User]:
 
 
 def people_page(*, q: str = "", show: str = "", page_number: int = 1) -> Page:
-    """A page of `people_listed`, each person with their `appointments`: count, page and
-    groups, three queries. A page past the end shows the last one."""
+    """A page of `people_listed`, each person with their `appointments` and whether
+    their latest welcome's link has expired (`welcome_expired`): count, page and groups,
+    three queries. A page past the end shows the last one."""
     page = Paginator(people_listed(q=q, show=show), PEOPLE_PER_PAGE).get_page(page_number)
     page.object_list = list(page.object_list)
+    now = timezone.now()
     for person in page.object_list:
         person.appointments = appointments_of(person)
+        until = link_works_until(person)
+        person.welcome_expired = until is not None and until <= now
     return page
 
 

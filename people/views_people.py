@@ -64,8 +64,6 @@ def _list(request, new_form, *, status=200, refusal=None):
     show = search.cleaned_data["show"] if valid else ""
     number, page_error = page_asked(request.GET.get("page"))
     page = people_page(q=q, show=show, page_number=number)
-    if show == "new":
-        _note_welcome_links(page.object_list)
     context = {
         "search": search,
         "q": q,
@@ -220,13 +218,6 @@ def _change(request, record, form, name, change, *, done=None):
             messages.success(request, done or ("Saved." if changed else "Nothing changed."))
             return redirect("programme_person", pk=record.person.pk)
     return _detail(request, record, status=400, **{name: form})
-
-
-def _note_welcome_links(people) -> None:
-    now = timezone.now()
-    for person in people:
-        until = link_works_until(person)
-        person.welcome_expired = until is not None and until <= now
 
 
 def _detail(request, record, *, status=200, refusal=None, **forms):
