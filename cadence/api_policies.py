@@ -4,8 +4,10 @@
   by programme admins (others get 403), through `services_policies.policy_save` as
   the page writes (audited). A policy is never deleted: teams' history names it.
 - `team-cadence/`: every team with the policy it keeps, for programme admins only
-  (404 to everyone else, as the page): `PUT` applies a policy (its plans are made at
-  once, never doubled), `DELETE` ends the team's policy and its plans.
+  (404 to everyone else, as the page), each with how many plans its policy makes that
+  it lacks (`plans_missing`): `PUT` applies a policy (its plans are made at once,
+  never doubled; the one it keeps, only what is missing), `DELETE` ends the team's
+  policy and its plans.
 
 Bad input → 400 with field messages, nothing saved. Lists cost a fixed number of
 queries."""
@@ -39,7 +41,12 @@ from people.roles import Role
 from . import services
 from .models import CadencePolicy, Recurrence, Weekday
 from .selectors import describe_rule
-from .selectors_policies import TEAM_STATES, items_in_order, teams_with_policy
+from .selectors_policies import (
+    TEAM_STATES,
+    items_in_order,
+    note_plans_missing,
+    teams_with_policy,
+)
 from .services_policies import ITEM_FIELDS, POLICY_KINDS, item_error_key, policy_save
 
 
@@ -165,6 +172,14 @@ class TeamCadenceSerializer(serializers.Serializer):
     )
     policy_name = serializers.CharField(source="kept_policy_name", allow_null=True)
     since = serializers.DateTimeField(source="kept_since", allow_null=True)
+    plans_missing = serializers.SerializerMethodField(
+        help_text="How many plans the policy it keeps makes that it lacks (a kind the "
+        "policy gained since, a plan someone ended, a member without their 1:1): applying "
+        "that policy again makes them. 0 without a policy."
+    )
+
+    def get_plans_missing(self, team) -> int:
+        return team.missing.count if team.missing else 0
 
 
 class TeamsShownSerializer(serializers.Serializer):
@@ -196,7 +211,7 @@ TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, descri
     update=extend_schema(
         operation_id="team_cadence_apply",
         summary="Apply a policy to the team: its plans are made at once, never doubled; "
-        "another policy the team kept ends first",
+        "another policy the team kept ends first; the one it keeps makes what is missing",
         parameters=[TEAM_ID],
         request=ApplySerializer,
         responses={200: TeamCadenceSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
@@ -220,6 +235,13 @@ class TeamCadenceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
             )
         return teams_with_policy()
 
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        return page if page is None else note_plans_missing(page)
+
+    def get_object(self):
+        return note_plans_missing([super().get_object()])[0]
+
     def update(self, request, pk: int):
         team = get_object_or_404(Team.objects.select_related("lead"), pk=pk)
         policy = validated(ApplySerializer, request)["policy"]
@@ -227,7 +249,8 @@ class TeamCadenceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
             services.policy_apply(policy=policy, team=team, actor=request.user)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(exc.message_dict) from None
-        return Response(TeamCadenceSerializer(self.get_queryset().get(pk=pk)).data)
+        (applied,) = note_plans_missing([self.get_queryset().get(pk=pk)])
+        return Response(TeamCadenceSerializer(applied).data)
 
     def destroy(self, request, pk: int):
         team = get_object_or_404(Team, pk=pk)

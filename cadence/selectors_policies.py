@@ -2,14 +2,17 @@
 in words with how many teams keep it, and every team — a page at a time — with the
 policy it keeps (or none). A fixed number of queries whatever the number of teams."""
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Subquery, Value, When
 
-from people.models import Team
+from coaching.models import SessionKind
+from people.models import Team, TeamMembership
 from people.paging import StateChoice
 
+from . import services
 from .models import PLANNED_KINDS, CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from .selectors import describe_rule
 from .services_policies import KIND_NAMES
@@ -87,10 +90,13 @@ def teams_with_policy(show: str = ""):
 
 def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     """A page of `teams_with_policy`, each with `kept` (the live assignment, or
-    None): the count and the page, two queries. A page past the end shows the last."""
+    None) and `missing` (`note_plans_missing`): the count and the page, two queries,
+    and those of `plans_changed` and `plans_missing`. A page past
+    the end shows the last."""
     page = Paginator(teams_with_policy(show), TEAMS_PER_PAGE).get_page(page_number)
     page.object_list = list(page.object_list)
     counts = plans_changed([t.assignment_id for t in page.object_list if t.assignment_id])
+    note_plans_missing(page.object_list)
     for team in page.object_list:
         team.kept = (
             Kept(
@@ -104,6 +110,102 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
             else None
         )
     return page
+
+
+MISSING_NAMED = 5  # more than this many missing plans: the first few named, then "and n more"
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The plans a team's policy makes that the team lacks, each in words, in the
+    programme's order: the 1:1s by member's name, the team's sessions, the lead's
+    review."""
+
+    plans: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.plans)
+
+    def __str__(self) -> str:
+        named = ", ".join(self.plans)
+        if self.count > MISSING_NAMED:
+            rest = self.count - (MISSING_NAMED - 1)
+            named = f"{', '.join(self.plans[: MISSING_NAMED - 1])} and {rest} more"
+        return f"{self.count} plan{'s' * (self.count != 1)} missing: {named}"
+
+
+_TEAM_SESSION_WORDS = {
+    SessionKind.TEAM_CALL_REVIEW: "the team's call review",
+    SessionKind.ROLE_PLAY: "the team's role-play",
+}
+
+
+def plans_missing(teams) -> dict[int, Missing]:
+    """Per team keeping a policy (`teams_with_policy` rows, their lead loaded), the
+    plans applying that policy again would make — the answer of
+    `services._plans_missing` (which `policy_apply_check` asks one team at a time),
+    for a page of teams at once: a 1:1 with the lead for each current, active member
+    who lacks a live one, each team session the policy has and the team lacks, the
+    lead's review with their manager. Teams missing nothing are left out; a test holds
+    the two to the same answer. Three queries (the policies' kinds, the members, the
+    live plans) whatever the number of teams; none when no team keeps a policy."""
+    keeping = [t for t in teams if t.kept_policy_id and t.lead_id is not None]
+    if not keeping:
+        return {}
+    kinds: dict[int, set[str]] = defaultdict(set)
+    for policy_id, kind in PolicyItem.objects.filter(
+        policy_id__in={t.kept_policy_id for t in keeping}
+    ).values_list("policy_id", "kind"):
+        kinds[policy_id].add(kind)
+    members: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for team_id, person_id, name in (
+        TeamMembership.objects.current()
+        .filter(team_id__in=[t.pk for t in keeping], person__is_active=True)
+        .order_by("person__display_name", "person_id")
+        .values_list("team_id", "person_id", "person__display_name")
+    ):
+        members[team_id].append((person_id, name))
+    key = services._plan_key  # what the database keeps one live plan of, as the service
+    wanted: dict[int, list[tuple[tuple, str]]] = {}
+    for team in keeping:
+        lead, has = team.lead, kinds[team.kept_policy_id]
+        plans = []
+        if SessionKind.ONE_ON_ONE in has:
+            plans += [
+                (key(SessionKind.ONE_ON_ONE.value, lead.pk, pk, None), f"{name}'s 1:1")
+                for pk, name in members[team.pk]
+                if pk != lead.pk
+            ]
+        for kind, words in _TEAM_SESSION_WORDS.items():
+            if kind in has:
+                plans.append((key(kind.value, lead.pk, None, team.pk), words))
+        if SessionKind.MANAGER_REVIEW in has and lead.reports_to_id is not None:
+            review = key(SessionKind.MANAGER_REVIEW.value, lead.reports_to_id, lead.pk, None)
+            plans.append((review, f"{lead.display_name}'s review with their manager"))
+        wanted[team.pk] = plans
+    coachees = {k[2] for plans in wanted.values() for k, _ in plans if k[1] != "team"}
+    taken = {
+        key(*row)
+        for row in CadencePlan.objects.live()
+        .filter(Q(coachee_id__in=coachees) | Q(team_id__in=wanted, coachee__isnull=True))
+        .values_list("kind", "coach_id", "coachee_id", "team_id")
+    }
+    missing = {}
+    for team_id, plans in wanted.items():
+        lacking = [words for k, words in plans if k not in taken]
+        if lacking:
+            missing[team_id] = Missing(tuple(lacking))
+    return missing
+
+
+def note_plans_missing(teams: list) -> list:
+    """Give each team `missing` (`plans_missing`, or None when nothing is): three
+    queries for the lot."""
+    missing = plans_missing(teams)
+    for team in teams:
+        team.missing = missing.get(team.pk)
+    return teams
 
 
 def offer_policies(teams, policies: list[CadencePolicy]) -> None:

@@ -1,7 +1,8 @@
 """Team cadence (`/programme/cadence/`), for programme admins: the cadence policies in
 words (written in `views_policy_editor`), and every team with the policy it keeps:
 apply one (its plans are made at once, never doubled; another policy the team kept
-ends first; the one it keeps is not offered, and refused if sent) or end it (its plans
+ends first; the one it keeps is not offered, and refused if sent — unless the team
+lacks plans it makes: "Make the missing plans" applies it again) or end it (its plans
 end; what was held stays). Everyone else gets 404."""
 
 from urllib.parse import urlencode

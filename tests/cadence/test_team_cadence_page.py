@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from cadence.services import plan_update, policy_apply
 from people.models import AuditEvent
-from tests.factories import TeamFactory, TeamMembershipFactory
+from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 PAGE = "/programme/cadence/"
@@ -202,17 +202,22 @@ def test_an_unknown_team_is_a_404(admin, world):
 
 
 def test_teams_come_25_a_page_at_the_same_cost(admin, org, world):
+    """Plans missing too: West's new member lacks a 1:1; then half of 30 more teams
+    keep a policy, each with a member who lacks one."""
+    TeamMembershipFactory(team=world.west, person=UserFactory())
     with CaptureQueriesContext(connection) as few:
-        assert admin.get(PAGE).status_code == 200
+        assert "1 plan missing" in admin.get(PAGE).content.decode()
     for n in range(30):
         team = TeamFactory(name=f"Team {n:02}", lead=org.manager)
         if n % 2:
             policy_apply(policy=world.light, team=team, actor=org.admin)
+            TeamMembershipFactory(team=team, person=UserFactory())
     make_policy("Third")
     with CaptureQueriesContext(connection) as many:
         first = admin.get(PAGE)
     assert len(few) == len(many)
     assert first.content.decode().count('<th scope="row">') == 25
+    assert first.content.decode().count("1 plan missing") == 12
     assert "Page 1 of 2" in first.content.decode()
     second = admin.get(PAGE, {"page": 2}).content.decode()
     assert second.count('<th scope="row">') == 33 - 25
