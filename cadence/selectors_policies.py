@@ -72,12 +72,12 @@ class Kept:
 
 
 def teams_with_policy(show: str = ""):
-    """Teams in one state, by name, each with its lead and the live assignment's id,
-    policy id and name and start (`assignment_id`, `kept_policy_id`,
-    `kept_policy_name`, `kept_since`; None without one) — one query."""
+    """Teams in one state, by name, each with its lead (and the lead's manager) and the
+    live assignment's id, policy id and name and start (`assignment_id`,
+    `kept_policy_id`, `kept_policy_name`, `kept_since`; None without one) — one query."""
     return (
         Team.objects.filter(TEAM_STATES[show][1])
-        .select_related("lead")
+        .select_related("lead__reports_to")
         .annotate(
             assignment_id=Subquery(_LIVE.values("pk")[:1]),
             kept_policy_id=Subquery(_LIVE.values("policy_id")[:1]),
@@ -147,10 +147,11 @@ def plans_missing(teams) -> dict[int, Missing]:
     `services._plans_missing` (which `policy_apply_check` asks one team at a time),
     for a page of teams at once: a 1:1 with the lead for each current, active member
     who lacks a live one, each team session the policy has and the team lacks, the
-    lead's review with their manager. Teams missing nothing are left out; a test holds
-    the two to the same answer. Three queries (the policies' kinds, the members, the
+    lead's review with their manager — none with someone deactivated (a lead who left
+    runs nothing until the team has a new one). Teams missing nothing are left out; a
+    test holds the two to the same answer. Three queries (the policies' kinds, the members, the
     live plans) whatever the number of teams; none when no team keeps a policy."""
-    keeping = [t for t in teams if t.kept_policy_id and t.lead_id is not None]
+    keeping = [t for t in teams if t.kept_policy_id and t.lead and t.lead.is_active]
     if not keeping:
         return {}
     kinds: dict[int, set[str]] = defaultdict(set)
@@ -180,8 +181,9 @@ def plans_missing(teams) -> dict[int, Missing]:
         for kind, words in _TEAM_SESSION_WORDS.items():
             if kind in has:
                 plans.append((key(kind.value, lead.pk, None, team.pk), words))
-        if SessionKind.MANAGER_REVIEW in has and lead.reports_to_id is not None:
-            review = key(SessionKind.MANAGER_REVIEW.value, lead.reports_to_id, lead.pk, None)
+        manager = lead.reports_to
+        if SessionKind.MANAGER_REVIEW in has and manager is not None and manager.is_active:
+            review = key(SessionKind.MANAGER_REVIEW.value, manager.pk, lead.pk, None)
             plans.append((review, f"{lead.display_name}'s review with their manager"))
         wanted[team.pk] = plans
     coachees = {k[2] for plans in wanted.values() for k, _ in plans if k[1] != "team"}

@@ -322,9 +322,11 @@ def _plans_from_policy(
 def _plans_missing(
     assignment: PolicyAssignment, *, members: list[User], team_plans: bool
 ) -> list[CadencePlan]:
-    """What `_plans_from_policy` would make, unsaved: one query for the live plans."""
+    """What `_plans_from_policy` would make, unsaved: one query for the live plans.
+    Nothing with someone deactivated: a lead who left runs nothing until the team has
+    a new one (`follow_lead`), a manager who left holds no review."""
     lead = assignment.team.lead
-    if lead is None:
+    if lead is None or not lead.is_active:
         return []
     wanted = []
     for item in assignment.policy.items.all():
@@ -333,7 +335,7 @@ def _plans_missing(
         elif not team_plans:
             continue
         elif item.kind == SessionKind.MANAGER_REVIEW:
-            if lead.reports_to is not None:
+            if lead.reports_to is not None and lead.reports_to.is_active:
                 wanted.append((item, {"coach": lead.reports_to, "coachee": lead}))
         else:
             wanted.append((item, {"team": assignment.team}))

@@ -14,6 +14,7 @@ from cadence.models import CadencePlan, PolicyAssignment, PolicyItem
 from cadence.selectors_policies import plans_missing, teams_with_policy
 from cadence.services import _members, _plans_missing, plan_end, policy_apply
 from people.models import AuditEvent
+from people.services import person_deactivate
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_team_cadence_page import PAGE, make_policy, row
@@ -111,6 +112,21 @@ def test_many_missing_are_counted_and_the_first_few_named(admin, org, world):
     )
 
 
+def test_nothing_is_missing_with_someone_who_left(admin, org, world):
+    """Mia left: the plans she ran ended, and none is made with her — East waits for
+    a new lead (`follow_lead`). Hana left: Omar's review with her is not missing."""
+    kinds_gained(org, world)
+    person_deactivate(actor=org.admin, person=org.manager, reason="departed")
+    person_deactivate(actor=org.admin, person=org.head, reason="departed")
+    body = admin.get(PAGE).content.decode()
+    assert "missing" not in row(body, "East")
+    assert "1 plan missing: the team&#x27;s role-play" in row(body, "West")
+    kept = set(CadencePlan.objects.live().values_list("pk", flat=True))
+    policy_apply(policy=world.standard, team=world.west, actor=org.admin)
+    made = CadencePlan.objects.live().exclude(pk__in=kept)
+    assert list(made.values_list("kind", "coach_id")) == [("role_play", org.other_manager.pk)]
+
+
 def test_only_programme_admins_make_the_missing_plans(org, client_for, world):
     rita_ends_and_the_call_review_ends(org, world)
     before = set(CadencePlan.objects.live().values_list("pk", flat=True))
@@ -194,6 +210,12 @@ def the_lead_is_a_member_and_a_member_is_deactivated(org, world):
     member_added(org, world)
 
 
+def people_left(org, world):
+    kinds_gained(org, world)
+    person_deactivate(actor=org.admin, person=org.manager, reason="departed")
+    person_deactivate(actor=org.admin, person=org.head, reason="leave")
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -203,6 +225,7 @@ def the_lead_is_a_member_and_a_member_is_deactivated(org, world):
         plan_ended,
         member_left_and_lead_has_no_manager,
         the_lead_is_a_member_and_a_member_is_deactivated,
+        people_left,
     ],
 )
 def test_the_page_and_the_service_agree_on_what_is_missing(org, world, change):
