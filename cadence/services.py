@@ -249,14 +249,34 @@ def _plans_for_member(assignment: PolicyAssignment, person: User, actor) -> list
     return _plans_from_policy(assignment, members=[person], actor=actor)
 
 
+def lead_left(team: Team) -> bool:
+    """The team's lead was deactivated (left the organisation, long leave): a policy
+    makes nothing with them (`_plans_missing`), so the team needs a new lead before its
+    cadence runs. Reads `team.lead`: select it with the team."""
+    return team.lead_id is not None and not team.lead.is_active
+
+
+def lead_left_reason(team: Team) -> str:
+    """`lead_left` in words: Team cadence's note, and the reason the page, the API and
+    the admin site refuse to apply a policy."""
+    return (
+        f"{team.lead}, the lead of {team}, has left: {team} needs a new lead before its "
+        "cadence runs."
+    )
+
+
 def policy_apply_check(*, policy: CadencePolicy, team: Team) -> PolicyAssignment | None:
     """Why `policy` cannot be applied to `team` (a ValidationError by field): the team
-    has no lead, or keeps that policy already with every plan it makes — applying it
-    again would change nothing (its plans follow the team's members and lead by
-    themselves). Applied again, it only makes what is missing: the kinds the policy
-    gained since, a plan someone ended. Returns the team's live assignment, or None."""
+    has no lead, or its lead has left (`lead_left`: the policy would make no plan, and
+    another one the team keeps would end for nothing), or it keeps that policy already
+    with every plan it makes — applying it again would change nothing (its plans follow
+    the team's members and lead by themselves). Applied again, it only makes what is
+    missing: the kinds the policy gained since, a plan someone ended. Returns the
+    team's live assignment, or None."""
     if team.lead_id is None:
         raise ValidationError({"team": f"{team} needs a lead before it can keep a cadence."})
+    if lead_left(team):
+        raise ValidationError({"team": lead_left_reason(team)})
     current = _live_assignment(team)
     if (
         current is not None
