@@ -5,7 +5,8 @@
   the page writes (audited). A policy is never deleted: teams' history names it.
 - `team-cadence/`: every team with the policy it keeps, for programme admins only
   (404 to everyone else, as the page), each with how many plans its policy makes that
-  it lacks (`plans_missing`): `PUT` applies a policy (its plans are made at once,
+  it lacks (`plans_missing`) and whether it needs a lead first (`needs_lead`: none, or
+  one who has left): `PUT` applies a policy (its plans are made at once,
   never doubled; the one it keeps, only what is missing), `DELETE` ends the team's
   policy and its plans.
 
@@ -44,6 +45,7 @@ from .selectors import describe_rule
 from .selectors_policies import (
     TEAM_STATES,
     items_in_order,
+    needs_lead,
     note_plans_missing,
     teams_with_policy,
 )
@@ -167,6 +169,11 @@ class TeamCadenceSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     name = serializers.CharField()
     lead = PersonRefSerializer(allow_null=True)
+    needs_lead = serializers.SerializerMethodField(
+        help_text="True when the team has no lead (`lead` is null) or its lead has left "
+        "(deactivated): applying a policy is refused until one is named, and a policy it "
+        "keeps makes no plans (`plans_missing` is 0) until then."
+    )
     policy_id = serializers.IntegerField(
         source="kept_policy_id", allow_null=True, help_text="The policy it keeps, or null."
     )
@@ -177,6 +184,9 @@ class TeamCadenceSerializer(serializers.Serializer):
         "policy gained since, a plan someone ended, a member without their 1:1): applying "
         "that policy again makes them. 0 without a policy."
     )
+
+    def get_needs_lead(self, team) -> bool:
+        return needs_lead(team)
 
     def get_plans_missing(self, team) -> int:
         return team.missing.count if team.missing else 0

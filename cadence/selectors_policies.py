@@ -88,9 +88,17 @@ def teams_with_policy(show: str = ""):
     )
 
 
+def needs_lead(team) -> bool:
+    """The team can keep no cadence now: it has no lead, or its lead has left
+    (`services.lead_left`; `policy_apply_check` refuses either). No query with the
+    lead selected (`teams_with_policy`)."""
+    return team.lead_id is None or services.lead_left(team)
+
+
 def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     """A page of `teams_with_policy`, each with `kept` (the live assignment, or
-    None) and `missing` (`note_plans_missing`): the count and the page, two queries,
+    None), `missing` (`note_plans_missing`) and `lead_left` (why it needs a new lead,
+    in words, when its lead has left; else ""): the count and the page, two queries,
     and those of `plans_changed` and `plans_missing`. A page past
     the end shows the last."""
     page = Paginator(teams_with_policy(show), TEAMS_PER_PAGE).get_page(page_number)
@@ -98,6 +106,7 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     counts = plans_changed([t.assignment_id for t in page.object_list if t.assignment_id])
     note_plans_missing(page.object_list)
     for team in page.object_list:
+        team.lead_left = services.lead_left_reason(team) if services.lead_left(team) else ""
         team.kept = (
             Kept(
                 team.assignment_id,
