@@ -2,6 +2,8 @@
 (and "New team ramp-up" written by the programme admin for teams to come) and Daniel's
 own weekly 1:1 plans with his managers; their sessions for the weeks ahead (none in the
 winter break the programme closes for), a team channel, and a few notifications.
+Then (`seed_forecast_push`) Marcus ends his slipping team's monthly role-play plan for
+the forecast push, so Team cadence shows a team lacking a plan its policy makes.
 
 It runs after the coaching demo, which wrote twelve weeks of history and each rep's
 next 1:1 (and the next call review and manager review). So that nothing is doubled,
@@ -45,6 +47,7 @@ from .models import (
     CadencePlan,
     CadencePolicy,
     Closure,
+    EndReason,
     Notification,
     NotificationKind,
     NotificationStatus,
@@ -55,7 +58,7 @@ from .models import (
     TeamChannel,
     Weekday,
 )
-from .services import plan_create, plan_update, policy_apply
+from .services import plan_create, plan_end, plan_update, policy_apply
 from .services_closures import closure_clear, closure_create
 from .services_policies import SUGGESTED_ITEMS, policy_save
 
@@ -89,6 +92,10 @@ CHANNEL_URL = "http://127.0.0.1:9/hook"
 CHANNEL_ERROR = "URLError: <urlopen error [Errno 111] Connection refused>"
 MISSED_WEEKS = 4
 WINTER_BREAK = "Winter break"
+# The slipping team's lead ends its monthly role-play when the quarter's forecast comes
+# round (the 1:1s it already cancels for forecast calls): Team cadence shows it missing.
+FORECAST_PUSH_TEAM = "Mid-Market Central"
+FORECAST_PUSH_NOTE = "Forecast push: no time for role-plays until the quarter closes."
 
 
 @dataclass
@@ -360,3 +367,30 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
     result = cadence_summary(people)
     result.created = created
     return result
+
+
+def seed_forecast_push(people: dict[str, User] | None = None) -> str:
+    """Marcus ends Mid-Market Central's monthly role-play plan for the forecast push,
+    as on "My cadence" (reason "Other", in his words), through the service: ended by
+    him and audited as his, its sessions ahead gone, the role-plays held kept. The team
+    still keeps the policy, so Programme → Team cadence says "1 plan missing: the
+    team's role-play" and offers "Make the missing plans", and the plan shows who ended
+    it and why. Dated as it happens, not backdated: the plan was made moments before
+    with the policy (`seed_cadence`), and cannot have ended before it was made.
+    Once only: a team whose role-play plan was ever ended — made again since, or
+    not — is left as it is. Returns the line to print."""
+    people = people or _demo_people()
+    lead = people[TEAMS[FORECAST_PUSH_TEAM].key]
+    plans = CadencePlan.objects.filter(
+        kind=SessionKind.ROLE_PLAY, team__name=FORECAST_PUSH_TEAM, coach=lead
+    )
+    if plans.filter(ended_at__isnull=False).exists():
+        return f"{FORECAST_PUSH_TEAM}'s role-play plan already ended — left as it is."
+    plan = plans.live().first()
+    if plan is None:
+        return f"{FORECAST_PUSH_TEAM} has no role-play plan to end."
+    plan_end(plan=plan, actor=lead, reason=EndReason.OTHER, note=FORECAST_PUSH_NOTE)
+    return (
+        f"  {lead.display_name} ended {FORECAST_PUSH_TEAM}'s monthly role-play plan for the "
+        "forecast push: Team cadence shows it missing."
+    )

@@ -1,7 +1,8 @@
 """The demo's cadence: the policy on the three teams, plans that adopt the coaching
 history as their past and carry on where it leaves off (nothing doubled), Sam Carter's
-run of misses, a switched-off team channel with its failure, a few notifications — and
-running it again changes nothing."""
+run of misses, Marcus ending his team's role-play plan for the forecast push, a
+switched-off team channel with its failure, a few notifications — and running it
+again changes nothing."""
 
 import io
 from collections import defaultdict
@@ -15,12 +16,20 @@ from django.core.management import call_command
 from django.db.models import F
 from django.utils import timezone
 
-from cadence.demo import POLICY, RAMP_UP, WINTER_BREAK, seed_cadence
+from cadence.demo import (
+    FORECAST_PUSH_NOTE,
+    FORECAST_PUSH_TEAM,
+    POLICY,
+    RAMP_UP,
+    WINTER_BREAK,
+    seed_cadence,
+)
 from cadence.health import consecutive_misses, coverage_by_coach
 from cadence.models import (
     CadencePlan,
     CadencePolicy,
     Closure,
+    EndReason,
     Notification,
     NotificationKind,
     Occurrence,
@@ -28,7 +37,7 @@ from cadence.models import (
     TeamChannel,
 )
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
-from people.models import AuditEvent, User
+from people.models import AuditEvent, Team, User
 
 
 def _person(key):
@@ -76,12 +85,12 @@ class TestDemoCadence:
         plans = CadencePlan.objects.live()
         # The 24 reps' 1:1s with their leads, and Daniel's with his three managers.
         assert plans.filter(kind=SessionKind.ONE_ON_ONE).count() == 24 + 3
-        for kind in (
-            SessionKind.TEAM_CALL_REVIEW,
-            SessionKind.ROLE_PLAY,
-            SessionKind.MANAGER_REVIEW,
-        ):
+        for kind in (SessionKind.TEAM_CALL_REVIEW, SessionKind.MANAGER_REVIEW):
             assert plans.filter(kind=kind).count() == 3, kind
+        # Marcus ended Mid-Market Central's for the forecast push (below).
+        assert sorted(
+            plans.filter(kind=SessionKind.ROLE_PLAY).values_list("team__name", flat=True)
+        ) == ["EMEA Growth", "Enterprise East"]
         # They have kept this rhythm since the history began: its sessions are their
         # past occurrences, and nothing was generated in the past.
         policy_plans = plans.filter(pair__isnull=True)
@@ -119,6 +128,27 @@ class TestDemoCadence:
         runs = consecutive_misses(CadencePlan.objects.live().filter(pair__isnull=True))
         assert runs[sam.pk] == 3
         assert {pk for pk, run in runs.items() if run >= 2} == {sam.pk}
+
+    @pytest.mark.django_db
+    def test_marcus_ended_his_teams_role_play_plan_for_the_forecast_push(self):
+        """As on "My cadence", through the service: ended by him, "Other" in his own
+        words, audited as his; the sessions it had ahead gone, the role-plays held kept,
+        and the team still keeps the policy (only the plan ended)."""
+        marcus, central = _person("marcus.chen"), Team.objects.get(name=FORECAST_PUSH_TEAM)
+        plan = CadencePlan.objects.get(kind=SessionKind.ROLE_PLAY, team=central)
+        assert not plan.is_live and plan.coach == marcus and plan.ended_by == marcus
+        assert (plan.end_reason, plan.end_note) == (EndReason.OTHER, FORECAST_PUSH_NOTE)
+        assert plan.ended_at >= plan.created_at  # made with the policy, ended after
+        assert plan.assignment.team == central and plan.assignment.ended_at is None
+        held = plan.occurrences.filter(session__status=SessionStatus.HELD)
+        assert held.count() == 2  # the history's two role-plays stay
+        assert not plan.occurrences.filter(session__status=SessionStatus.SCHEDULED).exists()
+        ended = AuditEvent.objects.get(verb="plan.ended", target_id=str(plan.pk))
+        assert (ended.actor, ended.data) == (marcus, {"reason": "other"})
+        assert abs(ended.at - plan.ended_at) < timedelta(seconds=1)
+        # The only policy plan a person ended in the demo (the others followed a change).
+        ended_by_hand = CadencePlan.objects.filter(assignment__isnull=False, ended_by__isnull=False)
+        assert list(ended_by_hand) == [plan]
 
     @pytest.mark.django_db
     def test_every_live_weekly_plan_has_sessions_ahead(self):
@@ -172,7 +202,10 @@ class TestDemoCadence:
         for session in ahead.prefetch_related("participants"):
             people = frozenset(p.person_id for p in session.participants.all())
             by_pair[session.kind, session.team_id, people].append(session.scheduled_start)
-        assert len(by_pair) == 6  # three role-plays, three reviews
+        # Three reviews, and two teams' role-plays: Marcus ended his team's.
+        assert len(by_pair) == 5
+        central = Team.objects.get(name=FORECAST_PUSH_TEAM)
+        assert not ahead.filter(kind=SessionKind.ROLE_PLAY, team=central).exists()
         for (kind, _team, _people), starts in by_pair.items():
             starts.sort()
             assert {start.weekday() for start in starts} == {

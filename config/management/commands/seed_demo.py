@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from cadence.demo import queue_notifications, seed_cadence
+from cadence.demo import queue_notifications, seed_cadence, seed_forecast_push
 from cadence.demo_rollout import seed_rollouts
 from coaching.demo import seed_coaching
 from coaching.demo_peers import seed_peers
@@ -48,6 +48,9 @@ class Command(BaseCommand):
             self.stdout.write("Cadence already in place — left as it is.")
         for line in cadence.lines():
             self.stdout.write(line)
+        # Then a lead ends his team's role-play plan for the forecast push: the policy's
+        # plan missing, for Team cadence to show.
+        self.stdout.write(seed_forecast_push({spec.key: user for spec, user in people}))
 
         # Peer pairs (their plans start from the engine), experiments, the library; then
         # the pairs' plans continue after their own bookings, and the install plans.
