@@ -1,8 +1,8 @@
 """The demo's cadence: the policy on the three teams, plans that adopt the coaching
 history as their past and carry on where it leaves off (nothing doubled), Sam Carter's
-run of misses, Marcus ending his team's role-play plan for the forecast push, a
-switched-off team channel with its failure, a few notifications — and running it
-again changes nothing."""
+run of misses, Marcus ending his team's role-play plan for the forecast push (which
+Team cadence shows missing, and makes again), a switched-off team channel with its
+failure, a few notifications — and running it again changes nothing."""
 
 import io
 from collections import defaultdict
@@ -42,6 +42,12 @@ from people.models import AuditEvent, Team, User
 
 def _person(key):
     return User.objects.get(email=f"{key}@example.com")
+
+
+def _row(page: str, team: str) -> str:
+    """A team's row on Team cadence."""
+    start = page.index(f'<th scope="row">{team}')
+    return page[start : page.index("</tr>", start)]
 
 
 def _counts():
@@ -149,6 +155,52 @@ class TestDemoCadence:
         # The only policy plan a person ended in the demo (the others followed a change).
         ended_by_hand = CadencePlan.objects.filter(assignment__isnull=False, ended_by__isnull=False)
         assert list(ended_by_hand) == [plan]
+
+    @pytest.mark.django_db
+    def test_team_cadence_shows_the_admin_the_missing_role_play_and_makes_it(
+        self, client, django_capture_on_commit_callbacks
+    ):
+        """Ada, the programme admin, sees on Team cadence that Mid-Market Central lacks
+        the role-play its policy makes, and only that team; "Make the missing plans"
+        applies the kept policy again, which makes the role-play plan (nothing else,
+        the same assignment) and the note goes. Rolled back after the test."""
+        ada, central = _person("ada.okafor"), Team.objects.get(name=FORECAST_PUSH_TEAM)
+        policy = CadencePolicy.objects.get(name=POLICY)
+        client.force_login(ada)
+        page = client.get("/programme/cadence/").content.decode()
+        row = _row(page, FORECAST_PUSH_TEAM)
+        assert "1 plan missing: the team&#x27;s role-play" in row
+        assert f'<input type="hidden" name="policy" value="{policy.pk}">' in row
+        assert (
+            f'aria-label="Make the missing plans for {FORECAST_PUSH_TEAM}">'
+            "Make the missing plans</button>"
+        ) in row
+        for other in ("Enterprise East", "EMEA Growth"):
+            assert "missing" not in _row(page, other), other
+
+        kept = set(CadencePlan.objects.live().values_list("pk", flat=True))
+        assignment = PolicyAssignment.objects.get(team=central, ended_at__isnull=True)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                f"/programme/cadence/teams/{central.pk}/apply/", {"policy": policy.pk}
+            )
+        assert response.status_code == 302
+        made = CadencePlan.objects.live().exclude(pk__in=kept)
+        (plan,) = made
+        assert (plan.kind, plan.team, plan.coach) == (
+            SessionKind.ROLE_PLAY,
+            central,
+            _person("marcus.chen"),
+        )
+        assert plan.assignment == assignment  # the policy kept, not applied anew
+        assert plan.generated_until is not None  # its sessions planned once committed
+        assert AuditEvent.objects.filter(
+            verb="plan.created", actor=ada, target_id=str(plan.pk)
+        ).exists()
+        after = client.get(response["Location"]).content.decode()
+        assert f"{FORECAST_PUSH_TEAM} keeps “{POLICY}”: 11 plans live." in after
+        assert "missing" not in _row(after, FORECAST_PUSH_TEAM)
+        assert "Make the missing plans</button>" not in after
 
     @pytest.mark.django_db
     def test_every_live_weekly_plan_has_sessions_ahead(self):
