@@ -6,7 +6,7 @@
 - `team-cadence/`: every team with the policy it keeps, for programme admins only
   (404 to everyone else, as the page), each with how many plans its policy makes that
   it lacks (`plans_missing`) and whether it needs a lead first (`needs_lead`: none, or
-  one who has left): `PUT` applies a policy (its plans are made at once,
+  one who is deactivated): `PUT` applies a policy (its plans are made at once,
   never doubled; the one it keeps, only what is missing), `DELETE` ends the team's
   policy and its plans.
 
@@ -170,7 +170,7 @@ class TeamCadenceSerializer(serializers.Serializer):
     name = serializers.CharField()
     lead = PersonRefSerializer(allow_null=True)
     needs_lead = serializers.SerializerMethodField(
-        help_text="True when the team has no lead (`lead` is null) or its lead has left "
+        help_text="True when the team has no lead (`lead` is null) or its lead is deactivated "
         "(deactivated): applying a policy is refused until one is named, and a policy it "
         "keeps makes no plans (`plans_missing` is 0) until then."
     )

@@ -89,7 +89,7 @@ def teams_with_policy(show: str = ""):
 
 
 def needs_lead(team) -> bool:
-    """The team can keep no cadence now: it has no lead, or its lead has left
+    """The team can keep no cadence now: it has no lead, or its lead is deactivated
     (`services.lead_left`; `policy_apply_check` refuses either). No query with the
     lead selected (`teams_with_policy`)."""
     return team.lead_id is None or services.lead_left(team)
@@ -98,7 +98,7 @@ def needs_lead(team) -> bool:
 def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     """A page of `teams_with_policy`, each with `kept` (the live assignment, or
     None), `missing` (`note_plans_missing`) and `lead_left` (why it needs a new lead,
-    in words, when its lead has left; else ""): the count and the page, two queries,
+    in words, when its lead is deactivated; else ""): the count and the page, two queries,
     and those of `plans_changed` and `plans_missing`. A page past
     the end shows the last."""
     page = Paginator(teams_with_policy(show), TEAMS_PER_PAGE).get_page(page_number)

@@ -260,14 +260,14 @@ def lead_left_reason(team: Team) -> str:
     """`lead_left` in words: Team cadence's note, and the reason the page, the API and
     the admin site refuse to apply a policy."""
     return (
-        f"{team.lead}, the lead of {team}, has left: {team} needs a new lead before its "
-        "cadence runs."
+        f"{team.lead}, the lead of {team}, is deactivated (left, or on long leave): {team} "
+        f"needs a new lead, or {team.lead} back, before its cadence runs."
     )
 
 
 def policy_apply_check(*, policy: CadencePolicy, team: Team) -> PolicyAssignment | None:
     """Why `policy` cannot be applied to `team` (a ValidationError by field): the team
-    has no lead, or its lead has left (`lead_left`: the policy would make no plan, and
+    has no lead, or its lead is deactivated (`lead_left`: the policy would make no plan, and
     another one the team keeps would end for nothing), or it keeps that policy already
     with every plan it makes — applying it again would change nothing (its plans follow
     the team's members and lead by themselves). Applied again, it only makes what is

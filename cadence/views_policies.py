@@ -3,7 +3,7 @@ words (written in `views_policy_editor`), and every team with the policy it keep
 apply one (its plans are made at once, never doubled; another policy the team kept
 ends first; the one it keeps is not offered, and refused if sent — unless the team
 lacks plans it makes: "Make the missing plans" applies it again) or end it (its plans
-end; what was held stays). A team with no lead, or whose lead has left, is offered none
+end; what was held stays). A team with no lead, or whose lead is deactivated, is offered none
 and links to its page, where a lead is named. Everyone else gets 404."""
 
 from urllib.parse import urlencode

@@ -22,7 +22,10 @@ from .test_team_cadence_page import PAGE, make_policy, row
 
 pytestmark = pytest.mark.django_db
 TEAMS = "/api/v1/team-cadence/"
-LEFT = "Mia Manager, the lead of East, has left: East needs a new lead before its cadence runs."
+LEFT = (
+    "Mia Manager, the lead of East, is deactivated (left, or on long leave): East needs a new "
+    "lead, or Mia Manager back, before its cadence runs."
+)
 
 
 @pytest.fixture
@@ -69,18 +72,18 @@ def test_the_page_says_the_lead_left_and_links_to_where_a_lead_is_named(admin, w
         f'<a href="/programme/teams/{world.east.pk}/" aria-label="Name a new lead for East">'
         "Name a new lead</a>" in east
     )
-    assert 'Mia Manager <span class="muted small">has left</span>' in east
+    assert 'Mia Manager <span class="muted small">deactivated</span>' in east
     assert "<select" not in east and "Apply instead" not in east  # nothing to apply
     assert "Make the missing plans" not in east
     # East still keeps its policy (the plans come back with a new lead); ending it stays
     # possible. The plans Mia ran ended with her: tests/cadence/test_follow_leaver.py.
     assert "End Sales team standard for East" in east
-    assert "When a team's lead leaves, the plans they ran end" in body
+    assert "is deactivated (leaves, or goes on long leave), the plans they ran end" in body
 
 
 def test_a_team_whose_lead_is_here_is_unaffected(admin, org, world):
     west = row(admin.get(PAGE).content.decode(), "West")
-    assert "has left" not in west and "Name a new lead" not in west
+    assert "deactivated" not in west and "Name a new lead" not in west
     assert ">Apply instead</button>" in west
     response = admin.post(f"{PAGE}teams/{world.west.pk}/apply/", {"policy": world.light.pk})
     assert response.status_code == 302
@@ -107,7 +110,9 @@ def test_a_team_keeping_no_policy_is_refused_the_same(admin, org, world):
     before = saved(world)
     response = admin.post(f"{PAGE}teams/{north.pk}/apply/", {"policy": world.light.pk})
     assert response.status_code == 400
-    assert "the lead of North, has left: North needs a new lead" in response.content.decode()
+    assert "the lead of North, is deactivated (left, or on long leave): North needs a new lead" in (
+        response.content.decode()
+    )
     assert saved(world) == before
 
 
