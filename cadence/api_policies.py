@@ -170,9 +170,9 @@ class TeamCadenceSerializer(serializers.Serializer):
     name = serializers.CharField()
     lead = PersonRefSerializer(allow_null=True)
     needs_lead = serializers.SerializerMethodField(
-        help_text="True when the team has no lead (`lead` is null) or its lead is deactivated "
-        "(deactivated): applying a policy is refused until one is named, and a policy it "
-        "keeps makes no plans (`plans_missing` is 0) until then."
+        help_text="True when the team has no lead (`lead` is null) or its lead is "
+        "deactivated (left, or on long leave): applying a policy is refused until one is "
+        "named, and a policy it keeps makes no plans (`plans_missing` is 0) until then."
     )
     policy_id = serializers.IntegerField(
         source="kept_policy_id", allow_null=True, help_text="The policy it keeps, or null."

@@ -18,7 +18,7 @@ from people.models import AuditEvent
 from people.services import person_deactivate
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
-from .test_team_cadence_page import PAGE, make_policy, row
+from .test_team_cadence_page import PAGE, east_and_west, make_policy, row
 
 pytestmark = pytest.mark.django_db
 TEAMS = "/api/v1/team-cadence/"
@@ -33,11 +33,7 @@ def world(org):
     """East (Mia; Rita, Pavel) and West (Omar; Olga) keep the standard; Mia has left the
     organisation. "Light touch" is the other policy."""
     standard, light = make_policy(), make_policy("Light touch")
-    east = TeamFactory(name="East", lead=org.manager)
-    TeamMembershipFactory(team=east, person=org.rep)
-    TeamMembershipFactory(team=east, person=org.peer)
-    west = TeamFactory(name="West", lead=org.other_manager)
-    TeamMembershipFactory(team=west, person=org.other_rep)
+    east, west = east_and_west(org)
     for team in (east, west):
         policy_apply(policy=standard, team=team, actor=org.admin)
     person_deactivate(actor=org.admin, person=org.manager, reason="departed")

@@ -15,9 +15,9 @@ from cadence.selectors_policies import plans_missing, teams_with_policy
 from cadence.services import _members, _plans_missing, plan_end, policy_apply
 from people.models import AuditEvent
 from people.services import person_deactivate
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.factories import TeamMembershipFactory, UserFactory
 
-from .test_team_cadence_page import PAGE, make_policy, row
+from .test_team_cadence_page import PAGE, east_and_west, make_policy, row
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +27,7 @@ def world(org):
     """East (Mia; Rita, Pavel) and West (Omar; Olga) keep the standard: a weekly 1:1
     and a call review, every plan made."""
     standard = make_policy()
-    east = TeamFactory(name="East", lead=org.manager)
-    TeamMembershipFactory(team=east, person=org.rep)
-    TeamMembershipFactory(team=east, person=org.peer)
-    west = TeamFactory(name="West", lead=org.other_manager)
-    TeamMembershipFactory(team=west, person=org.other_rep)
+    east, west = east_and_west(org)
     for team in (east, west):
         policy_apply(policy=standard, team=team, actor=org.admin)
     return type("World", (), {"standard": standard, "east": east, "west": west})

@@ -30,15 +30,21 @@ def make_policy(name="Sales team standard"):
     return p
 
 
-@pytest.fixture
-def world(org):
-    """Mia's team (Rita, Pavel) keeps nothing yet; Omar's team keeps the standard."""
-    standard, light = make_policy(), make_policy("Light touch")
+def east_and_west(org):
+    """East (Mia; Rita, Pavel) and West (Omar; Olga)."""
     east = TeamFactory(name="East", lead=org.manager)
     TeamMembershipFactory(team=east, person=org.rep)
     TeamMembershipFactory(team=east, person=org.peer)
     west = TeamFactory(name="West", lead=org.other_manager)
     TeamMembershipFactory(team=west, person=org.other_rep)
+    return east, west
+
+
+@pytest.fixture
+def world(org):
+    """Mia's team (Rita, Pavel) keeps nothing yet; Omar's team keeps the standard."""
+    standard, light = make_policy(), make_policy("Light touch")
+    east, west = east_and_west(org)
     policy_apply(policy=standard, team=west, actor=org.admin)
     leaderless = TeamFactory(name="Zeta", lead=None)
     return type(
