@@ -219,6 +219,14 @@ def note_plans_missing(teams: list) -> list:
     return teams
 
 
+def plans_live(team: Team, policy: CadencePolicy) -> int:
+    """How many live plans the team has from `policy`, while it keeps it (else 0): what
+    applying it again adds to is told apart from what was there. One query."""
+    return CadencePlan.objects.live().filter(
+        assignment__team=team, assignment__policy=policy, assignment__ended_at__isnull=True
+    ).count()
+
+
 def offer_policies(teams, policies: list[CadencePolicy]) -> None:
     """Give each team `offered`: the policies it may apply — every one but the one it
     keeps already, since applying that again would change nothing (the service

@@ -24,6 +24,7 @@ from .forms_policies import PolicyApplyForm, TeamsShownForm
 from .selectors_policies import (
     TEAM_STATES,
     offer_policies,
+    plans_live,
     policies_with_items,
     team_choices,
     teams_page,
@@ -68,12 +69,17 @@ def team_policy_apply(request, pk: int):
     if not form.is_valid():
         return _page(request, error=[e for errors in form.errors.values() for e in errors])
     policy = form.cleaned_data["policy"]
+    before = plans_live(team, policy)
     try:
         assignment = services.policy_apply(policy=policy, team=team, actor=request.user)
     except ValidationError as exc:
         return _page(request, error=exc.messages)
-    made = assignment.plans.live().count()
-    messages.success(request, f"{team} keeps “{policy}”: {made} plan{'s' * (made != 1)} live.")
+    live = assignment.plans.live().count()
+    done = f"{live} plan{'s' * (live != 1)} live."
+    if before:  # the policy it keeps, applied again: what was missing is made
+        made = live - before
+        done = f"{made} missing plan{'s' * (made != 1)} made; {done}"
+    messages.success(request, f"{team} keeps “{policy}”: {done}")
     return redirect(_back(request))
 
 

@@ -60,6 +60,8 @@ def test_making_the_missing_plans_makes_them_and_the_note_goes(admin, org, world
         f"{PAGE}teams/{world.east.pk}/apply/?show=with&page=1", {"policy": world.standard.pk}
     )
     assert response.status_code == 302 and response["Location"] == f"{PAGE}?show=with&page=1"
+    said = admin.get(response["Location"]).content.decode()
+    assert "East keeps “Sales team standard”: 2 missing plans made; 3 plans live." in said
     made = CadencePlan.objects.live().exclude(pk__in=kept)
     assert sorted(made.values_list("kind", "coachee_id", "team_id")) == [
         ("one_on_one", org.rep.pk, None),

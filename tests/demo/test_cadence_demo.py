@@ -198,7 +198,8 @@ class TestDemoCadence:
             verb="plan.created", actor=ada, target_id=str(plan.pk)
         ).exists()
         after = client.get(response["Location"]).content.decode()
-        assert f"{FORECAST_PUSH_TEAM} keeps “{POLICY}”: 11 plans live." in after
+        said = f"{FORECAST_PUSH_TEAM} keeps “{POLICY}”: 1 missing plan made; 11 plans live."
+        assert said in after
         assert "missing" not in _row(after, FORECAST_PUSH_TEAM)
         assert "Make the missing plans</button>" not in after
 
