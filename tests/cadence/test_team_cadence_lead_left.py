@@ -74,7 +74,7 @@ def test_the_page_says_the_lead_left_and_links_to_where_a_lead_is_named(admin, w
     # East still keeps its policy (the plans come back with a new lead); ending it stays
     # possible. The plans Mia ran ended with her: tests/cadence/test_follow_leaver.py.
     assert "End Sales team standard for East" in east
-    assert "is deactivated (leaves, or goes on long leave), the plans they ran end" in body
+    assert "(leaves, or goes on long leave), the plans they ran end and the team needs" in body
 
 
 def test_a_team_whose_lead_is_here_is_unaffected(admin, org, world):
