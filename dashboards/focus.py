@@ -23,7 +23,7 @@ Self-vs-coach gap
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.utils import timezone
 
 from coaching.models import FocusArea
@@ -63,11 +63,17 @@ class SkillTrend:
         return any(v is not None for v in self.others + self.self)
 
 
-def active_areas(*, today: date) -> list[FocusArea]:
-    """Focus areas active today with their teams and criteria (three queries)."""
+def active_areas(*, today: date, team_ids: set[int] | None = None) -> list[FocusArea]:
+    """Focus areas active today with their teams and criteria (three queries). With
+    `team_ids`, only those that can apply to someone on one of these teams (every
+    organisation-wide one, and those scoped to one of them): a page about a few people
+    need not read every team's own area (75 at 10,000 people)."""
+    areas = FocusArea.objects.active_on(today)
+    if team_ids is not None:
+        scoped = FocusArea.teams.through.objects.filter(focusarea=OuterRef("pk"))
+        areas = areas.filter(~Exists(scoped) | Exists(scoped.filter(team_id__in=team_ids)))
     return list(
-        FocusArea.objects.active_on(today)
-        .prefetch_related(
+        areas.prefetch_related(
             Prefetch("teams", queryset=Team.objects.only("pk")),
             "criteria",
         )
@@ -128,15 +134,15 @@ def skill_trends(
     prefetched memberships. `charts`: "sparkline" (the team table), "chart" (the
     growth page: both lines) or "" (the API)."""
     today = today or timezone.localdate()
-    areas = active_areas(today=today) if areas is None else areas
-    months = month_starts(today)
-    since = datetime.combine(months[0], time.min, tzinfo=timezone.get_current_timezone())
-    chosen = {
-        person.pk: area_for(
-            team_ids[person.pk] if team_ids is not None else current_team_ids(person), areas
-        )
+    teams_of = {
+        person.pk: team_ids[person.pk] if team_ids is not None else current_team_ids(person)
         for person in people
     }
+    if areas is None:
+        areas = active_areas(today=today, team_ids=set().union(*teams_of.values()))
+    months = month_starts(today)
+    since = datetime.combine(months[0], time.min, tzinfo=timezone.get_current_timezone())
+    chosen = {person.pk: area_for(teams_of[person.pk], areas) for person in people}
     averages = scorecards.monthly_averages(
         viewer=viewer,
         criteria={

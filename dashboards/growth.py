@@ -103,8 +103,8 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
     chain = management_chain(person=person)
     teams = list(current_teams(person=person))
     goals = list(coaching.goals_of(viewer=person, owner=person).filter(status="active"))
-    areas = active_areas(today=timezone.localdate())
     team_ids = {t.pk for t in teams}
+    areas = active_areas(today=timezone.localdate(), team_ids=team_ids)
     trend = skill_trends(
         viewer=person,
         people=[person],
