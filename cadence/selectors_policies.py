@@ -160,7 +160,7 @@ def plans_missing(teams) -> dict[int, Missing]:
     runs nothing until the team has a new one). Teams missing nothing are left out; a
     test holds the two to the same answer. Three queries (the policies' kinds, the members, the
     live plans) whatever the number of teams; none when no team keeps a policy."""
-    keeping = [t for t in teams if t.kept_policy_id and t.lead and t.lead.is_active]
+    keeping = [t for t in teams if t.kept_policy_id and not needs_lead(t)]
     if not keeping:
         return {}
     kinds: dict[int, set[str]] = defaultdict(set)
@@ -176,7 +176,7 @@ def plans_missing(teams) -> dict[int, Missing]:
         .values_list("team_id", "person_id", "person__display_name")
     ):
         members[team_id].append((person_id, name))
-    key = services._plan_key  # what the database keeps one live plan of, as the service
+    key = services.plan_key  # what the database keeps one live plan of, as the service
     wanted: dict[int, list[tuple[tuple, str]]] = {}
     for team in keeping:
         lead, has = team.lead, kinds[team.kept_policy_id]
@@ -217,14 +217,6 @@ def note_plans_missing(teams: list) -> list:
     for team in teams:
         team.missing = missing.get(team.pk)
     return teams
-
-
-def plans_live(team: Team, policy: CadencePolicy) -> int:
-    """How many live plans the team has from `policy`, while it keeps it (else 0): what
-    applying it again adds to is told apart from what was there. One query."""
-    return CadencePlan.objects.live().filter(
-        assignment__team=team, assignment__policy=policy, assignment__ended_at__isnull=True
-    ).count()
 
 
 def offer_policies(teams, policies: list[CadencePolicy]) -> None:

@@ -298,7 +298,9 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     one call review and one role-play for the team, a manager review between the lead
     and the lead's manager. Plans that already exist are kept, not doubled. Another
     policy the team keeps ends first; the one it keeps already makes only what is
-    missing, and is refused when nothing is (`policy_apply_check`)."""
+    missing, and is refused when nothing is (`policy_apply_check`). The assignment
+    says how many plans this made (`plans_made`) and whether the team kept the policy
+    already (`kept_already`: what was missing was made)."""
     current = policy_apply_check(policy=policy, team=team)
     if current is not None and current.policy_id != policy.pk:
         policy_assignment_end(assignment=current, actor=actor)
@@ -306,7 +308,8 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     assignment = current or PolicyAssignment.objects.create(
         policy=policy, team=team, applied_by=actor
     )
-    _plans_for_team(assignment, team, actor)
+    assignment.kept_already = current is not None
+    assignment.plans_made = len(_plans_for_team(assignment, team, actor))
     audit_record(actor=actor, verb="policy.applied", target=team, data={"policy_id": policy.pk})
     return assignment
 
@@ -320,9 +323,10 @@ def _members(team: Team) -> list[User]:
     )
 
 
-def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> None:
-    """The plans the policy makes for the team and its lead, those that exist kept."""
-    _plans_from_policy(assignment, members=_members(team), actor=actor, team_plans=True)
+def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> list[CadencePlan]:
+    """The plans the policy makes for the team and its lead, those that exist kept:
+    the ones made."""
+    return _plans_from_policy(assignment, members=_members(team), actor=actor, team_plans=True)
 
 
 def _plans_from_policy(
@@ -377,14 +381,14 @@ def _plans_missing(
             duration_minutes=item.duration_minutes,
             constraints=False,
         )
-        key = _plan_key(plan.kind, plan.coach_id, plan.coachee_id, plan.team_id)
+        key = plan_key(plan.kind, plan.coach_id, plan.coachee_id, plan.team_id)
         if key not in taken:
             taken.add(key)
             plans.append(plan)
     return plans
 
 
-def _plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | None) -> tuple:
+def plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | None) -> tuple:
     """What the database keeps one live plan of: per pair and kind, or per team and kind."""
     return (kind, coach_id, coachee_id) if coachee_id is not None else (kind, "team", team_id)
 
@@ -395,7 +399,7 @@ def _live_plan_keys(*, coachees: list[int], team: Team) -> set[tuple]:
         .filter(Q(coachee_id__in=coachees) | Q(team=team, coachee__isnull=True))
         .values_list("kind", "coach_id", "coachee_id", "team_id")
     )
-    return {_plan_key(*row) for row in rows}
+    return {plan_key(*row) for row in rows}
 
 
 def _plans_saved(plans: list[CadencePlan], *, actor) -> list[CadencePlan]:

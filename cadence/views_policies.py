@@ -24,7 +24,6 @@ from .forms_policies import PolicyApplyForm, TeamsShownForm
 from .selectors_policies import (
     TEAM_STATES,
     offer_policies,
-    plans_live,
     policies_with_items,
     team_choices,
     teams_page,
@@ -69,15 +68,14 @@ def team_policy_apply(request, pk: int):
     if not form.is_valid():
         return _page(request, error=[e for errors in form.errors.values() for e in errors])
     policy = form.cleaned_data["policy"]
-    before = plans_live(team, policy)
     try:
         assignment = services.policy_apply(policy=policy, team=team, actor=request.user)
     except ValidationError as exc:
         return _page(request, error=exc.messages)
     live = assignment.plans.live().count()
     done = f"{live} plan{'s' * (live != 1)} live."
-    if before:  # the policy it keeps, applied again: what was missing is made
-        made = live - before
+    if assignment.kept_already:  # applied again: what was missing is made
+        made = assignment.plans_made
         done = f"{made} missing plan{'s' * (made != 1)} made; {done}"
     messages.success(request, f"{team} keeps “{policy}”: {done}")
     return redirect(_back(request))
