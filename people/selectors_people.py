@@ -13,7 +13,7 @@ from django.utils import timezone
 from .models import ReportingLine, Team, TeamMembership, User
 from .paging import StateChoice
 from .roles import ROLE_FOR_GROUP, Role
-from .welcome import link_works_until, without_working_link
+from .welcome import link_expired, without_working_link
 
 PEOPLE_PER_PAGE = 25
 LINES_SHOWN = 10  # the most recent reporting lines on a person's page
@@ -51,8 +51,7 @@ def people_page(*, q: str = "", show: str = "", page_number: int = 1) -> Page:
     now = timezone.now()
     for person in page.object_list:
         person.appointments = appointments_of(person)
-        until = link_works_until(person)
-        person.welcome_expired = until is not None and until <= now
+        person.welcome_expired = link_expired(person, now)
     return page
 
 
@@ -67,10 +66,10 @@ def people_choices(show: str) -> list[StateChoice]:
     ]
 
 
-def welcome_due_count() -> int:
-    """How many of those who never signed in hold no welcome link that still works:
-    whom "email them a welcome" would email (one query)."""
-    return User.objects.filter(PEOPLE_STATES["new"][1]).filter(without_working_link()).count()
+def welcome_due() -> QuerySet[User]:
+    """Those here who never signed in and hold no welcome link that still works: whom
+    "email them a welcome" emails."""
+    return User.objects.filter(PEOPLE_STATES["new"][1]).filter(without_working_link())
 
 
 def appointments_of(person: User) -> list[Role]:

@@ -13,7 +13,7 @@ from django.db import transaction
 from .models import User
 from .roles import APPOINTED_ROLES, Role
 from .selectors import roles_of
-from .selectors_people import PEOPLE_STATES
+from .selectors_people import PEOPLE_STATES, welcome_due
 from .services import (
     DEACTIVATION_REASONS,
     audit_record,
@@ -24,7 +24,6 @@ from .services import (
     role_grant,
     role_revoke,
 )
-from .welcome import without_working_link
 
 SUPERUSER_ONLY = "Only a superuser changes a superuser's account."
 
@@ -170,12 +169,9 @@ def people_welcome(*, actor: User) -> int:
     this commits. Audited `people.welcomed` with the count; how many there are."""
     from .tasks import send_welcomes
 
-    never_signed_in = User.objects.filter(PEOPLE_STATES["new"][1])
-    ids = list(
-        never_signed_in.filter(without_working_link()).order_by("pk").values_list("pk", flat=True)
-    )
+    ids = list(welcome_due().order_by("pk").values_list("pk", flat=True))
     if not ids:
-        if never_signed_in.exists():
+        if User.objects.filter(PEOPLE_STATES["new"][1]).exists():
             raise ValidationError(
                 "Everyone who has not signed in yet was sent a welcome whose link still "
                 "works: nobody to welcome. To send someone another, open their page."

@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from .access import role_required
@@ -25,7 +24,7 @@ from .forms_people import (
 )
 from .paging import page_asked
 from .roles import Role
-from .selectors_people import people_choices, people_page, person_record, welcome_due_count
+from .selectors_people import people_choices, people_page, person_record, welcome_due
 from .services_people import (
     appointments_set,
     people_welcome,
@@ -36,7 +35,7 @@ from .services_people import (
     person_return,
     person_welcome,
 )
-from .welcome import link_works_until
+from .welcome import link_expired, link_works_until
 
 
 @require_GET
@@ -73,7 +72,7 @@ def _list(request, new_form, *, status=200, refusal=None):
         "new_form": new_form,
         "kept": {"q": q, "show": show},
         "refusal": refusal,
-        "welcome_due": welcome_due_count() if show == "new" and not q else None,
+        "welcome_due": welcome_due().count() if show == "new" and not q else None,
     }
     failed = status != 200 or page_error or not valid
     return render(request, "people/person_list.html", context, status=400 if failed else 200)
@@ -227,7 +226,7 @@ def _detail(request, record, *, status=200, refusal=None, **forms):
         "record": record,
         "person": person,
         "welcome_until": welcome_until,
-        "welcome_works": welcome_until is not None and welcome_until > timezone.now(),
+        "welcome_works": welcome_until is not None and not link_expired(person),
         "is_me": person.pk == request.user.pk,
         "refusal": refusal,
         "details_form": PersonDetailsForm(

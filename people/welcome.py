@@ -44,6 +44,12 @@ def link_works_until(person: User) -> datetime | None:
     return sent + link_lifetime() if sent else None
 
 
+def link_expired(person: User, now: datetime | None = None) -> bool:
+    """`person` was sent a welcome and its link no longer works (unless used before)."""
+    until = link_works_until(person)
+    return until is not None and until <= (now or timezone.now())
+
+
 def without_working_link(now: datetime | None = None) -> Q:
     """People never sent a welcome, or whose latest one's link has expired."""
     since = (now or timezone.now()) - link_lifetime()
