@@ -7,6 +7,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, status, viewsets
@@ -34,6 +35,9 @@ from .models import Commitment, CommitmentStatus
 class CommitmentSerializer(serializers.ModelSerializer):
     owner = PersonRefSerializer(read_only=True)
     is_overdue = serializers.BooleanField(read_only=True)
+    undo_until = serializers.SerializerMethodField(
+        help_text="Until when closing it can be undone (`reopen/`); null while open."
+    )
 
     class Meta:
         model = Commitment
@@ -51,9 +55,15 @@ class CommitmentSerializer(serializers.ModelSerializer):
             "created_at",
             "closed_at",
             "closed_in",
+            "undo_until",
             "version",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_undo_until(self, commitment):
+        until = rules.undo_close_until(commitment)
+        return serializers.DateTimeField().to_representation(until) if until else None
 
 
 class CommitmentCreateSerializer(StrictSerializer):
@@ -231,4 +241,18 @@ class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             reason=data["reason"],
             session=data.get("session"),
         )
+        return Response(CommitmentSerializer(commitment).data)
+
+    @extend_schema(
+        operation_id="commitments_reopen",
+        summary="Undo closing a commitment, in the minute after",
+        description="Opens it again as if never closed; after `undo_until` it is a 400 "
+        "saying so (make it again as a new commitment).",
+        parameters=[COMMITMENT_ID],
+        request=None,
+        responses={200: CommitmentSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def reopen(self, request, pk=None):
+        commitment = services.commitment_reopen(commitment=self.get_object(), actor=request.user)
         return Response(CommitmentSerializer(commitment).data)

@@ -2,9 +2,17 @@
 `CoachingSession.objects.visible_to`). Pure functions over the prefetched
 participants, so pages can ask them per button without queries."""
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from .models import RUNNING_ROLES, CoachingSession, ParticipantRole, SessionKind, SessionStatus
+from .models import (
+    RUNNING_ROLES,
+    CoachingSession,
+    Commitment,
+    CommitmentStatus,
+    ParticipantRole,
+    SessionKind,
+    SessionStatus,
+)
 
 
 def role_in(session: CoachingSession, user) -> str | None:
@@ -81,3 +89,30 @@ def can_keep_private_note(session: CoachingSession, user) -> bool:
 def carries_commitments(session: CoachingSession) -> bool:
     """Kinds whose agenda shows the coachee's open commitments."""
     return session.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW)
+
+
+# Done or Dropped can be taken back this long after: a slip of the finger, not a change
+# of mind weeks later (a commitment that still stands is made again).
+UNDO_CLOSE = timedelta(minutes=1)
+
+
+def undo_close_until(commitment: Commitment) -> datetime | None:
+    """Until when closing `commitment` can be undone (None while it is open)."""
+    if commitment.status == CommitmentStatus.OPEN or commitment.closed_at is None:
+        return None
+    return commitment.closed_at + UNDO_CLOSE
+
+
+def why_not_reopen(commitment: Commitment, now: datetime) -> str | None:
+    """Why closing `commitment` cannot be undone at `now`, or None if it can: the page
+    offers Undo only while the service would take it, and the service refuses with
+    the same words."""
+    until = undo_close_until(commitment)
+    if until is None:
+        return "This commitment is open already."
+    if now > until:
+        return (
+            "Too late to undo: closing a commitment can be undone only in the minute after. "
+            "If it still stands, make it again as a new commitment."
+        )
+    return None

@@ -110,15 +110,22 @@ def prompts_for(kind: str) -> dict[str, list[Prompt]]:
     return grouped
 
 
-def carried_commitments(*, session: CoachingSession, viewer: User) -> list[Commitment]:
+def carried_commitments(
+    *, session: CoachingSession, viewer: User, closed_here_since: datetime | None = None
+) -> list[Commitment]:
     """Open commitments of the session's coachee made before this session — shown on
-    every session until closed, whoever the coach is now."""
+    every session until closed, whoever the coach is now. With `closed_here_since`,
+    also those closed in this session since then (what Undo may still reopen), in
+    the same query."""
     coachee = session.coachee
     if coachee is None or not rules.carries_commitments(session):
         return []
+    still = Q(status=CommitmentStatus.OPEN)
+    if closed_here_since is not None:
+        still |= Q(closed_in=session, closed_at__gte=closed_here_since)
     return list(
         Commitment.objects.visible_to(viewer)
-        .open()
+        .filter(still)
         .filter(owner=coachee)
         .filter(
             Q(created_in__scheduled_start__lt=session.scheduled_start)
@@ -198,8 +205,15 @@ class SessionPage:
         )
 
     @cached_property
+    def carried_listed(self) -> list[Commitment]:
+        """The carried commitments, and those closed here a moment ago, still offered
+        an Undo in their place."""
+        since = timezone.now() - rules.UNDO_CLOSE
+        return carried_commitments(session=self.session, viewer=self._user, closed_here_since=since)
+
+    @cached_property
     def carried(self) -> list[Commitment]:
-        return carried_commitments(session=self.session, viewer=self._user)
+        return [c for c in self.carried_listed if c.status == CommitmentStatus.OPEN]
 
     @cached_property
     def private_note(self) -> PrivateNote | None:
@@ -375,6 +389,23 @@ def commitments_of(*, viewer: User, owner: User) -> QuerySet[Commitment]:
             "-pk",
         )
     )
+
+
+def just_closed(*, viewer: User, raw: str | None) -> tuple[Commitment | None, str | None]:
+    """The commitment named by the commitments page's `?closed=` (just closed there),
+    if `viewer` may see it and it is closed; or the message for a bad value."""
+    if raw in (None, ""):
+        return None, None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        return None, "closed= takes the number of the commitment just closed."
+    closed = (
+        Commitment.objects.visible_to(viewer)
+        .exclude(status=CommitmentStatus.OPEN)
+        .select_related("owner")
+        .filter(pk=int(raw))
+        .first()
+    )
+    return closed, None
 
 
 def commitments_for_manager(*, manager: User, page: int, per_page: int) -> Page:

@@ -683,6 +683,26 @@ def commitment_close(
 
 
 @transaction.atomic
+def commitment_reopen(*, commitment: Commitment, actor: User) -> Commitment:
+    """Undo Done or Dropped in the minute after (`rules.UNDO_CLOSE`): open again, as
+    if never closed, so it is carried forward again."""
+    _check_may_change(commitment, actor)
+    commitment = Commitment.objects.select_for_update().get(pk=commitment.pk)
+    refusal = rules.why_not_reopen(commitment, timezone.now())
+    if refusal:
+        raise ValidationError(refusal)
+    Commitment.objects.filter(pk=commitment.pk).update(
+        status=CommitmentStatus.OPEN,
+        drop_reason="",
+        closed_at=None,
+        closed_in=None,
+        version=F("version") + 1,
+    )
+    commitment.refresh_from_db()
+    return commitment
+
+
+@transaction.atomic
 def commitment_update(
     *,
     commitment: Commitment,

@@ -20,6 +20,7 @@ urlpatterns = [
     path("agenda/<int:pk>/delete/", views.agenda_delete, name="agenda_delete"),
     path("commitments/", views.commitment_list, name="commitment_list"),
     path("commitments/<int:pk>/close/", views.commitment_close, name="commitment_close"),
+    path("commitments/<int:pk>/reopen/", views.commitment_reopen, name="commitment_reopen"),
     path("people/<int:pk>/", views.person_detail, name="person_detail"),
     path("people/<int:pk>/goals/", views_goals.person_goal_add, name="person_goal_add"),
     path("people/<int:pk>/skills/", views_skills.person_skills, name="person_skills"),

@@ -30,7 +30,7 @@ from .forms import (
     RatingForm,
     RescheduleForm,
 )
-from .models import CommitmentStatus, SessionKind
+from .models import SessionKind
 from .views_diagnosis import diagnosis_context
 from .views_goals import goals_context
 from .views_learning import experiments_context
@@ -70,8 +70,12 @@ TEAM_COMMITMENTS_PER_PAGE = 50
 def _render_commitments(request, status=200, error=None):
     """Mine, and for a manager their people's open commitments (everyone below them),
     soonest due first, a page at a time (`?page=`: a bad number is a 400 saying so,
-    the first page shown; past the last, the last)."""
+    the first page shown; past the last, the last). `?closed=` names the commitment
+    just closed here, said at the top with its Undo while that is offered."""
     mine = selectors.commitments_of(viewer=request.user, owner=request.user)
+    closed, closed_error = selectors.just_closed(viewer=request.user, raw=request.GET.get("closed"))
+    if closed_error:
+        status, error = 400, [*(error or []), closed_error]
     team = None
     if Role.MANAGER in request_roles(request):
         number, page_error = page_asked(request.GET.get("page"))
@@ -83,7 +87,13 @@ def _render_commitments(request, status=200, error=None):
     return render(
         request,
         "coaching/commitment_list.html",
-        {"mine": list(mine), "team": team, "close_form": CommitmentCloseForm(), "error": error},
+        {
+            "mine": list(mine),
+            "team": team,
+            "close_form": CommitmentCloseForm(),
+            "error": error,
+            "closed": closed,
+        },
         status=status,
     )
 
@@ -457,7 +467,7 @@ def commitment_close(request, pk):
     error = None
     if form.is_valid():
         try:
-            services.commitment_close(
+            commitment = services.commitment_close(
                 commitment=commitment,
                 actor=request.user,
                 status=form.cleaned_data["status"],
@@ -475,11 +485,40 @@ def commitment_close(request, pk):
             "coaching/_commitments.html",
             400 if error else 200,
             commitment_error=error,
+            closed=None if error else commitment,
         )
     if error:
         return _render_commitments(request, status=400, error=error)
-    label = "done" if form.cleaned_data["status"] == CommitmentStatus.DONE else "dropped"
-    messages.success(request, f"Marked {label}: {commitment.text}")
+    # The list says so at the top, with an Undo for the minute it is offered.
+    return redirect(reverse("commitment_list") + f"?closed={commitment.pk}")
+
+
+@require_POST
+def commitment_reopen(request, pk):
+    """Undo Done or Dropped, in the minute after (`rules.why_not_reopen`): in place on
+    the session page (`session` posted), else back to the commitments page."""
+    commitment = selectors.access_commitment(user=request.user, pk=pk)
+    form = CommitmentCloseForm(request.POST)
+    form.is_valid()  # only its optional `session` is read here
+    session_id = form.cleaned_data.get("session")
+    session = selectors.access_session(user=request.user, pk=session_id) if session_id else None
+    error = None
+    try:
+        commitment = services.commitment_reopen(commitment=commitment, actor=request.user)
+    except ValidationError as exc:
+        error = exc.messages
+    if session is not None:
+        return _fragment_or_page(
+            request,
+            session.pk,
+            "coaching/_commitments.html",
+            400 if error else 200,
+            commitment_error=error,
+            reopened=None if error else commitment,
+        )
+    if error:
+        return _render_commitments(request, status=400, error=error)
+    messages.success(request, f"Open again: {commitment.text}")
     return redirect("commitment_list")
 
 

@@ -88,7 +88,13 @@ OBJECT_KIND = {
         "api:session-since-last",
     ],
     "agenda": ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
-    "commitment": ["commitment_close", "api:commitment-detail", "api:commitment-close"],
+    "commitment": [
+        "commitment_close",
+        "commitment_reopen",
+        "api:commitment-detail",
+        "api:commitment-close",
+        "api:commitment-reopen",
+    ],
     "plan": [
         "plan_edit",
         "plan_pause",
@@ -569,6 +575,7 @@ ROUTES: dict[str, dict] = dict(
         ),
         ("commitment_list", page(*ALL)),
         post("commitment_close", each(REP_OR_OTHER, page, ok="400")),
+        post("commitment_reopen", each(REP_OR_OTHER, page, ok="400")),
         # People, goals, diagnoses.
         (
             "person_detail",
@@ -850,6 +857,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:commitment-list", api(*ALL)),
         ("api:commitment-detail", each(REP_OR_OTHER, api)),
         ("api:commitment-close", each(REP_OR_OTHER, api, ok="400")),
+        ("api:commitment-reopen", each(REP_OR_OTHER, api, ok="400")),
         ("api:goal-list", api(*ALL)),
         ("api:goal-detail", each(GOAL, api)),
         ("api:goal-close", each(GOAL, api, ok="400")),
