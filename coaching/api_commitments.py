@@ -26,8 +26,9 @@ from config.api import (
     validated,
 )
 from people.api import PersonRefSerializer
+from people.selectors import access_person
 
-from . import rules, services
+from . import rules, selectors, services
 from .api import FORBIDDEN, ID_CONVERTER, VisibleSessionField, stale_response
 from .models import Commitment, CommitmentStatus
 
@@ -60,7 +61,7 @@ class CommitmentSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    @extend_schema_field(OpenApiTypes.DATETIME)
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_undo_until(self, commitment):
         until = rules.undo_close_until(commitment)
         return serializers.DateTimeField().to_representation(until) if until else None
@@ -125,6 +126,22 @@ class StaleCommitmentSerializer(serializers.Serializer):
 class CommitmentFilterSerializer(serializers.Serializer):
     owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     status = serializers.ChoiceField(choices=CommitmentStatus.choices, required=False)
+
+
+class CloseRateFilterSerializer(serializers.Serializer):
+    owner = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+
+
+class CloseRateSerializer(serializers.Serializer):
+    owner = serializers.IntegerField(help_text="Whose commitments.")
+    weeks = serializers.IntegerField(help_text="How far back: commitments made since then.")
+    since = serializers.DateTimeField()
+    until = serializers.DateTimeField()
+    made = serializers.IntegerField(help_text="Commitments made in the window.")
+    done = serializers.IntegerField(help_text="Of those, how many are done now.")
+    close_rate = serializers.FloatField(
+        source="rate", allow_null=True, help_text="done ÷ made; null when none were made."
+    )
 
 
 COMMITMENT_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -256,3 +273,21 @@ class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def reopen(self, request, pk=None):
         commitment = services.commitment_reopen(commitment=self.get_object(), actor=request.user)
         return Response(CommitmentSerializer(commitment).data)
+
+    @extend_schema(
+        operation_id="commitments_close_rate",
+        summary="A person's commitment close rate",
+        description="Done ÷ made over the commitments made in the last weeks, as the "
+        "dashboards count it. Yours, or with `owner` someone below you (anyone else "
+        "is a 404, as their commitments are).",
+        parameters=[OpenApiParameter("owner", OpenApiTypes.INT)],
+        responses={200: CloseRateSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=False, methods=["get"], url_path="close-rate")
+    def close_rate(self, request):
+        params = query_params(CloseRateFilterSerializer, request)
+        person = access_person(user=request.user, pk=params.get("owner", request.user.pk))
+        rate = selectors.close_rate_of(person=person)
+        return Response(
+            CloseRateSerializer({"owner": person.pk, **vars(rate), "rate": rate.rate}).data
+        )

@@ -595,6 +595,37 @@ def commitment_close_rates(*, owners=None, coaches=None, since=None, until=None)
     return {r["owner_id"]: (r["done"], r["made"]) for r in rows}
 
 
+# A coachee's own close rate looks back as far as the dashboards do by default.
+CLOSE_RATE_WEEKS = 8
+
+
+@dataclass(frozen=True)
+class CloseRate:
+    """A person's commitments made in [since, until), and how many of them are done."""
+
+    weeks: int
+    since: datetime
+    until: datetime
+    made: int
+    done: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.done / self.made if self.made else None
+
+
+def close_rate_of(*, person: User, now: datetime | None = None) -> CloseRate:
+    """`person`'s close rate over the last CLOSE_RATE_WEEKS weeks, counted as
+    `commitment_close_rates` counts it per coachee (one query). Only for whoever may
+    see their commitments — themselves and the people above them: callers pass a
+    person from `access_person`."""
+    until = now or timezone.now()
+    since = until - timedelta(weeks=CLOSE_RATE_WEEKS)
+    rates = commitment_close_rates(owners=[person.pk], since=since, until=until)
+    done, made = rates.get(person.pk, (0, 0))
+    return CloseRate(weeks=CLOSE_RATE_WEEKS, since=since, until=until, made=made, done=done)
+
+
 def active_focus_areas(*, person: User) -> list[FocusArea]:
     return list(FocusArea.objects.active_on(timezone.localdate()).for_person(person))
 

@@ -133,6 +133,7 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
             **goals_context(viewer=request.user, owner=person, form=goal_form),
             "goal_error": goal_error,
             "commitments": list(selectors.commitments_of(viewer=request.user, owner=person)),
+            "close_rate": selectors.close_rate_of(person=person),
             "history": history,
             "history_error": history_error,
             **experiments_context(viewer=request.user, person=person),

@@ -855,6 +855,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:agenda-item-list", api(*ALL)),
         ("api:agenda-item-detail", each(REP_OR_OTHER, api)),
         ("api:commitment-list", api(*ALL)),
+        ("api:commitment-close-rate", api(*ALL)),
         ("api:commitment-detail", each(REP_OR_OTHER, api)),
         ("api:commitment-close", each(REP_OR_OTHER, api, ok="400")),
         ("api:commitment-reopen", each(REP_OR_OTHER, api, ok="400")),

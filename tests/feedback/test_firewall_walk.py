@@ -745,7 +745,13 @@ FILLS_BY_MODEL = {
         "api:session-since-last",
     ],
     AgendaItem: ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
-    Commitment: ["commitment_close", "api:commitment-detail", "api:commitment-close"],
+    Commitment: [
+        "commitment_close",
+        "commitment_reopen",
+        "api:commitment-detail",
+        "api:commitment-close",
+        "api:commitment-reopen",
+    ],
     CadencePlan: [
         "plan_edit",
         "plan_pause",
