@@ -33,6 +33,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Team, User
+from .selectors import own_team
 
 Source = Callable[[User, Mapping[str, str]], QuerySet]
 # labels(user, params, people) -> {person id: label}, for sources whose people are
@@ -149,6 +150,7 @@ def offer_people(
         labels=lambda rows: labels_of(registered, user, params, rows),
         blank=None if field.required else getattr(field, "empty_label", None),
         offers=registered.offers,
+        first=offered_first(registered, user),
     )
     field.widget.is_required = field.required
     field.widget.choices = field.choices
@@ -194,10 +196,12 @@ class PeopleSearch(forms.Widget):
     for one person). Each search sends the chosen ones along, so they stay on the
     list while the matches change."""
 
-    def __init__(self, *, listed: forms.Widget, people, source, params, labels, blank, offers):
+    def __init__(
+        self, *, listed: forms.Widget, people, source, params, labels, blank, offers, first=None
+    ):
         super().__init__(listed.attrs)
         self.listed, self.people, self.source, self.params = listed, people, source, params
-        self.labels, self.blank, self.offers = labels, blank, offers
+        self.labels, self.blank, self.offers, self.first = labels, blank, offers, first
         self.multiple = self.allow_multiple_selected = listed.allow_multiple_selected
 
     is_hidden = False
@@ -269,6 +273,7 @@ class PeopleSearch(forms.Widget):
             query["blank"] = self.blank
         described = " ".join(filter(None, [f"{id_}_hint", attrs.get("aria-describedby")]))
         chosen = self._chosen(value)
+        team = suggested(self.people, self.first, [p.pk for p in chosen])
         return format_html(
             '<div class="people-search">'
             '<input type="search" id="{id}" name="{name}_search" autocomplete="off" '
@@ -301,19 +306,54 @@ class PeopleSearch(forms.Widget):
                 chosen=chosen,
                 blank=self.blank,
                 detail=self.offers.detail,
+            )
+            + team_items(
+                team, name=name, id_=id_, multiple=self.multiple, labels=self.labels(team)
             ),
         )
 
 
+def offered_first(registered: _Source, user: User) -> Q | None:
+    """Whom a people picker offers first: the picking person's own team
+    (`people.selectors.own_team`), only ever among the source's people. Teams: none."""
+    if registered.offers is not PEOPLE:
+        return None
+    return own_team(person=user)
+
+
+def suggested(people: QuerySet, first: Q | None, chosen_ids) -> list:
+    """Before anything is typed: up to MATCHES_SHOWN of the source's people of the
+    picker's own team (`first`), by name, the chosen left out (they are listed)."""
+    if first is None:
+        return []
+    team = people.filter(first).exclude(pk__in=list(chosen_ids))
+    return list(team.order_by("display_name", "pk")[:MATCHES_SHOWN])
+
+
+def team_items(team: list, *, name: str, id_: str, multiple: bool, labels) -> SafeString:
+    """The suggested people of one's own team, under a few words saying who they are."""
+    if not team:
+        return mark_safe("")
+    return format_html(
+        '<li class="muted choices-note">Your team:</li>{}',
+        choice_items(
+            team, name=name, id_=id_, multiple=multiple, labels=labels, detail=PEOPLE.detail
+        ),
+    )
+
+
 def search(
-    people: QuerySet, text: str, chosen_ids: list[str], *, offers: Offered
+    people: QuerySet, text: str, chosen_ids: list[str], *, offers: Offered, first: Q | None = None
 ) -> tuple[list, list]:
     """The chosen people (those of `chosen_ids` in `people`) and, for `text`, up to
-    MATCHES_SHOWN + 1 others who match it (two queries at most)."""
+    MATCHES_SHOWN + 1 others who match it, those of `first` (one's own team) first
+    (two queries at most)."""
     chosen = list(people.filter(pk__in=chosen_ids)) if chosen_ids else []
     if not text:
         return chosen, []
     found = offers.matching(people, text)
+    if first is not None:
+        found = found.order_by(Case(When(first, then=0), default=1), *found.query.order_by)
     return chosen, list(found.exclude(pk__in=chosen_ids)[: MATCHES_SHOWN + 1])
 
 

@@ -308,6 +308,23 @@ def current_teams(*, person: User) -> QuerySet[Team]:
     ).select_related("lead")
 
 
+def own_team(*, person: User) -> Q:
+    """A filter on people: `person`'s own team, whom pickers offer first — the people
+    of the teams they are on now or lead (members now and the lead), and in the
+    reporting line their manager, those who share that manager and their direct
+    reports; never `person`. As subqueries, so someone on two of the teams is one row."""
+    teams = Team.objects.filter(
+        Q(pk__in=TeamMembership.objects.current().filter(person=person).values("team_id"))
+        | Q(lead=person)
+    ).values("pk")
+    members = TeamMembership.objects.current().filter(team__in=teams).values("person_id")
+    leads = Team.objects.filter(pk__in=teams, lead__isnull=False).values("lead_id")
+    line = Q(reports_to=person.pk)
+    if person.reports_to_id is not None:
+        line |= Q(pk=person.reports_to_id) | Q(reports_to=person.reports_to_id)
+    return (Q(pk__in=members) | Q(pk__in=leads) | line) & ~Q(pk=person.pk)
+
+
 def _current_teams_prefetch():
     from django.db.models import Prefetch
 

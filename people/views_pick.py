@@ -8,7 +8,17 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET
 
-from .pickers import MATCHES_SHOWN, QUERY_LIMIT, choice_items, labels_of, search, source_for
+from .pickers import (
+    MATCHES_SHOWN,
+    QUERY_LIMIT,
+    choice_items,
+    labels_of,
+    offered_first,
+    search,
+    source_for,
+    suggested,
+    team_items,
+)
 
 # The picker's own field name and element id, echoed into the markup: plain names only.
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,60}")
@@ -42,8 +52,11 @@ def people_pick(request, source):
     if not multiple:
         chosen_ids = chosen_ids[:1]
     offers = registered.offers
-    chosen, matches = search(people, text, chosen_ids, offers=offers)
+    first = offered_first(registered, request.user)
+    chosen, matches = search(people, text, chosen_ids, offers=offers, first=first)
     shown = matches[:MATCHES_SHOWN]
+    # Nothing typed (the box cleared): one's own team again, as the form first shows.
+    team = [] if text else suggested(people, first, [p.pk for p in chosen])
     items = choice_items(
         shown,
         name=name,
@@ -53,6 +66,12 @@ def people_pick(request, source):
         chosen=chosen,
         blank=blank,
         detail=offers.detail,
+    ) + team_items(
+        team,
+        name=name,
+        id_=id_,
+        multiple=multiple,
+        labels=labels_of(registered, request.user, params, team),
     )
     more = len(matches) > MATCHES_SHOWN
     if not text:

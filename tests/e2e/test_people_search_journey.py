@@ -30,7 +30,9 @@ def test_a_rep_finds_people_by_typing(page: Page, live_server, demo_org, large):
 
     page.goto(f"{live_server.url}/feedback/requests/new/")
     search = page.get_by_label("Ask", exact=True)
-    expect(page.locator('input[name="responders"]')).to_have_count(0)  # nobody listed yet
+    # Before a search only her own team is offered, nobody chosen.
+    expect(page.locator("#id_responders_results .choices-note")).to_have_text("Your team:")
+    expect(page.locator('input[name="responders"]:checked')).to_have_count(0)
     # A screen reader hears how many were found, from a live region that stays (its
     # content swapped, not the element); the list of names is no live region.
     found = page.locator("#id_responders_found")

@@ -66,9 +66,9 @@ def test_the_page_costs_the_same_whatever_the_organisation_size(
 ):
     UserFactory.create_batch(extra)
     client.force_login(org.rep)
-    with django_assert_num_queries(4):  # session, user, roles, up to 4 people
+    with django_assert_num_queries(5):  # session, user, roles, up to 4 people, own team
         page = client.get(GIVE).content.decode()
-    assert "Pavel Peer" not in page
+    assert "Omar Other" not in page  # only Rita's own team is offered before a search
 
 
 @pytest.mark.django_db
@@ -128,7 +128,9 @@ def test_asking_many_people_searches_with_checkboxes(client, org, few):
     client.force_login(org.rep)
     page = client.get("/feedback/requests/new/").content.decode()
     assert 'name="responders_search"' in page and "multiple=1" in page
-    assert 'name="responders" value=' not in page  # nobody listed until searched
+    # Nobody else listed until searched: only Rita's own team, none of them ticked.
+    assert _listed(page) == [("", "Mia Manager"), ("", "Pavel Peer")]
+    assert 'type="checkbox" name="responders"' in page
 
 
 # --- The search --------------------------------------------------------------------------
@@ -178,7 +180,8 @@ def test_one_person_is_a_radio_button_and_blank_means_nobody(client, org):
     fragment = _search(client, "colleagues", "", chosen=[org.peer.pk], blank="Everyone")
     fragment = fragment.content.decode()
     assert '<input type="radio" name="recipient" value="" id="id_recipient_blank">' in fragment
-    assert _listed(fragment) == [(" checked", "Pavel Peer")]
+    # The chosen, then the rest of her own team (nothing typed).
+    assert _listed(fragment) == [(" checked", "Pavel Peer"), ("", "Mia Manager")]
     fragment = _search(client, "colleagues", "", blank="Everyone").content.decode()
     assert 'id="id_recipient_blank" checked' in fragment
 
