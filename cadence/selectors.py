@@ -20,6 +20,7 @@ from coaching.models import (
     SessionParticipant,
     SessionStatus,
 )
+from coaching.zones import zoned
 from people.models import User
 from people.roles import Role
 from people.selectors import roles_of
@@ -182,8 +183,12 @@ class NotificationsPage:
     preference: NotificationPreference
 
 
-def _when(moment: datetime) -> str:
-    return dateformat.format(timezone.localtime(moment), "D j M, H:i")
+def _when(session: CoachingSession, viewer: User, *, visible: bool = True) -> str:
+    """When the session starts, for `viewer`, naming their zone when someone else in
+    it reads another time then (`coaching.zones`); of a session no longer theirs to
+    see, nothing about the others, their zones neither."""
+    people = [p.person for p in session.participants.all()] if visible else []
+    return zoned(session.scheduled_start, "D j M, H:i", reader=viewer, among=people)
 
 
 def _upcoming_label(sent: datetime, starts: datetime) -> str:
@@ -231,7 +236,9 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
         label = _upcoming_label(row.created_at, session.scheduled_start)
     if session.pk not in visible:  # no longer theirs to see (e.g. a new manager)
         return NotificationLine(
-            row, f"{label}: {session.get_kind_display()} on {_when(session.scheduled_start)}", None
+            row,
+            f"{label}: {session.get_kind_display()} on {_when(session, viewer, visible=False)}",
+            None,
         )
     about = session.get_kind_display()
     if row.kind == NotificationKind.ESCALATION and row.plan_id and row.plan.coachee_id:
@@ -241,7 +248,7 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
         about += f" with {who}" if who else ""
     return NotificationLine(
         row,
-        f"{label}: {about}, {_when(session.scheduled_start)}",
+        f"{label}: {about}, {_when(session, viewer)}",
         reverse("session_detail", args=[session.pk]),
     )
 
