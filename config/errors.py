@@ -40,6 +40,15 @@ def page_not_found(request, exception):
     return defaults.page_not_found(request, exception)
 
 
+def permission_denied(request, exception):
+    """handler403: the product's own page (templates/403.html, with the refusal's own
+    words when it has some), JSON under /api/ like every other API refusal."""
+    if request.path.startswith("/api/"):
+        message = str(exception) or "You may not do this."
+        return JsonResponse({"detail": message}, status=403)
+    return defaults.permission_denied(request, exception)
+
+
 def bad_request(request, exception):
     """handler400: a request Django refuses before any view reads it (a body over
     DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields) answers JSON under /api/."""

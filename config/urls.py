@@ -12,6 +12,7 @@ from .api_docs import ApiDocsView, ApiSchemaView
 handler500 = "config.errors.server_error"
 # Under /api/ a URL that matches nothing, or a request Django refuses, answers JSON too.
 handler404 = "config.errors.page_not_found"
+handler403 = "config.errors.permission_denied"
 handler400 = "config.errors.bad_request"
 
 # Admin sign-in goes through allauth, so it is rate-limited and MFA-aware.

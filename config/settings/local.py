@@ -8,3 +8,16 @@ os.environ.setdefault("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "none")
 
 from .base import *  # noqa: E402,F403
+
+# The demo (`make run`: bin/run-demo) runs with DEBUG off, so visitors meet Tandem's
+# own 404, 403 and 500 pages, never Django's debug pages; `manage.py runserver` on its
+# own keeps DEBUG on for development. With DEBUG off, runserver serves no static files:
+# WhiteNoise (in the middleware already) serves them straight from the apps' folders,
+# with no collectstatic and no manifest to build first.
+if not DEBUG:  # noqa: F405
+    STORAGES = {  # noqa: F405
+        **STORAGES,  # noqa: F405
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    WHITENOISE_USE_FINDERS = True
+    WHITENOISE_AUTOREFRESH = True
