@@ -308,7 +308,11 @@ class PeopleSearch(forms.Widget):
                 detail=self.offers.detail,
             )
             + team_items(
-                team, name=name, id_=id_, multiple=self.multiple, labels=self.labels(team)
+                team,
+                name=name,
+                id_=id_,
+                multiple=self.multiple,
+                labels=self.labels(team) if team else {},
             ),
         )
 

@@ -71,7 +71,7 @@ def people_pick(request, source):
         name=name,
         id_=id_,
         multiple=multiple,
-        labels=labels_of(registered, request.user, params, team),
+        labels=labels_of(registered, request.user, params, team) if team else {},
     )
     more = len(matches) > MATCHES_SHOWN
     if not text:

@@ -140,7 +140,10 @@ def test_in_a_large_organisation_the_search_shows_the_same_averages(client, org,
     _scored(org, focus, org.rep, [4, 3])
     client.force_login(org.manager)
     page = text(client.get(f"/peers/new/?focus_area={focus.pk}"))
-    assert "Rita Rep" not in page and 'name="members_search"' in page
+    assert 'name="members_search"' in page
+    # Before a search only Mia's own team is offered (her reports), as the source labels them.
+    assert "Your team:" in page and "Rita Rep — 3.5 from coaches and peers" in page
+    assert "Olga Outsider" not in page
     assert f"focus_area={focus.pk}" in page  # the search asks for the same averages
     search = {"name": "members", "id": "pair_members", "multiple": "1", "members_search": "r"}
     found = text(
