@@ -275,6 +275,12 @@ class CommitmentCloseForm(forms.Form):
     session = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
+class CommitmentReopenForm(forms.Form):
+    """Undo closing a commitment; from the session page, the session it is shown on."""
+
+    session = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
 class CancelForm(forms.Form):
     reason = forms.ChoiceField(choices=CancelReason.choices, widget=forms.RadioSelect)
     note = forms.CharField(

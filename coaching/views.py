@@ -25,6 +25,7 @@ from .forms import (
     CancelForm,
     CommitmentCloseForm,
     CommitmentForm,
+    CommitmentReopenForm,
     NotesForm,
     PrivateNoteForm,
     RatingForm,
@@ -499,9 +500,10 @@ def commitment_reopen(request, pk):
     """Undo Done or Dropped, in the minute after (`rules.why_not_reopen`): in place on
     the session page (`session` posted), else back to the commitments page."""
     commitment = selectors.access_commitment(user=request.user, pk=pk)
-    form = CommitmentCloseForm(request.POST)
-    form.is_valid()  # only its optional `session` is read here
-    session_id = form.cleaned_data.get("session")
+    form = CommitmentReopenForm(request.POST)
+    if not form.is_valid():
+        return _render_commitments(request, status=400, error=["Undo it from its own page."])
+    session_id = form.cleaned_data["session"]
     session = selectors.access_session(user=request.user, pk=session_id) if session_id else None
     error = None
     try:

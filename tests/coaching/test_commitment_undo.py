@@ -284,3 +284,18 @@ def test_the_api_refuses_a_late_undo_with_a_400_and_an_outsider_with_a_404(org, 
     outsider = APIClient()
     outsider.force_login(org.other_rep)
     assert outsider.post(url + "reopen/").status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("session, status", [("abc", 400), ("1.5", 400), ("9" * 30, 404)])
+def test_a_bad_session_on_undo_is_refused_and_reopens_nothing(
+    client, org, two_sessions, session, status
+):
+    """Not a number: 400; a session that does not exist (or is not theirs): 404."""
+    commitment = promise(two_sessions[0], org.manager)
+    commitment_close(commitment=commitment, actor=org.rep, status="done")
+    client.force_login(org.rep)
+    response = client.post(f"/commitments/{commitment.pk}/reopen/", {"session": session})
+    assert response.status_code == status
+    commitment.refresh_from_db()
+    assert commitment.status == "done"
