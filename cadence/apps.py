@@ -11,6 +11,7 @@ class CadenceConfig(AppConfig):
             pair_members_changed,
             pair_started,
             peer_requested,
+            session_changed,
         )
         from feedback.signals import feedback_requested
         from people.signals import (
@@ -34,6 +35,7 @@ class CadenceConfig(AppConfig):
             revoke_calendar_feed,
             start_pair_cadence,
             tell_manager_of_peer_request,
+            tell_others_of_session_change,
             tell_people_asked_for_feedback,
         )
 
@@ -48,6 +50,9 @@ class CadenceConfig(AppConfig):
         pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")
         pair_formed.connect(invite_pair_members, dispatch_uid="cadence-pair-formed")
         peer_requested.connect(tell_manager_of_peer_request, dispatch_uid="cadence-peer-asked")
+        session_changed.connect(
+            tell_others_of_session_change, dispatch_uid="cadence-session-change"
+        )
         person_deactivated.connect(revoke_calendar_feed, dispatch_uid="cadence-deactivated")
         person_deactivated.connect(end_cadence_of_leaver, dispatch_uid="cadence-leaver")
         person_reactivated.connect(resume_cadence_of_returner, dispatch_uid="cadence-returner")

@@ -18,9 +18,15 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
-from icalendar import Calendar, Event, vDuration
+from icalendar import Calendar, Event, vCalAddress, vDuration, vText
 
-from coaching.models import CoachingSession, ParticipantRole, SessionStatus
+from coaching.models import (
+    RUNNING_ROLES,
+    CoachingSession,
+    ParticipantRole,
+    SessionChange,
+    SessionStatus,
+)
 from coaching.selectors import access_session, sessions_of
 from people.models import User
 
@@ -87,20 +93,10 @@ def event_uid(session: CoachingSession) -> str:
 
 
 def event_sequence(session: CoachingSession) -> int:
-    """RFC 5545 SEQUENCE, derived from stored state (sessions keep no revision count):
-
-    - 0: as first planned;
-    - 1: moved (`scheduled_start` differs from `original_start`);
-    - +2: cancelled (so 2, or 3 if it had been moved first).
-
-    Every change a calendar must notice (a move, a cancellation, a move then a
-    cancellation) therefore raises it. A second move of an already-moved session keeps
-    1: subscribed calendars re-read the whole feed and take the new DTSTART anyway;
-    only clients that ignore updates with an unchanged SEQUENCE would miss it."""
-    sequence = 1 if session.scheduled_start != session.original_start else 0
-    if session.status == SessionStatus.CANCELLED:
-        sequence += 2
-    return sequence
+    """RFC 5545 SEQUENCE: the session's counter, which every move and cancellation
+    raises (`coaching.services`), so the feed and the emailed updates agree and a
+    second move is newer than the first."""
+    return session.sequence
 
 
 def _names(names: list[str]) -> str:
@@ -200,3 +196,68 @@ def session_ical(*, user: User, pk: int) -> bytes:
         first=(session.scheduled_start - timedelta(days=2)).date(),
         last=(session.scheduled_start + timedelta(days=2)).date(),
     )
+
+
+# --- Invitations and updates by email (iTIP, RFC 5546) ----------------------------------
+
+
+def _address(person: User, *, role: str | None = None) -> vCalAddress:
+    address = vCalAddress(f"mailto:{person.email}")
+    address.params["cn"] = vText(person.display_name)
+    if role is not None:
+        address.params["role"] = vText(role)
+        address.params["partstat"] = vText("NEEDS-ACTION")
+        # Tandem reads no replies: the session page is where it is moved or cancelled.
+        address.params["rsvp"] = vText("FALSE")
+    return address
+
+
+def _organizer(session: CoachingSession) -> User | None:
+    """Whoever runs the session (coach, host, manager), else its first participant."""
+    participants = list(session.participants.all())
+    runner = next((p.person for p in participants if p.role in RUNNING_ROLES), None)
+    return runner or (participants[0].person if participants else None)
+
+
+def itip_ical(
+    session: CoachingSession, *, reader: User, change: SessionChange | None = None
+) -> tuple[str, bytes]:
+    """The calendar part of an invitation or change email: `(method, file)`.
+
+    METHOD:REQUEST invites (no `change`) or moves the event; METHOD:CANCEL removes it.
+    The UID is the feed's, so the event already in the reader's calendar is the one
+    updated; a move carries the time and SEQUENCE of its own change (a later change's
+    email, with a higher SEQUENCE, wins whatever order they arrive in). In the reader's
+    zone with its VTIMEZONE; ORGANIZER and ATTENDEEs by name and address, as iTIP
+    needs — the same people the session page shows them; never notes."""
+    cancelled = change is not None and change.kind == "cancelled"
+    method = "CANCEL" if cancelled else "REQUEST"
+    tz = ZoneInfo(reader.time_zone)
+    stamp = timezone.now().astimezone(ZoneInfo("UTC")).replace(microsecond=0)
+    start = change.to_start if change else session.scheduled_start
+    minutes = change.to_minutes if change else session.duration_minutes
+    calendar = Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", method)
+    event = Event()
+    event.add("uid", event_uid(session))
+    event.add("dtstamp", stamp)
+    event.add("sequence", change.sequence if change else session.sequence)
+    event.add("dtstart", start.astimezone(tz))
+    event.add("dtend", (start + timedelta(minutes=minutes)).astimezone(tz))
+    event.add("summary", event_summary(session, reader))
+    event.add("url", absolute(reverse("session_detail", args=[session.pk])))
+    event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
+    organizer = _organizer(session)
+    if organizer is not None:
+        event.add("organizer", _address(organizer))
+    for participant in session.participants.all():
+        event.add("attendee", _address(participant.person, role="REQ-PARTICIPANT"))
+    calendar.add_component(event)
+    calendar.add_missing_timezones(
+        first_date=(start - timedelta(days=2)).date(), last_date=(start + timedelta(days=2)).date()
+    )
+    calendar.subcomponents.sort(key=lambda component: component.name != "VTIMEZONE")
+    return method, calendar.to_ical()

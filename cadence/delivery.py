@@ -18,8 +18,15 @@ from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.selectors import open_commitments_seen_by
 from coaching.selectors_pairs import cadence_text as pair_cadence_text
 
-from . import feedback_reminders, pair_invitations, peer_requests
-from .models import Notification, NotificationKind, NotificationPreference, TeamChannel
+from . import feedback_reminders, invitations, pair_invitations, peer_requests
+from .calendar import itip_ical
+from .models import (
+    CHANGE_KINDS,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    TeamChannel,
+)
 
 SENT, SKIPPED = "sent", "skipped"
 WEBHOOK_TIMEOUT = 10
@@ -62,8 +69,19 @@ def deliver(row: Notification, *, now: datetime) -> str:
         subject=" ".join(subject.split()), body=text, to=[person.email]
     )
     message.attach_alternative(html, "text/html")
+    itip = context.get("itip")
+    if itip is not None and (preference is None or preference.email_invitations):
+        _attach_calendar(message, *itip)
     message.send()
     return SENT
+
+
+def _attach_calendar(message: EmailMultiAlternatives, method: str, ical: bytes) -> None:
+    """The iTIP part calendar clients act on (Outlook and Gmail read the
+    `text/calendar; method=…` alternative and update the event in place), and the same
+    file as an attachment for the rest."""
+    message.attach_alternative(ical.decode(), f"text/calendar; method={method}")
+    message.attach("invite.ics", ical, "application/ics")
 
 
 def _preference(person) -> NotificationPreference | None:
@@ -207,6 +225,19 @@ def message_context(row: Notification) -> dict | None:
             partners_names=", ".join(partners),
             cadence_text=when[:1].lower() + when[1:],
             pair_url=absolute(reverse("pair_detail", args=[pair.pk])),
+        )
+    elif row.kind == NotificationKind.SESSION_INVITED:
+        if not invitations.still_invited(row):
+            return None  # cancelled or past meanwhile
+        context["itip"] = itip_ical(session, reader=person)
+    elif row.kind in CHANGE_KINDS:
+        change = row.session_change
+        context.update(
+            change=change,
+            actor=change.actor,
+            was=timezone.localtime(change.from_start, zone),
+            now_at=timezone.localtime(change.to_start, zone),
+            itip=itip_ical(session, reader=person, change=change),
         )
     elif row.kind == NotificationKind.PEER_ASKED:
         if not peer_requests.still_asking(row):

@@ -335,6 +335,14 @@ class NotificationKind(models.TextChoices):
     PAIR_INVITED = "pair_invited", "Invited to a peer pair"
     PEER_ASKED = "peer_asked", "Asked for a peer"
     CHANNEL_TEST = "channel_test", "Team channel test"
+    SESSION_INVITED = "session_invited", "Calendar invitation"
+    SESSION_MOVED = "session_moved", "Session moved"
+    SESSION_CANCELLED = "session_cancelled", "Session cancelled"
+
+
+# Told once per change (`Notification.session_change`), so a session moved twice is
+# told twice; the other session kinds are once per session.
+CHANGE_KINDS = (NotificationKind.SESSION_MOVED, NotificationKind.SESSION_CANCELLED)
 
 
 class NotificationStatus(models.TextChoices):
@@ -425,6 +433,15 @@ class Notification(models.Model):
         related_name="notifications",
         db_index=False,
     )
+    # A move or cancellation (with `session` set too): its row is what is told once.
+    session_change = models.ForeignKey(
+        "coaching.SessionChange",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
+    )
     period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
     status = models.CharField(
         max_length=16, choices=NotificationStatus.choices, default=NotificationStatus.PENDING
@@ -456,8 +473,15 @@ class Notification(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["session", "kind", "recipient"],
-                condition=Q(session__isnull=False, recipient__isnull=False),
+                condition=Q(
+                    session__isnull=False, recipient__isnull=False, session_change__isnull=True
+                ),
                 name="notification_once_per_session_kind_recipient",
+            ),
+            models.UniqueConstraint(
+                fields=["session_change", "kind", "recipient"],
+                condition=Q(session_change__isnull=False),
+                name="notification_once_per_session_change",
             ),
             models.UniqueConstraint(
                 fields=["session", "kind", "team"],
@@ -564,6 +588,13 @@ class NotificationPreference(models.Model):
     email_peer_asked = models.BooleanField(
         "email me when someone who reports to me asks for a peer", default=True
     )
+    email_session_changed = models.BooleanField(
+        "email me when someone moves or cancels a session of mine", default=True
+    )
+    email_invitations = models.BooleanField(
+        "send calendar invitations: new sessions, and updates when one moves or is cancelled",
+        default=True,
+    )
     quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")
     quiet_until = models.TimeField(
         null=True, blank=True, help_text="…until this time (your time zone)."
@@ -575,6 +606,10 @@ class NotificationPreference(models.Model):
     def wants_email(self, kind: str) -> bool:
         if kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE):
             return self.email_feedback
+        if kind in CHANGE_KINDS:
+            return self.email_session_changed
+        if kind == NotificationKind.SESSION_INVITED:
+            return self.email_invitations
         return getattr(self, f"email_{kind}", True)
 
 

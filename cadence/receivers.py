@@ -1,4 +1,11 @@
-from . import calendar_services, feedback_reminders, pair_invitations, peer_requests, services
+from . import (
+    calendar_services,
+    feedback_reminders,
+    invitations,
+    pair_invitations,
+    peer_requests,
+    services,
+)
 
 
 def follow_team_membership(sender, membership, **kwargs):
@@ -50,3 +57,7 @@ def end_cadence_of_leaver(sender, person, reason="unspecified", **kwargs):
 def resume_cadence_of_returner(sender, person, **kwargs):
     """A reactivated person is back in their teams' cadence."""
     return services.follow_returner(person=person)
+
+
+def tell_others_of_session_change(sender, change, **kwargs):
+    invitations.changed_queue(change=change)

@@ -232,6 +232,8 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
         )
     if session is None:
         return NotificationLine(row, label, None)
+    if row.session_change_id is not None:
+        return _change_line(row, viewer, visible)
     if row.kind == NotificationKind.UPCOMING:
         label = _upcoming_label(row.created_at, session.scheduled_start)
     if session.pk not in visible:  # no longer theirs to see (e.g. a new manager)
@@ -253,6 +255,27 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
     )
 
 
+def _change_line(row: Notification, viewer: User, visible: set[int]) -> NotificationLine:
+    """ "Session moved by Carla Coach: 1:1 with Rita Rep, Tue 8 Dec, 10:00 → Wed 9 Dec,
+    14:00" in the reader's zone; a cancellation names the reason from the list, never
+    the note (lines carry no one's words)."""
+    change, session = row.session_change, row.session
+    by = f" by {change.actor.display_name}" if change.actor_id else ""
+    about = session.get_kind_display()
+    if session.pk in visible:
+        who = _with_whom(session, viewer)
+        about += f" with {who}" if who else ""
+    if row.kind == NotificationKind.SESSION_MOVED:
+        text = f"Session moved{by}: {about}, {_when(change.from_start)} → {_when(change.to_start)}"
+    else:
+        text = (
+            f"Session cancelled{by}: {about}, {_when(change.from_start)}"
+            f" ({change.get_cancel_reason_display()})"
+        )
+    url = reverse("session_detail", args=[session.pk]) if session.pk in visible else None
+    return NotificationLine(row, text, url)
+
+
 def inbox(*, user: User):
     """The person's own notifications, newest first, with what their lines name."""
     return (
@@ -264,6 +287,7 @@ def inbox(*, user: User):
             "feedback_request__requester",
             "pair__created_by",
             "peer_request__person",
+            "session_change__actor",
         )
         .prefetch_related(
             Prefetch(

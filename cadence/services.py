@@ -583,6 +583,8 @@ PREFERENCE_FIELDS = (
     "email_feedback",
     "email_pair_invited",
     "email_peer_asked",
+    "email_session_changed",
+    "email_invitations",
     "quiet_from",
     "quiet_until",
 )

@@ -4,7 +4,7 @@ matter, so a lost or repeated message loses or doubles nothing."""
 from celery import shared_task
 from django.conf import settings
 
-from . import engine, feedback_reminders, outbox, retention, services_closures
+from . import engine, feedback_reminders, invitations, outbox, retention, services_closures
 
 
 def kick_senders() -> None:
@@ -55,7 +55,7 @@ def sweep_missed() -> int:
 
 @shared_task(name="cadence.queue_reminders")
 def queue_reminders() -> int:
-    queued = engine.reminders_queue()
+    queued = engine.reminders_queue() + invitations.invitations_queue()
     if queued:
         kick_senders()
     return queued

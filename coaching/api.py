@@ -63,6 +63,7 @@ from .models import (
     FocusArea,
     ParticipantRole,
     PrivateNote,
+    SessionChange,
     SessionKind,
     SessionParticipant,
     SessionRating,
@@ -186,6 +187,26 @@ class ParticipantSerializer(serializers.ModelSerializer):
         fields = ["person", "role", "speaking_order"]
 
 
+class SessionChangeSerializer(serializers.ModelSerializer):
+    actor = PersonRefSerializer(read_only=True, allow_null=True)
+
+    class Meta:
+        model = SessionChange
+        fields = [
+            "kind",
+            "actor",
+            "at",
+            "from_start",
+            "from_minutes",
+            "to_start",
+            "to_minutes",
+            "cancel_reason",
+            "cancel_note",
+            "sequence",
+        ]
+        read_only_fields = fields
+
+
 class SessionSerializer(serializers.ModelSerializer):
     """A session as the requester sees it. Never carries private notes; the shared
     notes are at `sessions/{id}/notes/`."""
@@ -194,6 +215,11 @@ class SessionSerializer(serializers.ModelSerializer):
     focus_area = FocusAreaRefSerializer(read_only=True, allow_null=True)
     participants = ParticipantSerializer(many=True, read_only=True)
     presented_call = PresentedCallSerializer(read_only=True, allow_null=True)
+    changes = SessionChangeSerializer(
+        many=True,
+        read_only=True,
+        help_text="Who moved or cancelled it, when, from when to when; oldest first.",
+    )
     viewer_role = serializers.SerializerMethodField(
         help_text="The requester's role in the session; null for a manager reading along."
     )
@@ -219,6 +245,8 @@ class SessionSerializer(serializers.ModelSerializer):
             "held_but_empty",
             "cancel_reason",
             "cancel_note",
+            "sequence",
+            "changes",
             "viewer_role",
             "can_run",
             "can_edit",
@@ -641,7 +669,11 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             visible = sessions.visible_for_lists(self.request.user)
         else:
             visible = sessions.visible_to(self.request.user)
-        return visible.with_people(names_only=True).order_by("-scheduled_start", "-id")
+        return (
+            visible.with_people(names_only=True)
+            .prefetch_related(selectors.changes_prefetch())
+            .order_by("-scheduled_start", "-id")
+        )
 
     def filter_queryset(self, queryset):
         if self.action != "list":

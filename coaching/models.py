@@ -314,6 +314,11 @@ class CoachingSession(models.Model):
     cancel_reason = models.CharField(max_length=32, choices=CancelReason.choices, blank=True)
     cancel_note = models.CharField(max_length=500, blank=True)
     missed_at = models.DateTimeField(null=True, blank=True)
+    # RFC 5545 SEQUENCE of the session's calendar event: each move or cancellation
+    # (`SessionChange`) raises it, so calendars take the newest invitation or update
+    # and the feed agrees with the emails. A database default, so the generator's COPY
+    # may leave it out.
+    sequence = models.PositiveIntegerField(default=0, db_default=0)
 
     created_by = models.ForeignKey(
         USER, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False
@@ -436,6 +441,56 @@ class CoachingSession(models.Model):
     def uses_grow(self) -> bool:
         """1:1s and manager reviews follow Goal, Reality, Options, Will."""
         return self.kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW)
+
+
+class SessionChangeKind(models.TextChoices):
+    MOVED = "moved", "Moved"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class SessionChange(models.Model):
+    """A session moved or cancelled: who did it, when, from when to when, and why
+    (written by `session_reschedule` and `session_cancel`). Read with the session it
+    belongs to (whoever may see the session sees its changes, the cancel note
+    included); the outbox tells the other participants, one notification per change,
+    so a session moved twice notifies twice."""
+
+    # Indexed by the unique (session, sequence), which a session's history reads.
+    session = models.ForeignKey(
+        CoachingSession, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
+    kind = models.CharField(max_length=16, choices=SessionChangeKind.choices)
+    actor = models.ForeignKey(
+        USER, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    at = models.DateTimeField(default=timezone.now)
+    from_start = models.DateTimeField()
+    from_minutes = models.PositiveSmallIntegerField()
+    # The new time of a move; a cancellation keeps the time it had.
+    to_start = models.DateTimeField()
+    to_minutes = models.PositiveSmallIntegerField()
+    cancel_reason = models.CharField(max_length=32, choices=CancelReason.choices, blank=True)
+    cancel_note = models.CharField(max_length=500, blank=True)
+    # The session's SEQUENCE after this change: what its calendar update carries.
+    sequence = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=SessionChangeKind.values), name="session_change_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="cancelled") | ~Q(cancel_reason=""),
+                name="session_change_cancel_has_reason",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "sequence"], name="session_change_once_per_sequence"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} · session {self.session_id}"
 
 
 class SessionParticipant(models.Model):

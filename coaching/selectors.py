@@ -50,6 +50,7 @@ from .models import (
     ParticipantRole,
     PrivateNote,
     Prompt,
+    SessionChange,
     SessionKind,
     SessionParticipant,
     SessionStatus,
@@ -192,6 +193,10 @@ class SessionPage:
         self._user = user
 
     @cached_property
+    def changes(self) -> list[SessionChange]:
+        return session_changes(session=self.session)
+
+    @cached_property
     def agenda(self) -> list[AgendaItem]:
         return list(self.session.agenda.select_related("author"))
 
@@ -252,6 +257,20 @@ class SessionPage:
         if not since_last.applies(self.session, self.viewer_role):
             return None
         return since_last.for_session(session=self.session, viewer=self._user)
+
+
+def session_changes(*, session: CoachingSession) -> list[SessionChange]:
+    """Who moved or cancelled a session `session` (already read through its rules),
+    from when to when, oldest first; the cancel note is for those who may see the
+    session, like the rest of it. No query for a session never changed."""
+    if not session.sequence:
+        return []
+    return list(session.changes.select_related("actor"))
+
+
+def changes_prefetch() -> Prefetch:
+    """Sessions' changes with who made them, for a list (one query a page)."""
+    return Prefetch("changes", queryset=SessionChange.objects.select_related("actor"))
 
 
 def session_page(*, user: User, pk: int) -> SessionPage:

@@ -35,12 +35,15 @@ from .models import (
     NotesRevision,
     ParticipantRole,
     PrivateNote,
+    SessionChange,
+    SessionChangeKind,
     SessionKind,
     SessionParticipant,
     SessionRating,
     SessionStatus,
     SharedNotes,
 )
+from .signals import session_changed
 
 # How far from now a session may be placed when created or moved: logging a session
 # after the fact is normal, planning it years ahead is a typo.
@@ -444,10 +447,48 @@ def session_cancel(
     session.status = SessionStatus.CANCELLED
     session.cancelled_at, session.cancelled_by = timezone.now(), actor
     session.cancel_reason, session.cancel_note = reason, note
+    session.sequence += 1
     session.save(
-        update_fields=["status", "cancelled_at", "cancelled_by", "cancel_reason", "cancel_note"]
+        update_fields=[
+            "status",
+            "cancelled_at",
+            "cancelled_by",
+            "cancel_reason",
+            "cancel_note",
+            "sequence",
+        ]
+    )
+    _record_change(
+        session,
+        actor=actor,
+        kind=SessionChangeKind.CANCELLED,
+        start=session.scheduled_start,
+        minutes=session.duration_minutes,
+        at=session.cancelled_at,
+        cancel_reason=reason,
+        cancel_note=note,
     )
     return session
+
+
+def _record_change(
+    session: CoachingSession, *, actor: User, kind: str, start: datetime, minutes: int, **extra
+) -> SessionChange:
+    """The change history's row for a move or cancellation (`session.sequence` already
+    raised), and the signal the cadence engine tells the other participants by."""
+    change = SessionChange.objects.create(
+        session=session,
+        kind=kind,
+        actor=actor,
+        to_start=session.scheduled_start,
+        to_minutes=session.duration_minutes,
+        from_start=start,
+        from_minutes=minutes,
+        sequence=session.sequence,
+        **extra,
+    )
+    session_changed.send(sender=CoachingSession, change=change)
+    return change
 
 
 @transaction.atomic
@@ -458,13 +499,20 @@ def session_reschedule(
     session = _lock(session)
     _require_changeable(session, actor, "move")
     _check_start(start)
+    was_start, was_minutes = session.scheduled_start, session.duration_minutes
     session.scheduled_start = start
     session.duration_minutes = _check_duration(
         session.kind, duration_minutes or session.duration_minutes
     )
+    if (start, session.duration_minutes) == (was_start, was_minutes):
+        raise ValidationError({"start": "The session is at that time already."})
     session.scheduled_end = start + timedelta(minutes=session.duration_minutes)
-    session.save(update_fields=["scheduled_start", "duration_minutes", "scheduled_end"])
+    session.sequence += 1
+    session.save(update_fields=["scheduled_start", "duration_minutes", "scheduled_end", "sequence"])
     session.participants.update(scheduled_start=start)
+    _record_change(
+        session, actor=actor, kind=SessionChangeKind.MOVED, start=was_start, minutes=was_minutes
+    )
     return session
 
 

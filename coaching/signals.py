@@ -14,3 +14,5 @@ pair_members_changed = Signal()
 pair_ended = Signal()
 # `request=`: someone asked for a peer — whoever pairs them may be told.
 peer_requested = Signal()
+# `change=` (a `SessionChange`): a session was moved or cancelled — the others are told.
+session_changed = Signal()

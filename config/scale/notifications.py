@@ -88,6 +88,8 @@ TURNED_OFF = {
     "email_feedback": 0.2,
     "email_pair_invited": 0.05,
     "email_peer_asked": 0.1,
+    "email_session_changed": 0.05,
+    "email_invitations": 0.15,
 }
 QUIET = 0.5
 QUIET_HOURS = ((time(19), time(7)), (time(20), time(8)), (time(18, 30), time(8, 30)))

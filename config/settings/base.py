@@ -343,6 +343,8 @@ CADENCE_ESCALATE_AFTER = env.int("CADENCE_ESCALATE_AFTER", default=2)
 CADENCE_HORIZON_WEEKS = env.int("CADENCE_HORIZON_WEEKS", default=6)
 # How long before a session the "upcoming" reminder goes out.
 CADENCE_REMINDER_HOURS = env.int("CADENCE_REMINDER_HOURS", default=24)
+# Sessions the generator made are sent as calendar invitations this many days ahead.
+CADENCE_INVITATION_DAYS = env.int("CADENCE_INVITATION_DAYS", default=7)
 # A notification claimed this long ago but not marked sent is handed back (the worker
 # died): at-least-once delivery, see docs/cadence.md.
 CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)

@@ -33,6 +33,8 @@ DEFAULTS = {
     "email_feedback": True,
     "email_pair_invited": True,
     "email_peer_asked": True,
+    "email_session_changed": True,
+    "email_invitations": True,
     "quiet_from": None,
     "quiet_until": None,
 }

@@ -136,6 +136,8 @@ def test_it_describes_the_session_and_what_the_requester_may_do(api, org):
         "held_but_empty": False,
         "cancel_reason": "",
         "cancel_note": "",
+        "sequence": 0,
+        "changes": [],
         "viewer_role": "coach",
         "can_run": True,
         "can_edit": True,
@@ -300,11 +302,12 @@ def test_the_list_takes_the_same_number_of_queries_for_3_or_30_sessions(
     client = api(org.head)
     client.get("/api/v1/sessions/")  # warm up: content types, first-use caches
     # 1 session row, 2 user, 3 the ids of the people below, 4 sessions with focus area /
-    # team / call joined, 5 participants with their people (prefetch); no count
+    # team / call joined, 5 participants with their people (prefetch), 6 the sessions'
+    # moves and cancellations with who made them (prefetch); no count
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/api/v1/sessions/")
     assert len(response.json()["results"]) == how_many
-    assert len(queries) == 5, [q["sql"] for q in queries]
+    assert len(queries) == 6, [q["sql"] for q in queries]
 
 
 # --- Planning sessions ---------------------------------------------------------------
