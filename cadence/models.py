@@ -592,7 +592,7 @@ class NotificationPreference(models.Model):
         "email me when someone moves or cancels a session of mine", default=True
     )
     email_invitations = models.BooleanField(
-        "send calendar invitations: new sessions, and updates when one moves or is cancelled",
+        "send me calendar invitations for my sessions, and updates when one moves or is cancelled",
         default=True,
     )
     quiet_from = models.TimeField(null=True, blank=True, help_text="No email from this time…")

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='notificationpreference',
             name='email_invitations',
-            field=models.BooleanField(default=True, verbose_name='send calendar invitations: new sessions, and updates when one moves or is cancelled'),
+            field=models.BooleanField(default=True, verbose_name='send me calendar invitations for my sessions, and updates when one moves or is cancelled'),
         ),
         migrations.AddField(
             model_name='notificationpreference',
