@@ -34,6 +34,7 @@ from .models import (
     PairNote,
     PeerRequest,
     PrivateNote,
+    SessionChange,
     SessionParticipant,
     SessionRating,
     SharedNotes,
@@ -102,6 +103,21 @@ def sessions(person: User) -> list:
             "session_id", "text", "done", "author_id", "author__display_name", "created_at"
         )
     )
+    changes = _by_session(
+        SessionChange.objects.filter(session__in=mine)
+        .order_by("session_id", "sequence")
+        .values_list(
+            "session_id",
+            "kind",
+            "actor_id",
+            "actor__display_name",
+            "at",
+            "from_start",
+            "to_start",
+            "cancel_reason",
+            "cancel_note",
+        )
+    )
     return [
         {
             "id": s["pk"],
@@ -123,6 +139,18 @@ def sessions(person: User) -> list:
             "agenda": [
                 {"text": text, "done": done, "author": named(pk, name), "created_at": when(at)}
                 for text, done, pk, name, at in agenda[s["pk"]]
+            ],
+            "changes": [
+                {
+                    "kind": kind,
+                    "by": named(pk, name),
+                    "at": when(at),
+                    "from": when(was),
+                    "to": when(to),
+                    "cancel_reason": reason or None,
+                    "cancel_note": note or None,
+                }
+                for kind, pk, name, at, was, to, reason, note in changes[s["pk"]]
             ],
         }
         for s in found

@@ -220,12 +220,13 @@ def test_only_get_is_allowed(client, org):
 # profile: roles, API token, MFA (3); reporting lines, memberships, teams led (3);
 # audit events, grouped by the moment they were written (1); recorded calls,
 # scorecards + scores (3);
-# sessions + participants + agenda (3); private notes, commitments, goals, ratings,
-# diagnoses (5); pair memberships + members, pair notes, habits + check-ins (5); a
-# request for a peer (1); experiments, learnings (2); feedback received + themes +
-# shares, given, requests made + responders, requests asked of me (6); wins (1);
+# sessions + participants + agenda + moves and cancellations (4); private notes,
+# commitments, goals, ratings, diagnoses (5); pair memberships + members, pair notes,
+# habits + check-ins (5); a request for a peer (1); experiments, learnings (2);
+# feedback received + themes + shares, given, requests made + responders, requests
+# asked of me (6); wins (1);
 # notifications, preferences, calendar feed, plans (4); the audit event itself (1).
-EXPORT_QUERIES = 38
+EXPORT_QUERIES = 39
 
 
 @pytest.mark.django_db
