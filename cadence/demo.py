@@ -28,12 +28,13 @@ from datetime import date, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from coaching.models import (
     RUNNING_ROLES,
     CoachingSession,
+    SessionChange,
     SessionKind,
     SessionParticipant,
     SessionStatus,
@@ -42,7 +43,7 @@ from coaching.services import session_reschedule
 from people.demo import ADMIN, HEAD, TEAMS, demo_email, demo_people
 from people.models import Team, User
 
-from . import engine
+from . import engine, invitations
 from .models import (
     CadencePlan,
     CadencePolicy,
@@ -272,7 +273,44 @@ def queue_notifications() -> None:
     planned — the peer pairs' sessions come after the cadence — so a second run
     finds nothing newly due."""
     engine.reminders_queue()
+    invitations.invitations_queue()
     engine.digests_queue()
+
+
+def _history_change_notifications() -> None:
+    """The coaching history's moves and cancellations told the others as the services
+    made them, and were then backdated (`coaching.demo`): sent and read when they
+    happened. (A move made now, like `_a_moved_one_on_one`'s, is told now.)"""
+    when = Subquery(SessionChange.objects.filter(pk=OuterRef("session_change_id")).values("at"))
+    Notification.objects.filter(
+        session_change__at__lt=F("created_at") - timedelta(minutes=1),
+        status=NotificationStatus.PENDING,
+    ).update(created_at=when, sent_at=when, read_at=when, status=NotificationStatus.SENT)
+
+
+def _a_moved_one_on_one(people: dict[str, User]) -> None:
+    """Sofia moves Aisha's next 1:1 an hour later, so Aisha has a "Session moved"
+    notification to read (and an email with its calendar update on its way), and the
+    session page shows who moved it from when to when. Once: not if it moved already."""
+    sofia, aisha = people.get(TEAMS["Enterprise East"].key), people.get("aisha.bello")
+    if sofia is None or aisha is None:
+        return
+    upcoming = (
+        CoachingSession.objects.filter(
+            kind=SessionKind.ONE_ON_ONE,
+            status=SessionStatus.SCHEDULED,
+            scheduled_start__gt=timezone.now() + timedelta(hours=3),
+            participants__person=aisha,
+        )
+        .filter(participants__person=sofia)
+        .order_by("scheduled_start")
+    )
+    session = upcoming.first()
+    if session is None or upcoming.filter(sequence__gt=0).exists():
+        return
+    session_reschedule(
+        session=session, actor=sofia, start=session.scheduled_start + timedelta(hours=1)
+    )
 
 
 def _winter_break(admin: User, today: date) -> None:
@@ -361,8 +399,10 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
                 },
             )
         _missed_notifications(list(people.values()), now=timezone.now())
+        _history_change_notifications()
     engine.occurrences_generate()
     _winter_break(admin, today)
+    _a_moved_one_on_one(people)
     queue_notifications()
     result = cadence_summary(people)
     result.created = created

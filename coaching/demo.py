@@ -60,6 +60,8 @@ from .models import (
     NotesRevision,
     ParticipantRole,
     PrivateNote,
+    SessionChange,
+    SessionChangeKind,
     SessionKind,
     SessionParticipant,
     SessionStatus,
@@ -1664,6 +1666,7 @@ class _Builder:
     # Everything, in the order it happened ----------------------------------------------
 
     def build(self) -> None:
+        begun = timezone.now()
         self.focus_areas()
         self.plan_reps()
         events: list[tuple[datetime, int, object]] = []
@@ -1703,6 +1706,22 @@ class _Builder:
         for _start, _order, run in sorted(events, key=lambda e: (e[0], e[1])):
             run()
         self.development_goals()
+        self.backdate_changes(since=begun)
+
+    def backdate_changes(self, *, since: datetime) -> None:
+        """The history's moves and cancellations went through the services, in their
+        frame (`svc`) and stamped now: say when they happened and from when to when,
+        as their sessions do once backdated (a move the day before its first time)."""
+        changes = SessionChange.objects.filter(at__gte=since).select_related("session")
+        for change in changes:
+            session = change.session
+            if change.kind == SessionChangeKind.CANCELLED:
+                at = session.cancelled_at or change.at
+                was = to = session.scheduled_start
+            else:
+                at = self.capped(session.original_start - timedelta(days=1))
+                was, to = session.original_start, session.scheduled_start
+            SessionChange.objects.filter(pk=change.pk).update(at=at, from_start=was, to_start=to)
 
     def development_goals(self) -> None:
         """Each rep's goals in their own words, following their themes: the earlier

@@ -32,6 +32,7 @@ from cadence.models import (
     EndReason,
     Notification,
     NotificationKind,
+    NotificationStatus,
     Occurrence,
     PolicyAssignment,
     TeamChannel,
@@ -317,3 +318,37 @@ class TestDemoCadence:
         assert response.status_code == 200
         assert b"Aisha Bello" in response.content
         assert response.content.count(b'class="panel" id="plan-') == 10  # 8 reps, review, play
+
+
+class TestMovedOneOnOne:
+    @pytest.mark.django_db
+    def test_aisha_reads_that_sofia_moved_her_next_1_1_and_its_page_says_so(self, client):
+        aisha = _person("aisha.bello")
+        [row] = Notification.objects.visible_to(aisha).filter(
+            kind=NotificationKind.SESSION_MOVED, read_at__isnull=True
+        )
+        change = row.session_change
+        assert change.actor == _person("sofia.alvarez")
+        assert change.to_start - change.from_start == timedelta(hours=1)
+        client.force_login(aisha)
+        page = client.get("/me/notifications/").content.decode()
+        assert "Session moved by Sofia Alvarez: 1:1 with Sofia Alvarez" in page
+        session_page = client.get(f"/sessions/{row.session_id}/").content.decode()
+        assert "Moves and cancellations" in session_page
+        assert "Moved</strong> by Sofia Alvarez" in session_page
+
+    @pytest.mark.django_db
+    def test_the_historys_moves_and_cancellations_say_when_they_happened(self, demo):
+        from coaching.models import SessionChange
+
+        past = SessionChange.objects.filter(at__lt=demo.at).select_related("session")
+        assert past.filter(kind="moved").exists() and past.filter(kind="cancelled").exists()
+        for change in past:
+            assert change.to_start == change.session.scheduled_start, change
+            if change.kind == "moved":
+                assert change.from_start == change.session.original_start, change
+        # Told when they happened: sent and read, none waiting in the outbox.
+        told = Notification.objects.filter(session_change__in=past)
+        assert told.exists()
+        assert not told.exclude(status=NotificationStatus.SENT).exists()
+        assert not told.filter(read_at__isnull=True).exists()
