@@ -87,7 +87,12 @@ def deliver_claimed(ids: list[int], *, now: datetime | None = None) -> dict[str,
     outcome = {"sent": 0, "skipped": 0, "deferred": 0, "retry": 0, "failed": 0, "lost": 0}
     rows = list(
         Notification.objects.filter(pk__in=ids, status=NotificationStatus.SENDING).select_related(
-            "recipient", "recipient__notification_preference", "team", "team__channel", "session"
+            "recipient",
+            "recipient__notification_preference",
+            "team",
+            "team__channel",
+            "session",
+            "session_change__actor",
         )
     )
     delivery.prefetch(rows)

@@ -398,3 +398,18 @@ def test_a_session_never_changed_reads_no_history(zones):
     with CaptureQueriesContext(connection) as captured:
         assert session_changes(session=session) == []
     assert len(captured) == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("moves", [1, 4])
+def test_a_claim_of_change_notices_reads_the_same_whatever_its_size(zones, moves):
+    org = zones
+    with time_machine.travel(NOON, tick=False):
+        _moves_told_to(org.rep, org.manager, moves)
+        ids = outbox.claim()
+        with CaptureQueriesContext(connection) as captured:
+            outcome = outbox.deliver_claimed(ids)
+    assert outcome["sent"] == moves == len(mail.outbox)
+    reads = [q["sql"] for q in captured if not q["sql"].startswith("UPDATE")]
+    # rows with their change and who made it, participants, their people
+    assert len(reads) == 3, reads
