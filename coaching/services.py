@@ -505,7 +505,7 @@ def session_reschedule(
         session.kind, duration_minutes or session.duration_minutes
     )
     if (start, session.duration_minutes) == (was_start, was_minutes):
-        raise ValidationError({"start": "The session is at that time already."})
+        raise ValidationError({"scheduled_start": "The session is at that time already."})
     session.scheduled_end = start + timedelta(minutes=session.duration_minutes)
     session.sequence += 1
     session.save(update_fields=["scheduled_start", "duration_minutes", "scheduled_end", "sequence"])

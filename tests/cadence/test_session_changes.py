@@ -5,6 +5,7 @@ METHOD:CANCEL for a cancellation) carrying the feed's UID; a session coming with
 the invitation window is sent as METHOD:REQUEST once per person."""
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
@@ -413,3 +414,23 @@ def test_a_claim_of_change_notices_reads_the_same_whatever_its_size(zones, moves
     reads = [q["sql"] for q in captured if not q["sql"].startswith("UPDATE")]
     # rows with their change and who made it, participants, their people
     assert len(reads) == 3, reads
+
+
+@pytest.mark.django_db
+def test_moving_to_the_same_time_is_a_400_on_the_page_and_in_the_api(zones, client):
+    org = zones
+    with time_machine.travel(NOON, tick=False):
+        session = one_on_one(org.manager, org.rep, start=TOMORROW_10)
+        client.force_login(org.manager)
+        local = TOMORROW_10.astimezone(ZoneInfo("Europe/Berlin")).strftime("%Y-%m-%dT%H:%M")
+        page = client.post(f"/sessions/{session.pk}/reschedule/", {"scheduled_start": local})
+        api = APIClient()
+        api.force_login(org.manager)
+        answer = api.post(
+            f"/api/v1/sessions/{session.pk}/reschedule/",
+            {"scheduled_start": TOMORROW_10.isoformat()},
+            format="json",
+        )
+    assert page.status_code == 400 and "at that time already" in page.content.decode()
+    assert answer.status_code == 400 and "scheduled_start" in answer.json()
+    assert not SessionChange.objects.exists()
