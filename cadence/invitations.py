@@ -71,8 +71,13 @@ def invitations_queue(*, now: datetime | None = None) -> int:
     return len(
         Notification.objects.bulk_create(
             [
+                # For the calendar, not news: in the app it is a quiet line, read (the
+                # reminder the day before is what asks for attention).
                 Notification(
-                    kind=NotificationKind.SESSION_INVITED, session_id=session_id, recipient_id=pk
+                    kind=NotificationKind.SESSION_INVITED,
+                    session_id=session_id,
+                    recipient_id=pk,
+                    read_at=now,
                 )
                 for session_id, pk in pairs
             ],

@@ -251,6 +251,8 @@ def test_sessions_coming_within_the_window_are_invited_once_per_person(zones, se
         assert invitations.invitations_queue() == 2
         assert invitations.invitations_queue() == 0  # beat again: nothing twice
     invited = Notification.objects.filter(kind=NotificationKind.SESSION_INVITED)
+    # For the calendar: recorded read, so the in-app list does not count them as news.
+    assert not invited.filter(read_at__isnull=True).exists()
     assert {(n.session_id, n.recipient_id) for n in invited} == {
         (soon.pk, org.manager.pk),
         (soon.pk, org.rep.pk),
