@@ -51,7 +51,7 @@ def deliver(row: Notification, *, now: datetime) -> str:
     if not person.is_active:
         return SKIPPED
     preference = _preference(person)
-    if preference is not None and not preference.wants_email(row.kind):
+    if preference is not None and not _wants_email(preference, row):
         return SKIPPED  # it stays in the in-app list
     until = quiet_until(preference, person.time_zone, now)
     if until is not None:
@@ -82,6 +82,13 @@ def _attach_calendar(message: EmailMultiAlternatives, method: str, ical: bytes) 
     file as an attachment for the rest."""
     message.attach_alternative(ical.decode(), f"text/calendar; method={method}")
     message.attach("invite.ics", ical, "application/ics")
+
+
+def _wants_email(preference: NotificationPreference, row: Notification) -> bool:
+    """A change told to whoever made it is their calendar's update alone."""
+    if row.session_change_id is not None and row.session_change.actor_id == row.recipient_id:
+        return preference.email_invitations
+    return preference.wants_email(row.kind)
 
 
 def _preference(person) -> NotificationPreference | None:

@@ -28,7 +28,7 @@ from coaching.models import (
     SessionStatus,
 )
 
-from .models import Notification, NotificationKind
+from .models import Notification, NotificationKind, NotificationStatus
 
 CHANGE_KIND = {
     SessionChangeKind.MOVED: NotificationKind.SESSION_MOVED,
@@ -87,10 +87,20 @@ def invitations_queue(*, now: datetime | None = None) -> int:
 
 
 def changed_queue(*, change: SessionChange) -> int:
-    """Tell every other active participant of a move or cancellation."""
+    """Tell every other active participant of a move or cancellation. Whoever made it
+    is told too if their invitation was emailed — only so that the event in their own
+    calendar follows (recorded read, and emailed as a calendar update alone)."""
     people = SessionParticipant.objects.filter(
         session_id=change.session_id, person__is_active=True
-    ).exclude(person_id=change.actor_id)
+    ).values_list("person_id", flat=True)
+    invited = Notification.objects.filter(
+        kind=NotificationKind.SESSION_INVITED,
+        session_id=change.session_id,
+        recipient_id=change.actor_id,
+        session_change__isnull=True,
+        status=NotificationStatus.SENT,
+    )
+    mine = change.actor_id is not None and invited.exists()
     return _queued(
         [
             Notification(
@@ -98,8 +108,10 @@ def changed_queue(*, change: SessionChange) -> int:
                 session_id=change.session_id,
                 session_change=change,
                 recipient_id=pk,
+                read_at=change.at if pk == change.actor_id else None,
             )
-            for pk in people.values_list("person_id", flat=True)
+            for pk in people
+            if pk != change.actor_id or mine
         ]
     )
 

@@ -260,7 +260,12 @@ def _change_line(row: Notification, viewer: User, visible: set[int]) -> Notifica
     14:00" in the reader's zone; a cancellation names the reason from the list, never
     the note (lines carry no one's words)."""
     change, session = row.session_change, row.session
-    by = f" by {change.actor.display_name}" if change.actor_id else ""
+    if change.actor_id is None:
+        by = ""
+    elif change.actor_id == viewer.pk:  # told for their calendar's sake (`invitations`)
+        by = " by you"
+    else:
+        by = f" by {change.actor.display_name}"
     about = session.get_kind_display()
     if session.pk in visible:
         who = _with_whom(session, viewer)

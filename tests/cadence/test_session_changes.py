@@ -436,3 +436,41 @@ def test_moving_to_the_same_time_is_a_400_on_the_page_and_in_the_api(zones, clie
     assert page.status_code == 400 and "at that time already" in page.content.decode()
     assert answer.status_code == 400 and "scheduled_start" in answer.json()
     assert not SessionChange.objects.exists()
+
+
+@pytest.mark.django_db
+def test_whoever_moves_a_session_they_were_invited_to_gets_the_calendar_update_quietly(zones):
+    org = zones
+    with time_machine.travel(NOON, tick=False):
+        session = one_on_one(org.manager, org.rep, start=TOMORROW_10)
+        invitations.invitations_queue()
+        outbox.drain()
+        mail.outbox.clear()
+        moved(session, org.manager, TOMORROW_10 + timedelta(hours=2))
+        outbox.drain()
+        client = APIClient()
+        client.force_login(org.manager)
+        [line, _invitation] = client.get("/api/v1/notifications/").json()["results"]
+    mine = Notification.objects.get(kind=NotificationKind.SESSION_MOVED, recipient=org.manager)
+    assert mine.read_at is not None  # their own act is no news
+    assert line["text"].startswith("Session moved by you: 1:1 with Rita Rep")
+    to_manager = next(m for m in mail.outbox if m.to == [org.manager.email])
+    assert to_manager.subject.endswith("(calendar update)")
+    assert to_manager.body.splitlines()[2].startswith("You moved your 1:1 with Rita Rep")
+    [(mimetype, calendar)] = calendar_parts(to_manager)
+    assert mimetype == "text/calendar; method=REQUEST"
+    assert the_event(calendar).decoded("SEQUENCE") == 1
+
+
+@pytest.mark.django_db
+def test_their_calendar_update_follows_the_invitations_switch_not_the_change_emails(zones):
+    org = zones
+    NotificationPreference.objects.create(person=org.manager, email_session_changed=False)
+    with time_machine.travel(NOON, tick=False):
+        session = one_on_one(org.manager, org.rep, start=TOMORROW_10)
+        invitations.invitations_queue()
+        outbox.drain()
+        mail.outbox.clear()
+        moved(session, org.manager, TOMORROW_10 + timedelta(hours=2))
+        outbox.drain()
+    assert sorted(m.to[0] for m in mail.outbox) == [org.manager.email, org.rep.email]
