@@ -269,9 +269,13 @@ def _change_line(row: Notification, viewer: User, visible: set[int]) -> Notifica
     about = session.get_kind_display()
     if session.pk in visible:
         who = _with_whom(session, viewer)
-        about += f" with {who}" if who else ""
+        # A 1:1 moved by the other person reads "by Sofia Alvarez: 1:1", not twice.
+        if who and not (change.actor_id and who == change.actor.display_name):
+            about += f" with {who}"
     if row.kind == NotificationKind.SESSION_MOVED:
-        text = f"Session moved{by}: {about}, {_when(change.from_start)} → {_when(change.to_start)}"
+        was, now = timezone.localtime(change.from_start), timezone.localtime(change.to_start)
+        to = dateformat.format(now, "H:i") if was.date() == now.date() else _when(now)
+        text = f"Session moved{by}: {about}, {_when(was)} → {to}"
     else:
         text = (
             f"Session cancelled{by}: {about}, {_when(change.from_start)}"

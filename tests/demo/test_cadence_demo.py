@@ -332,7 +332,7 @@ class TestMovedOneOnOne:
         assert change.to_start - change.from_start == timedelta(hours=1)
         client.force_login(aisha)
         page = client.get("/me/notifications/").content.decode()
-        assert "Session moved by Sofia Alvarez: 1:1 with Sofia Alvarez" in page
+        assert "Session moved by Sofia Alvarez: 1:1, " in page
         session_page = client.get(f"/sessions/{row.session_id}/").content.decode()
         assert "Moves and cancellations" in session_page
         assert "Moved</strong> by Sofia Alvarez" in session_page
