@@ -183,12 +183,23 @@ class NotificationsPage:
     preference: NotificationPreference
 
 
-def _when(session: CoachingSession, viewer: User, *, visible: bool = True) -> str:
-    """When the session starts, for `viewer`, naming their zone when someone else in
-    it reads another time then (`coaching.zones`); of a session no longer theirs to
-    see, nothing about the others, their zones neither."""
+WHEN_FORMAT = "D j M, H:i"
+
+
+def _when(
+    session: CoachingSession,
+    viewer: User,
+    *,
+    visible: bool = True,
+    moment: datetime | None = None,
+    fmt: str = WHEN_FORMAT,
+) -> str:
+    """When the session starts (or `moment`, a time it was moved from or to), for
+    `viewer`, naming their zone when someone else in it reads another time then
+    (`coaching.zones`); of a session no longer theirs to see, nothing about the
+    others, their zones neither."""
     people = [p.person for p in session.participants.all()] if visible else []
-    return zoned(session.scheduled_start, "D j M, H:i", reader=viewer, among=people)
+    return zoned(moment or session.scheduled_start, fmt, reader=viewer, among=people)
 
 
 def _upcoming_label(sent: datetime, starts: datetime) -> str:
@@ -273,14 +284,15 @@ def _change_line(row: Notification, viewer: User, visible: set[int]) -> Notifica
         if who and not (change.actor_id and who == change.actor.display_name):
             about += f" with {who}"
     if row.kind == NotificationKind.SESSION_MOVED:
+        shown = session.pk in visible
         was, now = timezone.localtime(change.from_start), timezone.localtime(change.to_start)
-        to = dateformat.format(now, "H:i") if was.date() == now.date() else _when(now)
-        text = f"Session moved{by}: {about}, {_when(was)} → {to}"
+        to_fmt = "H:i" if was.date() == now.date() else WHEN_FORMAT
+        to = _when(session, viewer, visible=shown, moment=now, fmt=to_fmt)
+        was_when = _when(session, viewer, visible=shown, moment=was)
+        text = f"Session moved{by}: {about}, {was_when} → {to}"
     else:
-        text = (
-            f"Session cancelled{by}: {about}, {_when(change.from_start)}"
-            f" ({change.get_cancel_reason_display()})"
-        )
+        cancelled = _when(session, viewer, visible=session.pk in visible, moment=change.from_start)
+        text = f"Session cancelled{by}: {about}, {cancelled} ({change.get_cancel_reason_display()})"
     url = reverse("session_detail", args=[session.pk]) if session.pk in visible else None
     return NotificationLine(row, text, url)
 

@@ -323,8 +323,8 @@ def test_the_line_says_who_moved_it_from_when_to_when_in_the_readers_zone(zones)
         client.force_login(org.rep)
         lines = client.get("/api/v1/notifications/").json()["results"]
     assert [line["text"] for line in lines] == [
-        "Session cancelled by Mia Manager: 1:1, Tue 3 Mar, 09:00 (Illness)",
-        "Session moved by Mia Manager: 1:1, Tue 3 Mar, 04:00 → 09:00",
+        "Session cancelled by Mia Manager: 1:1, Tue 3 Mar, 09:00 EST (Illness)",
+        "Session moved by Mia Manager: 1:1, Tue 3 Mar, 04:00 EST → 09:00 EST",
     ]
     assert lines[0]["url"] == f"/sessions/{session.pk}/"
 

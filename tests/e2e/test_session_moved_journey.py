@@ -63,15 +63,17 @@ def test_the_coach_moves_a_1_1_and_the_rep_finds_it_in_her_own_zone(
     sign_in(rep, live_server, AISHA, demo_org.password)
     rep.goto(f"{live_server.url}/me/notifications/")
     line = rep.get_by_role("link", name="Session moved by Sofia Alvarez")
-    # Same day: the new time alone after the arrow.
+    # Same day: the new time alone after the arrow; her zone named, as Sofia's differs.
     expect(line).to_contain_text(
-        f"1:1, {_line_time(first, NEW_YORK)} → {then.astimezone(NEW_YORK):%H:%M}"
+        f"1:1, {_line_time(first, NEW_YORK)} {first.astimezone(NEW_YORK):%Z}"
+        f" → {then.astimezone(NEW_YORK):%H:%M %Z}"
     )
     check_both_widths(rep, "notifications-moved-rep")
     line.click()
     expect(rep).to_have_url(f"{live_server.url}/sessions/{session.pk}/")
     expect(rep.get_by_role("region", name="Moves and cancellations")).to_contain_text(
-        f"from {_line_time(first, NEW_YORK)} to {_line_time(then, NEW_YORK)}"
+        f"from {_line_time(first, NEW_YORK)} {first.astimezone(NEW_YORK):%Z}"
+        f" to {_line_time(then, NEW_YORK)} {then.astimezone(NEW_YORK):%Z}"
     )
     rep_context.close()
 
