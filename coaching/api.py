@@ -14,9 +14,11 @@ status codes are the same everywhere:
   message;
 - bad input or a refused change → 400 with the message a page would show (also
   for removing someone else's agenda item: that rule lives only in the service);
-- a stale `version` → 409 with what is saved now and its version, so nothing is lost.
+- notes saved from an older `version` are merged per field; a field two people
+  changed → 409 with both texts and the version saved now, so nothing is lost.
 """
 
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -70,6 +72,7 @@ from .models import (
     SessionStatus,
     SharedNotes,
 )
+from .selectors_notes import notes_shown
 
 # Ids in paths are `<int:pk>` (the router uses path(), not regexes): anything else is a
 # plain 404 from the resolver, and the view always gets an int.
@@ -80,16 +83,38 @@ ID_CONVERTER = "int"
 
 
 def stale_response(stale: services.StaleEdit, detail: str | None = None) -> Response:
-    return Response(
-        {"detail": detail or str(stale), "current": stale.current, "version": stale.version},
-        status=status.HTTP_409_CONFLICT,
-    )
+    body = {"detail": detail or str(stale), "current": stale.current, "version": stale.version}
+    if stale.conflicts:
+        body["conflicts"] = stale.conflicts
+    return Response(body, status=status.HTTP_409_CONFLICT)
 
 
 class Conflict(APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "This conflicts with what is saved."
     default_code = "conflict"
+
+
+class NotesConflict(Conflict):
+    """An action sent with notes that would overwrite someone else's words: the
+    409 carries both texts, as a notes save does, and nothing happened."""
+
+    def __init__(self, stale: services.StaleEdit):
+        super().__init__()
+        self.detail = {
+            "detail": f"Nothing was done: {stale}",
+            "current": stale.current,
+            "version": stale.version,
+            "conflicts": stale.conflicts,
+        }
+
+
+@contextmanager
+def stale_as_409():
+    try:
+        yield
+    except services.StaleEdit as stale:
+        raise NotesConflict(stale) from None
 
 
 FORBIDDEN = OpenApiResponse(
@@ -426,41 +451,6 @@ class SessionKindSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SessionKind.choices)
 
 
-# --- Sessions: actions ---------------------------------------------------------------
-
-
-class SessionHeldSerializer(StrictSerializer):
-    held_at = AwareDateTimeField(
-        required=False, allow_null=True, help_text="When it took place; defaults to now."
-    )
-
-
-# The same choices as a session's `cancel_reason`, so the schema points at that enum
-# rather than naming the same set twice.
-@extend_schema_field({"$ref": "#/components/schemas/CancelReasonEnum"})
-class CancelReasonField(serializers.ChoiceField):
-    def __init__(self, **kwargs):
-        super().__init__(choices=CancelReason.choices, **kwargs)
-
-
-class SessionCancelSerializer(StrictSerializer):
-    reason = CancelReasonField()
-    note = serializers.CharField(
-        max_length=500,
-        required=False,
-        allow_blank=True,
-        default="",
-        help_text="Required when the reason is “other”.",
-    )
-
-
-class SessionRescheduleSerializer(StrictSerializer):
-    scheduled_start = AwareDateTimeField()
-    duration_minutes = serializers.IntegerField(
-        required=False, allow_null=True, min_value=5, max_value=480
-    )
-
-
 # --- Notes ---------------------------------------------------------------------------
 
 
@@ -495,6 +485,15 @@ class NotesUpdateSerializer(StrictSerializer):
     will = _note_text()
     notes = _note_text()
 
+    def to_internal_value(self, data):
+        # Also where it is nested (the `notes` of held / cancel / reschedule), which
+        # StrictSerializer alone does not reach.
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return super().to_internal_value(data)
+
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if not set(attrs) & set(SharedNotes.FIELDS):
@@ -504,10 +503,86 @@ class NotesUpdateSerializer(StrictSerializer):
         return attrs
 
 
+class FieldConflictSerializer(serializers.Serializer):
+    saved = serializers.CharField(help_text="What the other person saved (kept).")
+    yours = serializers.CharField(help_text="What you sent (not saved).")
+
+
 class StaleNotesSerializer(serializers.Serializer):
     detail = serializers.CharField()
     current = NotesContentSerializer(help_text="The notes as saved now.")
     version = serializers.IntegerField(help_text="Their version: resend from this one.")
+    conflicts = serializers.DictField(
+        child=FieldConflictSerializer(),
+        required=False,
+        help_text="Per field both of you changed: both texts. The other fields you sent "
+        "are merged and saved (in `current`).",
+    )
+
+
+ACTION_ERRORS = {
+    400: VALIDATION_ERROR,
+    403: FORBIDDEN,
+    404: NOT_FOUND,
+    409: OpenApiResponse(
+        StaleNotesSerializer, description="The notes sent clash with what someone saved."
+    ),
+}
+
+
+def notes_sent(data: dict) -> dict | None:
+    """The `notes` object of a held / cancel / reschedule request, as the service
+    takes it (None when none was sent)."""
+    return dict(data["notes"]) if data.get("notes") else None
+
+
+# --- Sessions: actions ---------------------------------------------------------------
+
+
+NOTES_FIRST_HELP = (
+    "The shared notes typed so far (`version` you started from and the fields), "
+    "saved first in the same request, merged per field; if someone else changed the "
+    "same field, nothing happens and the answer is 409 with both texts."
+)
+
+
+def _notes_first():
+    return NotesUpdateSerializer(required=False, help_text=NOTES_FIRST_HELP)
+
+
+class SessionHeldSerializer(StrictSerializer):
+    held_at = AwareDateTimeField(
+        required=False, allow_null=True, help_text="When it took place; defaults to now."
+    )
+    notes = _notes_first()
+
+
+# The same choices as a session's `cancel_reason`, so the schema points at that enum
+# rather than naming the same set twice.
+@extend_schema_field({"$ref": "#/components/schemas/CancelReasonEnum"})
+class CancelReasonField(serializers.ChoiceField):
+    def __init__(self, **kwargs):
+        super().__init__(choices=CancelReason.choices, **kwargs)
+
+
+class SessionCancelSerializer(StrictSerializer):
+    reason = CancelReasonField()
+    note = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Required when the reason is “other”.",
+    )
+    notes = _notes_first()
+
+
+class SessionRescheduleSerializer(StrictSerializer):
+    scheduled_start = AwareDateTimeField()
+    duration_minutes = serializers.IntegerField(
+        required=False, allow_null=True, min_value=5, max_value=480
+    )
+    notes = _notes_first()
 
 
 class PrivateNoteSerializer(serializers.Serializer):
@@ -723,15 +798,18 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         ),
         parameters=[SESSION_ID],
         request=SessionHeldSerializer,
-        responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+        responses={200: SessionSerializer, **ACTION_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def held(self, request, pk=None):
         session = self._session(pk)
         data = validated(SessionHeldSerializer, request)
-        with forbidden_unless(rules.can_run(session, request.user)):
+        with forbidden_unless(rules.can_run(session, request.user)), stale_as_409():
             services.session_mark_held(
-                session=session, actor=request.user, held_at=data.get("held_at")
+                session=session,
+                actor=request.user,
+                held_at=data.get("held_at"),
+                notes=notes_sent(data),
             )
         return self._respond(pk)
 
@@ -740,15 +818,19 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         summary="Cancel a scheduled session, with a reason",
         parameters=[SESSION_ID],
         request=SessionCancelSerializer,
-        responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+        responses={200: SessionSerializer, **ACTION_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def cancel(self, request, pk=None):
         session = self._session(pk)
         data = validated(SessionCancelSerializer, request)
-        with forbidden_unless(rules.can_run(session, request.user)):
+        with forbidden_unless(rules.can_run(session, request.user)), stale_as_409():
             services.session_cancel(
-                session=session, actor=request.user, reason=data["reason"], note=data["note"]
+                session=session,
+                actor=request.user,
+                reason=data["reason"],
+                note=data["note"],
+                notes=notes_sent(data),
             )
         return self._respond(pk)
 
@@ -757,18 +839,19 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         summary="Move a scheduled session (its original slot is kept)",
         parameters=[SESSION_ID],
         request=SessionRescheduleSerializer,
-        responses={200: SessionSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
+        responses={200: SessionSerializer, **ACTION_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def reschedule(self, request, pk=None):
         session = self._session(pk)
         data = validated(SessionRescheduleSerializer, request)
-        with forbidden_unless(rules.can_run(session, request.user)):
+        with forbidden_unless(rules.can_run(session, request.user)), stale_as_409():
             services.session_reschedule(
                 session=session,
                 actor=request.user,
                 start=data["scheduled_start"],
                 duration_minutes=data.get("duration_minutes"),
+                notes=notes_sent(data),
             )
         return self._respond(pk)
 
@@ -783,10 +866,12 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         methods=["PUT"],
         operation_id="sessions_notes_update",
         summary="Save shared notes from the version you read",
-        description="Send `version` and any of the note fields; fields not sent are "
-        "kept. If someone saved since your version, nothing is saved and the answer is "
-        "409 with the saved text and its version. People who can read but not write "
-        "the notes (managers above the coach) get 403.",
+        description="Send `version` (the one you started from) and any of the note "
+        "fields; fields not sent are kept. What others saved since is merged per field: "
+        "a field only you changed is saved, one only they changed is kept. If you both "
+        "changed the same field, it keeps their text and the answer is 409 with both "
+        "texts in `conflicts` (your other fields are saved; resend from `version`). "
+        "People who can read but not write the notes (managers above the coach) get 403.",
         parameters=[SESSION_ID],
         request=NotesUpdateSerializer,
         responses={
@@ -801,7 +886,7 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def notes(self, request, pk=None):
         session = self._session(pk)
         if request.method == "GET":
-            return Response(NotesSerializer(session.notes).data)
+            return Response(NotesSerializer(notes_shown(session)).data)
         data = validated(NotesUpdateSerializer, request)
         version = data.pop("version")
         try:

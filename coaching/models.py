@@ -554,6 +554,10 @@ class SharedNotes(models.Model):
     updated_by = models.ForeignKey(
         USER, null=True, on_delete=models.SET_NULL, related_name="+", db_index=False
     )
+    # Who last wrote each field and when ({"will": {"by": 7, "at": "…"}}), for the
+    # "last written by" line under it. Null until the first save: the generator and
+    # the engine make notes rows by the thousand and must not pay for it.
+    written = models.JSONField(null=True, blank=True)
 
     FIELDS = ("goal", "reality", "reality_evidence_url", "options", "will", "notes")
     # What counts as "written in this session": the goal carries over on purpose.

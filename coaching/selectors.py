@@ -181,7 +181,6 @@ class SessionPage:
 
     def __init__(self, *, session: CoachingSession, user: User):
         self.session = session
-        self.notes: SharedNotes = session.notes
         self.viewer_role = rules.role_in(session, user)
         self.can_run = rules.can_run(session, user)
         # Before its day a session can be prepared, moved or cancelled, not held; on its
@@ -195,6 +194,13 @@ class SessionPage:
     @cached_property
     def changes(self) -> list[SessionChange]:
         return session_changes(session=self.session)
+
+    @cached_property
+    def notes(self) -> SharedNotes:
+        """As shown: with the coachee's current goal carried in while not held."""
+        from .selectors_notes import notes_shown  # it reads current_goal from here
+
+        return notes_shown(self.session)
 
     @cached_property
     def agenda(self) -> list[AgendaItem]:
@@ -371,15 +377,18 @@ def _newest_active_goal(person_ref) -> QuerySet[Goal]:
 
 def current_goal(*, person: User) -> str:
     """In a line: their newest active development goal, else the Goal of their latest
-    1:1 notes."""
-    goal = _newest_active_goal(person).values_list("title", flat=True).first()
-    if goal:
-        return goal
+    1:1 notes. One query: the session page of every 1:1 not yet held reads it."""
     # Their own coachee rows newest first: joined from the sessions, PostgreSQL walked
     # every session newest first looking for one, and for someone never coached yet (a
     # new rep, the head of the organisation) read a million (1.2 s of /me/).
-    latest = _latest_notes_goal(person).values_list("session__notes__goal", flat=True)
-    return latest.first() or ""
+    goal = Coalesce(
+        Subquery(_newest_active_goal(person.pk).values("title")[:1]),
+        Subquery(_latest_notes_goal(person.pk).values("session__notes__goal")[:1]),
+        Value(""),
+        output_field=TextField(),
+    )
+    found = User.objects.filter(pk=person.pk).annotate(goal=goal).values_list("goal", flat=True)
+    return found.first() or ""
 
 
 def goals_of(*, viewer: User, owner: User) -> QuerySet[Goal]:

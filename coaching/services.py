@@ -43,6 +43,7 @@ from .models import (
     SessionStatus,
     SharedNotes,
 )
+from .selectors_notes import carried_goal
 from .signals import session_changed
 
 # How far from now a session may be placed when created or moved: logging a session
@@ -55,10 +56,19 @@ class StaleEdit(Exception):  # noqa: N818 - reads better at the call site
     """Someone saved first. Carries what is saved now, so nothing is lost: the
     caller shows both texts."""
 
-    def __init__(self, current: dict, version: int, message: str = ""):
-        super().__init__(message or "These notes changed since you opened them.")
+    def __init__(self, current: dict, version: int, message: str = "", conflicts=None):
+        super().__init__(
+            message
+            or (
+                "Someone else changed the same part of these notes since you opened them."
+                if conflicts
+                else "These notes changed since you opened them."
+            )
+        )
         self.current = current
         self.version = version
+        # {field: {"saved": their text, "yours": this writer's}}: both texts, kept.
+        self.conflicts = conflicts or {}
 
 
 # --- Creating sessions ---------------------------------------------------------------
@@ -86,25 +96,6 @@ def _check_below(*, manager: User, people: list[User], what: str) -> None:
     # No names in the message: the ids may be of people the caller cannot see.
     if any(p.pk not in below for p in people):
         raise ValidationError(f"{what} must report to you (directly or further down).")
-
-
-def _latest_goal(coachee: User) -> str:
-    """The coachee's newest active development goal; without one, the goal carries
-    over from their most recent session that had one, whoever the coach was — a new
-    manager picks up where the last one left off."""
-    goal = Goal.objects.active().filter(owner=coachee).values_list("title", flat=True).first()
-    if goal:
-        return goal
-    notes = (
-        SharedNotes.objects.filter(
-            session__participants__person=coachee,
-            session__participants__role=ParticipantRole.COACHEE,
-        )
-        .exclude(goal="")
-        .order_by("-session__scheduled_start", "-pk")
-        .first()
-    )
-    return notes.goal if notes else ""
 
 
 @transaction.atomic
@@ -152,8 +143,9 @@ def session_create(
         )
         for order, (person, role) in enumerate(participants)
     )
-    coachee = next((p for p, role in participants if role == ParticipantRole.COACHEE), None)
-    SharedNotes.objects.create(session=session, goal=_latest_goal(coachee) if coachee else "")
+    # No goal copied in: until it is held, a 1:1 shows the coachee's current goal
+    # (`selectors_notes.notes_shown`), as the engine's sessions do.
+    SharedNotes.objects.create(session=session)
     return session
 
 
@@ -382,9 +374,14 @@ def _require_changeable(session: CoachingSession, actor: User, verb: str) -> Non
 
 @transaction.atomic
 def session_mark_held(
-    *, session: CoachingSession, actor: User, held_at: datetime | None = None
+    *,
+    session: CoachingSession,
+    actor: User,
+    held_at: datetime | None = None,
+    notes: dict | None = None,
 ) -> CoachingSession:
     session = _lock(session)
+    _save_notes_first(session, actor, notes)
     now = timezone.now()
     refusal = rules.why_not_log_held(session, actor, now)
     _require(refusal is None, refusal or "")
@@ -395,6 +392,10 @@ def session_mark_held(
     session.held_at, session.held_by = held_at, actor
     session.held_but_empty = is_held_but_empty(session)
     session.save(update_fields=["status", "held_at", "held_by", "held_but_empty"])
+    goal = carried_goal(session)
+    if goal:
+        # A held session keeps the goal it was held under, whatever the goal becomes.
+        SharedNotes.objects.filter(session=session, goal="").update(goal=goal)
     return session
 
 
@@ -433,9 +434,10 @@ def _previous_notes(session: CoachingSession) -> SharedNotes | None:
 
 @transaction.atomic
 def session_cancel(
-    *, session: CoachingSession, actor: User, reason: str, note: str = ""
+    *, session: CoachingSession, actor: User, reason: str, note: str = "", notes: dict | None = None
 ) -> CoachingSession:
     session = _lock(session)
+    _save_notes_first(session, actor, notes)
     _require_changeable(session, actor, "cancel")
     if reason not in CancelReason.values:
         raise ValidationError({"reason": "Pick a reason from the list."})
@@ -493,10 +495,16 @@ def _record_change(
 
 @transaction.atomic
 def session_reschedule(
-    *, session: CoachingSession, actor: User, start: datetime, duration_minutes: int | None = None
+    *,
+    session: CoachingSession,
+    actor: User,
+    start: datetime,
+    duration_minutes: int | None = None,
+    notes: dict | None = None,
 ) -> CoachingSession:
     """Move a scheduled session. The original slot is kept for the on-time rate."""
     session = _lock(session)
+    _save_notes_first(session, actor, notes)
     _require_changeable(session, actor, "move")
     _check_start(start)
     was_start, was_minutes = session.scheduled_start, session.duration_minutes
@@ -527,16 +535,46 @@ def _check_lengths(values: dict[str, str], limit: int = TEXT_LIMIT) -> None:
         raise ValidationError(too_long)
 
 
-@transaction.atomic
 def notes_save(
     *, session: CoachingSession, actor: User, base_version: int, changes: dict[str, str]
 ) -> SharedNotes:
-    """Save shared notes only if nobody saved since `base_version`; otherwise raise
-    StaleEdit with the saved text, so the second writer loses nothing."""
+    """Save shared notes typed from `base_version`, merged per field with what others
+    saved since: a field only this writer changed is saved, one only others changed
+    is kept. A field both changed is not overwritten: StaleEdit carries both texts
+    (`conflicts`), after the other fields are saved — so nobody loses a word."""
+    notes, conflicts = _notes_merge(
+        session=session, actor=actor, base_version=base_version, changes=changes
+    )
+    if conflicts:
+        raise StaleEdit(current=notes.content(), version=notes.version, conflicts=conflicts)
+    return notes
+
+
+def _save_notes_first(session: CoachingSession, actor: User, notes: dict | None) -> None:
+    """Held, moved or cancelled with the notes typed so far, in the same transaction:
+    a field both people changed refuses the whole action (StaleEdit rolls it back)."""
+    if notes is None:
+        return
+    changes = dict(notes)
+    base_version = changes.pop("version", None)
+    if not isinstance(base_version, int) or base_version < 0:
+        raise ValidationError({"version": "Send the version of the notes you started from."})
+    saved, to_write, conflicts = _merge_plan(
+        session=session, actor=actor, base_version=base_version, changes=changes
+    )
+    if conflicts:
+        raise StaleEdit(current=saved.content(), version=saved.version, conflicts=conflicts)
+    if to_write:
+        _notes_write(session, saved, actor, to_write)
+
+
+def _check_notes_input(session: CoachingSession, actor: User, changes: dict) -> dict[str, str]:
     _require(rules.can_edit_notes(session, actor), "You can read these notes but not edit them.")
     unknown = set(changes) - set(SharedNotes.FIELDS)
     if unknown:
         raise ValidationError(f"Unknown note fields: {', '.join(sorted(unknown))}.")
+    if any(v is not None and not isinstance(v, str) for v in changes.values()):
+        raise ValidationError("Note fields are text.")
     changes = {k: (v or "").strip() for k, v in changes.items()}
     _check_lengths(changes)
     if changes.get("reality_evidence_url"):
@@ -544,35 +582,100 @@ def notes_save(
         probe.clean_fields(
             exclude=[f.name for f in SharedNotes._meta.fields if f.name != "reality_evidence_url"]
         )
-    extra = {}
+    return changes
+
+
+def _content_at(notes: SharedNotes, version: int) -> dict[str, str]:
+    """The notes as they were at `version` (its revision; before the first save, the
+    revision 0 kept then, or nothing written)."""
+    if version == notes.version:
+        return notes.content()
+    revision = NotesRevision.objects.filter(notes=notes, version=version).first()
+    if revision is None:
+        return dict.fromkeys(SharedNotes.FIELDS, "")
+    return {**revision_content(revision)}
+
+
+def revision_content(revision: NotesRevision) -> dict[str, str]:
+    names = {"notes": "notes_text"}
+    return {f: getattr(revision, names.get(f, f)) for f in SharedNotes.FIELDS}
+
+
+def _keep_revision(notes: SharedNotes, actor: User | None, version: int | None = None) -> None:
+    content = notes.content()
+    content["notes_text"] = content.pop("notes")
+    NotesRevision.objects.create(
+        notes=notes,
+        version=notes.version if version is None else version,
+        saved_by=actor,
+        **content,
+    )
+
+
+def _merge_plan(
+    *, session: CoachingSession, actor: User, base_version: int, changes: dict[str, str]
+) -> tuple[SharedNotes, dict[str, str], dict[str, dict]]:
+    """The notes (locked), what this writer adds to them, and the fields both changed."""
+    changes = _check_notes_input(session, actor, changes)
+    notes = SharedNotes.objects.select_for_update().get(session=session)
+    if base_version > notes.version:
+        raise ValidationError({"version": "These notes never had that version: reload them."})
+    base, saved = _content_at(notes, base_version), notes.content()
+    # With no goal of its own a session not held shows the coachee's current one,
+    # live: sent back unchanged it must not pin that goal to this session.
+    carries = not (saved["goal"] or base["goal"]) and session.status != SessionStatus.HELD
+    if "goal" in changes and carries:
+        base["goal"] = saved["goal"] = carried_goal(session)
+    to_write, conflicts = {}, {}
+    for name, mine in changes.items():
+        was, now = base[name], saved[name]
+        if mine in (was, now):
+            continue  # not changed by this writer, or the same words already saved
+        if now == was:
+            to_write[name] = mine
+        else:
+            conflicts[name] = {"saved": now, "yours": mine}
+    return notes, to_write, conflicts
+
+
+@transaction.atomic
+def _notes_merge(
+    *, session: CoachingSession, actor: User, base_version: int, changes: dict[str, str]
+) -> tuple[SharedNotes, dict[str, dict]]:
+    notes, to_write, conflicts = _merge_plan(
+        session=session, actor=actor, base_version=base_version, changes=changes
+    )
+    if to_write:
+        _notes_write(session, notes, actor, to_write)
+    return notes, conflicts
+
+
+def _notes_write(
+    session: CoachingSession, notes: SharedNotes, actor: User, to_write: dict[str, str]
+) -> None:
+    if notes.version == 0 and any(notes.content().values()):
+        _keep_revision(notes, None, version=0)  # the base of anyone who opened it unsaved
+    now = timezone.now()
     if (
         rules.role_in(session, actor) == ParticipantRole.COACHEE
         and session.status == SessionStatus.SCHEDULED
     ):
-        extra["coachee_prepared_at"] = timezone.now()
-    updated = SharedNotes.objects.filter(session=session, version=base_version).update(
-        **changes, **extra, version=F("version") + 1, updated_at=timezone.now(), updated_by=actor
-    )
-    notes = SharedNotes.objects.get(session=session)
-    if not updated:
-        raise StaleEdit(current=notes.content(), version=notes.version)
-    NotesRevision.objects.create(
-        notes=notes,
-        version=notes.version,
-        goal=notes.goal,
-        reality=notes.reality,
-        reality_evidence_url=notes.reality_evidence_url,
-        options=notes.options,
-        will=notes.will,
-        notes_text=notes.notes,
-        saved_by=actor,
-    )
+        notes.coachee_prepared_at = now
+    for name, text in to_write.items():
+        setattr(notes, name, text)
+    notes.written = {
+        **(notes.written or {}),
+        **{name: {"by": actor.pk, "at": now.isoformat()} for name in to_write},
+    }
+    notes.version += 1
+    notes.updated_at, notes.updated_by = now, actor
+    notes.save()
+    _keep_revision(notes, actor)
     if session.status == SessionStatus.HELD:
         # Writing up after the session can lift (or set) the "held but empty" flag.
         CoachingSession.objects.filter(pk=session.pk).update(
             held_but_empty=is_held_but_empty(session)
         )
-    return notes
 
 
 @transaction.atomic

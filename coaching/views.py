@@ -249,8 +249,11 @@ def _page_context(request, pk, **extra):
     context = {
         "page": page,
         "session": page.session,
+        # Lazy: the goal a 1:1 carries costs a query, read only where the form shows.
         "notes_form": extra.pop("notes_form", None)
-        or NotesForm(initial={**page.notes.content(), "version": page.notes.version}),
+        or SimpleLazyObject(
+            lambda: NotesForm(initial={**page.notes.content(), "version": page.notes.version})
+        ),
         "private_form": extra.pop("private_form", None)
         or SimpleLazyObject(lambda: _private_form(page.private_note)),
         "agenda_form": AgendaItemForm(),

@@ -146,7 +146,8 @@ def test_two_saves_from_the_same_version_one_wins_and_the_other_sees_the_saved_t
     assert first.status_code == 200
     assert second.status_code == 409
     assert second.json() == {
-        "detail": "These notes changed since you opened them.",
+        "detail": "Someone else changed the same part of these notes since you opened them.",
+        "conflicts": {"reality": {"saved": "Rep's view", "yours": "Coach's view"}},
         "current": {
             "goal": "",
             "reality": "Rep's view",

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from coaching.models import MAX_ACTIVE_GOALS, Goal, GoalStatus
 from coaching.selectors import current_goal, goals_of
+from coaching.selectors_notes import notes_shown
 from coaching.services import goal_close, goal_create, goal_reopen, goal_update, notes_save
 from people.services import team_create, team_member_add
 from tests.factories import FocusAreaFactory, one_on_one
@@ -170,4 +171,4 @@ def test_the_newest_active_goal_leads_the_next_one_on_one(org):
     make(org.rep, title="Lead with questions")
     assert current_goal(person=org.rep) == "Lead with questions"
     following = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=1))
-    assert following.notes.goal == "Lead with questions"
+    assert notes_shown(following).goal == "Lead with questions"

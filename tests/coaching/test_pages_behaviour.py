@@ -127,7 +127,8 @@ def test_the_session_page_costs_the_same_queries_however_long_the_history(client
         body = client.get(f"/sessions/{session.pk}/").content.decode()
     assert "Since the last 1:1" in body
     count = len(queries)
-    assert count <= 15, [q["sql"] for q in queries]
+    # 16: one of them is the coachee's current goal, carried into a 1:1 not yet held.
+    assert count <= 16, [q["sql"] for q in queries]
     pytest.session_page_queries = getattr(pytest, "session_page_queries", set()) | {count}
     assert len(pytest.session_page_queries) == 1
 
@@ -145,7 +146,7 @@ OTHER_PARTS = {
     "part, data, queries",
     [
         ("agenda", {"text": "Pipeline review"}, 11),
-        ("notes", {"version": 0, "goal": "Open with a question"}, 12),
+        ("notes", {"version": 0, "goal": "Open with a question"}, 13),
         ("private-note", {"version": 0, "text": "Ask about the move"}, 15),
     ],
 )
