@@ -3,7 +3,9 @@ the cache (a miss only hides the line). Only shared-note fields: nobody ever lea
 that someone is writing a private note."""
 
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 
+from . import rules
 from .models import CoachingSession, SharedNotes
 
 # A poll every few seconds renews it; a closed tab lets it lapse.
@@ -15,8 +17,11 @@ def _key(session_id: int, person_id: int) -> str:
 
 
 def mark_writing(*, session: CoachingSession, person, field: str) -> None:
-    if field not in SharedNotes.FIELDS:
-        raise ValueError(field)  # callers validate; never a private note's name
+    """`person` is writing in `field` of the shared notes now (a few seconds)."""
+    if field not in SharedNotes.FIELDS:  # never anything else: not a private note
+        raise ValidationError({"writing": "Name a field of the shared notes."})
+    if not rules.can_edit_notes(session, person):
+        raise ValidationError({"writing": "Only people who write these notes are shown writing."})
     cache.set(_key(session.pk, person.pk), field, WRITING_FOR_SECONDS)
 
 

@@ -203,6 +203,13 @@ class SessionPage:
         return notes_shown(self.session)
 
     @cached_property
+    def written(self) -> dict[str, dict]:
+        """Per field, who wrote it last and when (the people are loaded already)."""
+        from .selectors_notes import written_by
+
+        return written_by(self.session, self.notes)
+
+    @cached_property
     def agenda(self) -> list[AgendaItem]:
         return list(self.session.agenda.select_related("author"))
 

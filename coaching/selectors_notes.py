@@ -40,7 +40,7 @@ def notes_shown(session: CoachingSession) -> SharedNotes:
     return shown
 
 
-def _when(moment: datetime) -> str:
+def clock(moment: datetime) -> str:
     return timezone.localtime(moment).strftime("%H:%M")
 
 
@@ -54,7 +54,7 @@ def written_by(session: CoachingSession, notes: SharedNotes) -> dict[str, dict]:
         lines[field] = {
             "by": names.get(mark["by"], "Someone"),
             "at": at.isoformat(),
-            "time": _when(at),
+            "time": clock(at),
         }
     return lines
 
@@ -67,7 +67,7 @@ def notes_state(*, session: CoachingSession, viewer) -> dict:
         "version": notes.version,
         "fields": notes.content(),
         "written": written_by(session, notes),
-        "saved_at": _when(notes.updated_at) if notes.version else "",
+        "saved_at": clock(notes.updated_at) if notes.version else "",
         "writing": [
             {"name": name, "field": field, "label": FIELD_LABELS[field]}
             for name, field in presence.writing_now(session=session, viewer=viewer)

@@ -568,6 +568,10 @@ def _save_notes_first(session: CoachingSession, actor: User, notes: dict | None)
         _notes_write(session, saved, actor, to_write)
 
 
+def _one_newline(text: str) -> str:
+    return text.replace("\r\n", "\n")
+
+
 def _check_notes_input(session: CoachingSession, actor: User, changes: dict) -> dict[str, str]:
     _require(rules.can_edit_notes(session, actor), "You can read these notes but not edit them.")
     unknown = set(changes) - set(SharedNotes.FIELDS)
@@ -575,7 +579,7 @@ def _check_notes_input(session: CoachingSession, actor: User, changes: dict) -> 
         raise ValidationError(f"Unknown note fields: {', '.join(sorted(unknown))}.")
     if any(v is not None and not isinstance(v, str) for v in changes.values()):
         raise ValidationError("Note fields are text.")
-    changes = {k: (v or "").strip() for k, v in changes.items()}
+    changes = {k: _one_newline(v or "").strip() for k, v in changes.items()}
     _check_lengths(changes)
     if changes.get("reality_evidence_url"):
         probe = SharedNotes(reality_evidence_url=changes["reality_evidence_url"])
@@ -620,7 +624,9 @@ def _merge_plan(
     notes = SharedNotes.objects.select_for_update().get(session=session)
     if base_version > notes.version:
         raise ValidationError({"version": "These notes never had that version: reload them."})
-    base, saved = _content_at(notes, base_version), notes.content()
+    # Browsers send CRLF, the API LF: the same words must compare equal.
+    base = {k: _one_newline(v) for k, v in _content_at(notes, base_version).items()}
+    saved = {k: _one_newline(v) for k, v in notes.content().items()}
     # With no goal of its own a session not held shows the coachee's current one,
     # live: sent back unchanged it must not pin that goal to this session.
     carries = not (saved["goal"] or base["goal"]) and session.status != SessionStatus.HELD

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import views, views_focus_areas, views_goals, views_prompts, views_skills
+from . import views, views_focus_areas, views_goals, views_notes, views_prompts, views_skills
 
 urlpatterns = [
     path("sessions/", views.session_list, name="session_list"),
@@ -8,6 +8,7 @@ urlpatterns = [
     path("sessions/<int:pk>/", views.session_detail, name="session_detail"),
     path("sessions/<int:pk>/prepare/", views.session_prepare, name="session_prepare"),
     path("sessions/<int:pk>/notes/", views.notes_save, name="session_notes_save"),
+    path("sessions/<int:pk>/notes/live/", views_notes.notes_live, name="session_notes_live"),
     path("sessions/<int:pk>/private-note/", views.private_note_save, name="private_note_save"),
     path("sessions/<int:pk>/agenda/", views.agenda_add, name="agenda_add"),
     path("sessions/<int:pk>/commitments/", views.commitment_add, name="commitment_add"),

@@ -18,7 +18,7 @@ from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
 
-from . import ratings, rules, selectors, services
+from . import ratings, rules, selectors, services, views_notes
 from .forms import (
     FORM_FOR_KIND,
     AgendaItemForm,
@@ -307,6 +307,8 @@ def session_prepare(request, pk):
 def notes_save(request, pk):
     session = selectors.access_session(user=request.user, pk=pk)
     form = NotesForm(request.POST)
+    if views_notes.is_autosave(request):
+        return views_notes.notes_autosave(request, session, form)
     template = "coaching/_notes.html"
     status, conflict = 200, None
     if form.is_valid():
@@ -318,18 +320,11 @@ def notes_save(request, pk):
                 changes=form.changes(),
             )
         except services.StaleEdit as stale:
-            # Show what is saved now next to what this person typed: nothing is lost.
-            status = 409
-            conflict = {
-                name: {
-                    "label": form[name].label,
-                    "saved": stale.current[name],
-                    "yours": form.cleaned_data[name],
-                }
-                for name in form.changes()
-                if form.cleaned_data[name].strip() != stale.current[name].strip()
-            }
-            form = NotesForm(initial={**stale.current, "version": stale.version})
+            # The other fields are saved; in each field both changed, what is saved
+            # now is shown beside what this person typed, which the box keeps.
+            status, conflict = 409, stale.conflicts
+            yours = {name: texts["yours"] for name, texts in conflict.items()}
+            form = NotesForm(initial={**stale.current, **yours, "version": stale.version})
         except ValidationError as exc:
             add_service_errors(form, exc)
             status = 400
@@ -351,6 +346,8 @@ def notes_save(request, pk):
 def private_note_save(request, pk):
     session = selectors.access_session(user=request.user, pk=pk)
     form = PrivateNoteForm(request.POST)
+    if views_notes.is_autosave(request):
+        return views_notes.private_autosave(request, session, form)
     status, conflict = 200, None
     if form.is_valid():
         try:

@@ -69,6 +69,7 @@ OBJECT_KIND = {
         "session_detail",
         "session_prepare",
         "session_notes_save",
+        "session_notes_live",
         "private_note_save",
         "agenda_add",
         "commitment_add",
@@ -537,6 +538,7 @@ ROUTES: dict[str, dict] = dict(
             },
         ),
         post("session_notes_save", each(SESSION, page, ok="400")),
+        ("session_notes_live", each(SESSION, page)),  # the notes poll: whoever sees them
         post("private_note_save", each(SESSION, page, ok="400")),
         post("agenda_add", each(SESSION, page, ok="400")),
         post("commitment_add", each(SESSION, page, ok="400")),
