@@ -190,3 +190,22 @@ def test_a_private_note_autosaves_and_the_other_person_learns_nothing(
         assert secret not in aisha.content()
     finally:
         context.close()
+
+
+def test_the_browser_asks_before_a_page_with_unsaved_text_is_left(
+    page: Page, live_server, demo_org
+):
+    sofia, aisha = User.objects.get(email=SOFIA), User.objects.get(email=AISHA)
+    session = upcoming_one_on_one(sofia, aisha)
+    sign_in(page, live_server, SOFIA, demo_org.password)
+    page.goto(f"{live_server.url}/sessions/{session.pk}/")
+    page.wait_for_load_state()
+    # What the browser does before leaving: a cancelled beforeunload makes it ask.
+    asks = """() => { const e = new Event('beforeunload', {cancelable: true});
+                     window.dispatchEvent(e); return e.defaultPrevented; }"""
+    assert page.evaluate(asks) is False  # nothing typed
+    grow_field(page, "Will").fill("Typed a moment ago")
+    assert page.evaluate(asks) is True  # before the autosave's pause is over
+    expect(notes_region(page).locator("[data-autosave-status]")).to_have_text(SAVED)
+    assert page.evaluate(asks) is False
+    assert SharedNotes.objects.get(session=session).will == "Typed a moment ago"

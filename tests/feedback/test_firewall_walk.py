@@ -726,6 +726,7 @@ FILLS_BY_MODEL = {
         "session_detail",
         "session_prepare",
         "session_notes_save",
+        "session_notes_live",
         "private_note_save",
         "agenda_add",
         "commitment_add",
