@@ -896,7 +896,8 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
                 )
         except services.StaleEdit as stale:
             return stale_response(stale)
-        return Response(NotesSerializer(notes).data)
+        session.notes = notes  # as saved, shown as the GET shows it (the carried goal)
+        return Response(NotesSerializer(notes_shown(session)).data)
 
     @extend_schema(
         methods=["GET"],

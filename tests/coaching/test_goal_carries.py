@@ -124,3 +124,13 @@ def test_without_a_development_goal_the_last_held_sessions_goal_carries(org):
     notes_save(session=earlier, actor=org.manager, base_version=0, changes={"goal": "Pace"})
     session_mark_held(session=earlier, actor=org.manager)
     assert goal_shown(one_on_one(org.manager, org.rep), org.rep) == "Pace"
+
+
+@pytest.mark.django_db
+def test_the_apis_answer_to_a_save_shows_the_carried_goal_as_its_read_does(org, goal):
+    session = one_on_one(org.manager, org.rep)
+    client = APIClient()
+    client.force_login(org.manager)
+    url = f"/api/v1/sessions/{session.pk}/notes/"
+    saved = client.put(url, {"version": 0, "will": "Try it"}, format="json").json()
+    assert saved["goal"] == client.get(url).json()["goal"] == "Ask before I pitch"
