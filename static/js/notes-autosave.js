@@ -169,6 +169,10 @@
             // Saved from another tab of this person: this tab's text is newer.
             dirty.add("text");
             retry = setTimeout(save, 0);
+          } else if (clashing.size) {
+            // The rest is saved; a field both changed still waits for its writer.
+            const labels = [...clashing.keys()].map((n) => labelOf(n)).join(", ");
+            say(`Saved ${answer.saved_at || ""} — except ${labels}: choose above.`);
           } else {
             say(`Saved ${answer.saved_at || ""}`.trim());
             if (loud) announce(statusLine.textContent);
