@@ -597,11 +597,7 @@ def _content_at(notes: SharedNotes, version: int) -> dict[str, str]:
     revision = NotesRevision.objects.filter(notes=notes, version=version).first()
     if revision is None:
         return dict.fromkeys(SharedNotes.FIELDS, "")
-    return {**revision_content(revision)}
-
-
-def revision_content(revision: NotesRevision) -> dict[str, str]:
-    names = {"notes": "notes_text"}
+    names = {"notes": "notes_text"}  # a revision's column for the free notes
     return {f: getattr(revision, names.get(f, f)) for f in SharedNotes.FIELDS}
 
 

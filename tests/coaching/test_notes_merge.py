@@ -121,3 +121,19 @@ def test_bad_input_is_refused_and_nothing_is_saved(org, session, kwargs):
     notes = saved(session)
     assert notes.version == 0
     assert not any(notes.content().values())
+
+
+@pytest.mark.django_db
+def test_notes_made_with_words_in_them_keep_those_as_everyones_first_base(org, session):
+    """Sessions made before the goal was carried live had it copied in at version 0:
+    sent back unchanged from there, it is no change (revision 0 keeps that base)."""
+    SharedNotes.objects.filter(session=session).update(goal="Copied in")
+    notes_save(session=session, actor=org.rep, base_version=0, changes={"goal": "Rep's own"})
+    notes = notes_save(
+        session=session,
+        actor=org.manager,
+        base_version=0,
+        changes={"goal": "Copied in", "options": "O"},
+    )
+    assert (notes.goal, notes.options) == ("Rep's own", "O")
+    assert NotesRevision.objects.get(notes=notes, version=0).goal == "Copied in"
