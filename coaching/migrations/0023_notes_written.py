@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('coaching', '0021_index_only_close_rate'),
+        ('coaching', '0022_session_changes'),
     ]
 
     operations = [
