@@ -18,7 +18,7 @@ from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.selectors import open_commitments_seen_by
 from coaching.selectors_pairs import cadence_text as pair_cadence_text
 
-from . import feedback_reminders, invitations, pair_invitations, peer_requests
+from . import escalations, feedback_reminders, invitations, pair_invitations, peer_requests
 from .calendar import itip_ical
 from .models import (
     CHANGE_KINDS,
@@ -123,7 +123,8 @@ def prefetch(rows: list[Notification]) -> None:
     number of queries however many rows: the sessions' participants and their people,
     and for each "session tomorrow" reminder the coachee's open commitments that its
     recipient may see (`open_commitments_seen_by`, kept on the row as
-    `carried_commitments`). Read when the claim starts, like the rows themselves; a
+    `carried_commitments`), and for each escalation its run of misses (`miss_run`).
+    Read when the claim starts, like the rows themselves; a
     row's message is still rendered from what its recipient may see (a claim takes
     well under a minute)."""
     emails = [row for row in rows if row.recipient_id is not None and row.session_id is not None]
@@ -142,6 +143,10 @@ def prefetch(rows: list[Notification]) -> None:
     )
     for row, coachee in reminders.items():
         row.carried_commitments = seen[(row.recipient_id, coachee)]
+    escalated = [row for row in emails if row.kind == NotificationKind.ESCALATION]
+    runs = escalations.miss_runs([row.session_id for row in escalated])
+    for row in escalated:
+        row.miss_run = runs.get(row.session_id, 0)
 
 
 def _participants(session) -> list[SessionParticipant]:
@@ -195,17 +200,25 @@ def message_context(row: Notification) -> dict | None:
         )
     elif row.kind == NotificationKind.ESCALATION:
         plan = row.plan
+        if plan is None:
+            return None  # the plan was deleted meanwhile
+        run = getattr(row, "miss_run", None)
+        if run is None:
+            run = escalations.miss_runs([row.session_id]).get(row.session_id, 0)
         context.update(
             plan=plan,
-            misses=settings.CADENCE_ESCALATE_AFTER,
-            person_url=absolute(reverse("person_detail", args=[plan.coachee_id]))
-            if plan and plan.coachee_id
-            else None,
+            misses=run or settings.CADENCE_ESCALATE_AFTER,
+            about=escalations.in_words(plan, run),
+            person_url=absolute(escalations.act_url(plan)),
+            review_url=absolute(escalations.review_url(plan)),
         )
     elif row.kind == NotificationKind.DIGEST:
         from .digest import manager_digest
 
-        context["digest"] = manager_digest(manager=person, now=timezone.now())
+        # The week the digest was queued for, as its page shows it (not the moment a
+        # retry happens to send it).
+        context["digest"] = manager_digest(manager=person, now=row.created_at)
+        context["digest_url"] = absolute(reverse("digest_detail", args=[row.period]))
     elif row.kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE):
         if not feedback_reminders.still_waiting(row):
             return None  # answered or declined meanwhile

@@ -16,8 +16,9 @@ through them (Marcus's slipping team shows in "Needs attention").
 
 Written through `cadence.services` and `cadence.engine`, except what no service can
 express: a plan's `starts_on` (policies start plans today), its past occurrences, the
-channel's last failure, and the "missed" notifications the sweep would have recorded
-for the misses the coaching demo wrote directly. No email is sent: reminders and digests are queued
+channel's last failure, and the "missed" and "escalation" notifications the sweep
+would have recorded for the misses the coaching demo wrote directly (Sam Carter's run
+reaches Daniel, his coach's manager). No email is sent: reminders and digests are queued
 in the outbox, where a running worker picks them up.
 
 Idempotent: teams that already keep a policy are left alone; notifications are
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, time, timedelta
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
@@ -44,6 +46,7 @@ from people.demo import ADMIN, HEAD, TEAMS, demo_email, demo_people
 from people.models import Team, User
 
 from . import engine, invitations
+from .escalations import miss_runs
 from .models import (
     CadencePlan,
     CadencePolicy,
@@ -249,6 +252,49 @@ def _missed_notifications(people: list[User], *, now) -> None:
     )
 
 
+def _escalations(people: list[User], *, now) -> None:
+    """What the sweep would have recorded as each miss of the last four weeks made a run
+    of `CADENCE_ESCALATE_AFTER` or more — Sam Carter's three Tuesdays reach Daniel, his
+    coach's manager: one escalation per triggering miss, delivered, the latest unread.
+    The coaching demo writes its misses directly (no sweep runs over them), so without
+    this no run of misses ever reached anyone."""
+    recent = list(
+        Occurrence.objects.filter(
+            plan__coach__in=people,
+            plan__coach__reports_to__isnull=False,
+            session__status=SessionStatus.MISSED,
+            session__missed_at__gte=now - timedelta(weeks=MISSED_WEEKS),
+        ).select_related("session", "plan__coach")
+    )
+    runs = miss_runs([o.session_id for o in recent])
+    escalated = [o for o in recent if runs.get(o.session_id, 0) >= settings.CADENCE_ESCALATE_AFTER]
+    latest = {}
+    for o in sorted(escalated, key=lambda o: o.slot_start):
+        latest[o.plan_id] = o.session_id
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                kind=NotificationKind.ESCALATION,
+                session_id=o.session_id,
+                plan_id=o.plan_id,
+                recipient_id=o.plan.coach.reports_to_id,
+                status=NotificationStatus.SENT,
+                attempts=1,
+                created_at=o.session.missed_at,
+                next_attempt_at=o.session.missed_at,
+                sent_at=o.session.missed_at,
+                read_at=(
+                    None
+                    if latest[o.plan_id] == o.session_id
+                    else o.session.missed_at + timedelta(hours=20)
+                ),
+            )
+            for o in escalated
+        ],
+        ignore_conflicts=True,
+    )
+
+
 def cadence_summary(people: dict[str, User] | None = None) -> CadenceSeedResult:
     people = people or _demo_people()
     pks = [u.pk for u in people.values()]
@@ -400,6 +446,7 @@ def seed_cadence(people: dict[str, User] | None = None) -> CadenceSeedResult:
             )
         _missed_notifications(list(people.values()), now=timezone.now())
         _history_change_notifications()
+        _escalations(list(people.values()), now=timezone.now())
     engine.occurrences_generate()
     _winter_break(admin, today)
     _a_moved_one_on_one(people)

@@ -13,6 +13,8 @@ from coaching.models import (
 )
 from people.models import Team, User
 
+from . import escalations
+
 
 def manager_digest(*, manager: User, now: datetime) -> dict:
     """The past seven days and the next seven for one manager's direct reports."""
@@ -47,7 +49,18 @@ def manager_digest(*, manager: User, now: datetime) -> dict:
         ),
         "open_commitments": open_commitments.count(),
         "overdue_commitments": open_commitments.filter(due_on__lt=now.date()).count(),
+        "escalations": escalations_of_the_week(manager=manager, now=now),
     }
+
+
+def escalations_of_the_week(*, manager: User, now: datetime) -> list[escalations.Escalated]:
+    """The runs of misses below `manager` they were told of in the seven days, worded and
+    linked as the notification line and the email (two queries; one without any)."""
+    return escalations.escalated(
+        escalations.escalations_to(manager).filter(
+            created_at__gte=now - timedelta(days=7), created_at__lt=now
+        )
+    )
 
 
 def team_digest(*, team: Team, now: datetime) -> dict:

@@ -25,7 +25,7 @@ from people.models import User
 from people.roles import Role
 from people.selectors import roles_of
 
-from . import services
+from . import escalations, services
 from .models import (
     CadencePlan,
     Notification,
@@ -222,7 +222,9 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
     label = row.get_kind_display()
     session = row.session
     if row.kind == NotificationKind.DIGEST:
-        return NotificationLine(row, f"{label} for the week {row.period}", reverse("home_manager"))
+        return NotificationLine(
+            row, f"{label} for the week {row.period}", reverse("digest_detail", args=[row.period])
+        )
     if row.feedback_request_id is not None:
         asked = row.feedback_request
         due = dateformat.format(asked.due_on, "j M")
@@ -253,12 +255,16 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
             f"{label}: {session.get_kind_display()} on {_when(session, viewer, visible=False)}",
             None,
         )
+    if row.kind == NotificationKind.ESCALATION and row.plan_id:
+        # The run and the place to act, as the email and the digest say them.
+        return NotificationLine(
+            row,
+            f"{label}: {escalations.in_words(row.plan, getattr(row, 'miss_run', 0))}",
+            escalations.act_url(row.plan),
+        )
     about = session.get_kind_display()
-    if row.kind == NotificationKind.ESCALATION and row.plan_id and row.plan.coachee_id:
-        about += f" of {row.plan.coach.display_name} with {row.plan.coachee.display_name}"
-    else:
-        who = _with_whom(session, viewer)
-        about += f" with {who}" if who else ""
+    who = _with_whom(session, viewer)
+    about += f" with {who}" if who else ""
     return NotificationLine(
         row,
         f"{label}: {about}, {_when(session, viewer)}",
@@ -297,6 +303,11 @@ def _change_line(row: Notification, viewer: User, visible: set[int]) -> Notifica
     return NotificationLine(row, text, url)
 
 
+def unread_count(*, user: User) -> int:
+    """How many of the person's notifications are unread (one query)."""
+    return Notification.objects.visible_to(user).filter(read_at__isnull=True).count()
+
+
 def inbox(*, user: User):
     """The person's own notifications, newest first, with what their lines name."""
     return (
@@ -305,6 +316,7 @@ def inbox(*, user: User):
             "session__team",
             "plan__coach",
             "plan__coachee",
+            "plan__team",
             "feedback_request__requester",
             "pair__created_by",
             "peer_request__person",
@@ -322,7 +334,8 @@ def inbox(*, user: User):
 
 def notification_lines(*, user: User, rows) -> list[NotificationLine]:
     """`rows` of `user`'s inbox as one line each, as the page shows them (the page and
-    the API say the same). One query: which of their sessions `user` may still see —
+    the API say the same). One query (and one more for the runs, when an escalation is
+    among them): which of their sessions `user` may still see —
     the page's few checked one by one (`visible_for_lists`): gathering every session
     the head may see, a million, to keep fifty took 1.4 s."""
     items = list(rows)
@@ -336,6 +349,11 @@ def notification_lines(*, user: User, rows) -> list[NotificationLine]:
         if session_ids
         else set()
     )
+    runs = escalations.miss_runs(
+        [n.session_id for n in items if n.kind == NotificationKind.ESCALATION and n.session_id]
+    )
+    for n in items:
+        n.miss_run = runs.get(n.session_id, 0)
     return [_line(n, user, visible) for n in items]
 
 
@@ -358,3 +376,24 @@ def notifications_page(*, user: User, page_number=1) -> NotificationsPage:
         newest_id=unread["newest"],
         preference=preference or NotificationPreference(person=user),
     )
+
+
+@dataclass
+class DigestPage:
+    notification: Notification
+    digest: dict
+
+
+def access_digest(*, user: User, period: str) -> DigestPage:
+    """The weekly digest `user` was sent for `period` (e.g. 2026-W47), counted as of the
+    moment it was queued, as its email was — or 404: a digest is its recipient's alone."""
+    from .digest import manager_digest
+
+    row = (
+        Notification.objects.visible_to(user)
+        .filter(kind=NotificationKind.DIGEST, period=period, session__isnull=True)
+        .first()
+    )
+    if row is None:
+        raise Http404
+    return DigestPage(notification=row, digest=manager_digest(manager=user, now=row.created_at))

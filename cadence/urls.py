@@ -17,6 +17,7 @@ urlpatterns = [
     path("cadence/plans/<int:pk>/end/", views.plan_end, name="plan_end"),
     path("me/notifications/", views.notification_list, name="notification_list"),
     path("me/notifications/read/", views.notifications_read, name="notifications_read"),
+    path("me/digests/<str:period>/", views.digest_detail, name="digest_detail"),
     path(
         "me/notifications/preferences/",
         views.notification_preferences,

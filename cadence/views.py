@@ -178,6 +178,16 @@ def notification_list(request):
     return _notifications_page(request)
 
 
+@require_GET
+def digest_detail(request, period):
+    """A weekly digest, as its email said it; the digest notification opens it."""
+    return render(
+        request,
+        "cadence/digest_detail.html",
+        {"page": selectors.access_digest(user=request.user, period=period)},
+    )
+
+
 @require_POST
 def notifications_read(request):
     form = MarkReadForm(request.POST)

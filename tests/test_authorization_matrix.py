@@ -267,6 +267,8 @@ def variants(route, matrix):
             "mine": {route.params[0]: objs["team"]["mine"], route.params[1]: p["rep"].pk},
             "other": {route.params[0]: objs["team"]["other"], route.params[1]: p["other_rep"].pk},
         }
+    if key == "digest_detail":
+        return {"": {"period": "2026-W10"}}  # the world's digests: Mia's and Hana's
     if key == "people_pick":
         return {name: {"source": name} for name in PICK_SOURCES}
     if key == "calendar_feed":
@@ -484,6 +486,7 @@ ROUTES: dict[str, dict] = dict(
         ("session_calendar", each(SESSION, page)),
         ("notification_list", page(*ALL)),
         post("notifications_read", page(*ALL, ok="400")),  # which ones: required
+        ("digest_detail", page("manager", "head")),  # a digest is its recipient's alone
         post("notification_preferences", page(*ALL, ok=REDIRECT)),
         # Scorecards.
         ("scorecard_home", page(*ALL)),

@@ -84,7 +84,7 @@ def test_ones_own_notifications_newest_first_each_as_the_pages_line(org, inboxes
         "id": inboxes["digest"].pk,
         "kind": "digest",
         "text": "Weekly digest for the week 2026-W47",
-        "url": "/team/",
+        "url": "/me/digests/2026-W47/",
         "created_at": digest["created_at"],
         "read_at": None,
     }

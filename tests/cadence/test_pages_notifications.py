@@ -93,7 +93,9 @@ def test_an_escalation_names_the_plans_people(client, org, session, weekly_plan)
     _notify(NotificationKind.ESCALATION, org.head, session, plan=weekly_plan())
     client.force_login(org.head)
     page = client.get("/me/notifications/").content.decode()
-    assert "Sessions keep being missed: 1:1 of Mia Manager with Rita Rep" in page
+    # The run (none recorded here) and the place to act: Rita's coaching history.
+    assert "Sessions keep being missed: Rita Rep&#x27;s 1:1s with Mia Manager missed again" in page
+    assert f'href="/people/{org.rep.pk}/#h-heading"' in page
 
 
 @pytest.mark.django_db

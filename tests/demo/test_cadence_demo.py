@@ -137,6 +137,25 @@ class TestDemoCadence:
         assert {pk for pk, run in runs.items() if run >= 2} == {sam.pk}
 
     @pytest.mark.django_db
+    def test_sams_run_of_misses_reaches_daniel_as_an_escalation(self, client):
+        """Marcus's manager hears of it, as the sweep would have told him: the line names
+        Sam, Marcus and the run, and leads to Sam's history; the digest lists it too."""
+        sam, marcus, daniel = (_person(k) for k in ("sam.carter", "marcus.chen", "daniel.mensah"))
+        escalations = Notification.objects.filter(kind=NotificationKind.ESCALATION)
+        assert set(escalations.values_list("recipient", flat=True)) == {daniel.pk}
+        assert set(escalations.values_list("plan__coachee", flat=True)) == {sam.pk}
+        assert escalations.filter(read_at__isnull=True).count() == 1
+        client.force_login(daniel)
+        page = client.get("/me/notifications/").content.decode()
+        said = "Sam Carter&#x27;s 1:1s with Marcus Chen missed 3 times in a row"
+        assert f'<a href="/people/{sam.pk}/#h-heading">Sessions keep being missed: {said}' in page
+        digest = Notification.objects.get(kind=NotificationKind.DIGEST, recipient=daniel)
+        assert f'href="/me/digests/{digest.period}/"' in page
+        digest_page = client.get(f"/me/digests/{digest.period}/").content.decode()
+        assert said in digest_page
+        assert f"kind=manager_review&amp;with={marcus.pk}" in digest_page
+
+    @pytest.mark.django_db
     def test_marcus_ended_his_teams_role_play_plan_for_the_forecast_push(self):
         """As on "My cadence", through the service: ended by him, "Other" in his own
         words, audited as his; the sessions it had ahead gone, the role-plays held kept,
