@@ -546,6 +546,12 @@ class Notification(models.Model):
             ),
             # A person's in-app list, newest first.
             models.Index(fields=["recipient", "-created_at"], name="notification_inbox"),
+            # The header's unread count on every page: a person's unread rows only.
+            models.Index(
+                fields=["recipient"],
+                condition=Q(read_at__isnull=True, recipient__isnull=False),
+                name="notification_unread",
+            ),
             # Escalations and team-channel messages: the deletes that cascade from a
             # plan or a team.
             models.Index(

@@ -317,12 +317,50 @@ def upcoming_and_past_page(
 ) -> tuple[list[CoachingSession], Page]:
     """For "My sessions": one page of the sessions begun or resolved, newest first
     (past the last page, the last), and on the first page the next `upcoming` still to
-    log. Their people in one prefetch for both (four queries; three on later pages)."""
-    past = Paginator(_recent(person).prefetch_related(None), per_page).get_page(page)
+    log — with those cancelled ahead in their place, said cancelled, so a cancelled
+    1:1 does not vanish from where it was. Each carries `coachee_prepared_at` (for the
+    coach's "prepared"), `viewer_role` and `week_label`. Their people in one prefetch
+    for both (four queries; three on later pages)."""
+    now = timezone.now()
+    past = Paginator(
+        _recent(person)
+        .exclude(status=SessionStatus.CANCELLED, scheduled_start__gte=now)
+        .prefetch_related(None),
+        per_page,
+    ).get_page(page)
     past.object_list = list(past.object_list)
-    soon = list(_upcoming(person).prefetch_related(None)[:upcoming]) if past.number == 1 else []
+    soon = []
+    if past.number == 1:
+        ahead = (
+            sessions_of(person=person)
+            .filter(
+                Q(status=SessionStatus.SCHEDULED, scheduled_start__gte=now - timedelta(hours=2))
+                | Q(status=SessionStatus.CANCELLED, scheduled_start__gte=now)
+            )
+            .annotate(coachee_prepared_at=F("notes__coachee_prepared_at"))
+            .order_by("scheduled_start", "pk")
+        )
+        soon = list(ahead.prefetch_related(None)[:upcoming])
     prefetch_related_objects([*soon, *past.object_list], participants_with_people())
+    today = timezone.localdate()
+    for s in [*soon, *past.object_list]:
+        s.viewer_role = next(
+            (p.role for p in s.participants.all() if p.person_id == person.pk), None
+        )
+        s.week_label = week_label(timezone.localtime(s.scheduled_start).date(), today=today)
     return soon, past
+
+
+def week_label(day, *, today) -> str:
+    """The week `day` falls in, as a list heads it: "This week", "Next week", "Last
+    week", or "Week of 14 Dec" (weeks start on Monday)."""
+    monday = day - timedelta(days=day.weekday())
+    weeks = (monday - (today - timedelta(days=today.weekday()))).days // 7
+    named = {0: "This week", 1: "Next week", -1: "Last week"}
+    if weeks in named:
+        return named[weeks]
+    year = "" if monday.year == today.year else f" {monday.year}"
+    return f"Week of {monday.day} {monday:%b}{year}"
 
 
 def _upcoming(person: User) -> QuerySet[CoachingSession]:

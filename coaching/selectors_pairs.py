@@ -167,6 +167,19 @@ def pairs_for(*, user: User) -> QuerySet[PeerPair]:
     )
 
 
+def invitations_for(*, user: User) -> QuerySet[PeerPair]:
+    """Pairs of mine still waiting for my answer (invited, not accepted, declined or
+    left; the pair not ended), oldest first, with who formed them (one query)."""
+    invited = PairMember.objects.filter(
+        pair=OuterRef("pk"), person=user, accepted_at__isnull=True, left_at__isnull=True
+    )
+    return (
+        PeerPair.objects.filter(Exists(invited), ended_at__isnull=True)
+        .select_related("created_by")
+        .order_by("created_at", "pk")
+    )
+
+
 def access_pair(*, user: User, pk: int) -> PeerPair:
     """A pair `user` may see, with its members. Else 404."""
     try:

@@ -9,6 +9,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from cadence.selectors_outbox import delivery_state
+from dashboards.waiting import waiting_for
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
@@ -46,6 +47,7 @@ def home_programme(request):
             "never_signed_in": User.objects.filter(is_active=True, last_login__isnull=True).count(),
             "team_count": Team.objects.count(),
             "delivery": delivery_state(),
+            "waiting": waiting_for(person=request.user, roles=request_roles(request)),
         },
     )
 

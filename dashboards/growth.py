@@ -27,6 +27,7 @@ from people.selectors import current_teams, management_chain
 from scorecards import selectors as scorecards
 
 from .focus import SkillTrend, active_areas, applying, skill_trends
+from .waiting import Waiting, waiting_for
 
 INBOX_SHOWN = 5
 LATEST_FEEDBACK = 3
@@ -53,6 +54,7 @@ class GrowthDashboard:
     scorecards_waiting: int
     to_rate: list[CoachingSession] = field(default_factory=list)
     closures: list[Closure] = field(default_factory=list)  # closed days coming up
+    waiting: Waiting = field(default_factory=Waiting)  # everything waiting for me
     recent_days: int = RECENT_DAYS
 
     @property
@@ -98,7 +100,11 @@ def themes_of(*, person: User, now: datetime | None = None) -> list[dict]:
     return sorted(found, key=lambda r: (-r["total"], r["theme"]))
 
 
-def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDashboard:
+def growth_dashboard(
+    *, person: User, now: datetime | None = None, waiting: bool = False, roles=None
+) -> GrowthDashboard:
+    """Everything "My coaching" shows; `waiting` adds everything waiting for `person`
+    (the page, which knows their `roles`; the API leaves it out)."""
     now = now or timezone.now()
     chain = management_chain(person=person)
     teams = list(current_teams(person=person))
@@ -112,7 +118,7 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
         areas=areas,
         team_ids={person.pk: team_ids},
     )[person.pk]
-    waiting = list(feedback.inbox(user=person).annotate(total=Over(Count("pk")))[:INBOX_SHOWN])
+    inbox = list(feedback.inbox(user=person).annotate(total=Over(Count("pk")))[:INBOX_SHOWN])
     latest = list(
         feedback.my_feedback(user=person, stream=Stream.DEVELOPMENTAL).prefetch_related(None)[
             :LATEST_FEEDBACK
@@ -121,6 +127,7 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
     for item in latest:
         item.shown_author = feedback.author_shown(item, person)
     upcoming, recent = coaching.upcoming_and_recent(person=person, upcoming=5, recent=5)
+    to_rate = _to_rate(person, now)
     return GrowthDashboard(
         person=person,
         manager=chain[0] if chain else None,
@@ -136,13 +143,18 @@ def growth_dashboard(*, person: User, now: datetime | None = None) -> GrowthDash
         upcoming=upcoming,
         recent=recent,
         themes=themes_of(person=person, now=now),
-        inbox=waiting,
-        inbox_count=waiting[0].total if waiting else 0,
+        inbox=inbox,
+        inbox_count=inbox[0].total if inbox else 0,
         latest_feedback=latest,
         last_asked_at=feedback.last_asked(user=person),
         scorecards_waiting=scorecards.waiting_on(user=person).count(),
-        to_rate=_to_rate(person, now),
+        to_rate=to_rate,
         closures=closures_coming(),
+        waiting=(
+            waiting_for(person=person, now=now, inbox=inbox, to_rate=to_rate, roles=roles)
+            if waiting
+            else Waiting()
+        ),
     )
 
 

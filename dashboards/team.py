@@ -60,6 +60,7 @@ from . import snapshots
 from .charts import percent
 from .focus import SkillTrend, skill_trends
 from .paging import page_of
+from .waiting import Waiting, waiting_for
 from .windows import Window, window_ending
 
 INBOX_SHOWN = 5
@@ -293,6 +294,7 @@ class TeamDashboard:
     inbox: list | None = None  # requests waiting on the manager (own view only)
     inbox_count: int = 0
     managers_below: ManagersReview | None = None  # managers of managers only
+    waiting: Waiting | None = None  # everything waiting for the manager (own view only)
 
     @property
     def not_covered(self) -> list[User]:
@@ -415,10 +417,12 @@ def team_dashboard(
     now: datetime | None = None,
     charts: str = "sparkline",
     managers_page: int = 1,
+    waiting: bool = False,
 ) -> TeamDashboard:
     """Everything "My team" shows for `manager`, as `viewer` may see it (the manager
     themselves, or someone above them: `access_manager` decides that first).
-    `charts=""` leaves the sparklines out (the API)."""
+    `charts=""` leaves the sparklines out (the API); `waiting` adds, on their own view,
+    everything waiting for the manager (the page)."""
     now = now or timezone.now()
     own = viewer.pk == manager.pk
     reports = coaching.people_overview(manager=manager)
@@ -468,9 +472,11 @@ def team_dashboard(
         ),
     )
     if own:
-        waiting = list(feedback.inbox(user=manager).annotate(total=_window_count())[:INBOX_SHOWN])
-        dashboard.inbox = waiting
-        dashboard.inbox_count = waiting[0].total if waiting else 0
+        inbox = list(feedback.inbox(user=manager).annotate(total=_window_count())[:INBOX_SHOWN])
+        dashboard.inbox = inbox
+        dashboard.inbox_count = inbox[0].total if inbox else 0
+        if waiting:
+            dashboard.waiting = waiting_for(person=manager, now=now, inbox=inbox)
     return dashboard
 
 

@@ -12,12 +12,13 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from config.api import client_ip
-from people.access import role_required
+from people.access import request_roles, role_required
 from people.roles import Role
 
 from . import exports, org, org_peers, snapshots
 from .forms import WindowForm
 from .privacy import MIN_GROUP
+from .waiting import waiting_for
 
 HEALTH_ROLES = (Role.HR, Role.PROGRAMME_ADMIN)
 
@@ -49,6 +50,7 @@ def home_hr(request):
             # Rendered by our own templates, escaped there; kept as text in the cache.
             "body": mark_safe(snapshots.organisation_page(weeks=ask.weeks, tz=ask.tz)),  # noqa: S308
             "min_group": MIN_GROUP,
+            "waiting": waiting_for(person=request.user, roles=request_roles(request)),
         },
     )
 

@@ -59,6 +59,7 @@ def _page(request, *, manager):
         manager=manager,
         window=window_ending(weeks=weeks),
         managers_page=managers_page,
+        waiting=True,
     )
     return render(
         request,

@@ -391,8 +391,9 @@ def test_the_page_and_the_list_cost_the_same_whatever_the_closures(
     _closures(n, timezone.localdate())
     client = client_for(org.admin)
     client.get("/programme/closed-days/")
-    # Session and person, the admin's roles, closures ahead, past ones.
-    with django_assert_num_queries(5):
+    # Session and person, the admin's roles, the header's unread count, closures ahead,
+    # past ones.
+    with django_assert_num_queries(6):
         assert client.get("/programme/closed-days/").status_code == 200
     # Session and person, the admin's roles, the count, the page.
     with django_assert_num_queries(5):

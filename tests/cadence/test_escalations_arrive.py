@@ -178,5 +178,6 @@ def test_the_digest_page_costs_the_same_however_many_escalations(
     assert len(queries) == QUERIES, [q["sql"] for q in queries]
 
 
-# session, user, roles; the digest row; its counts; the week's escalations and their runs
-QUERIES = 11
+# session, user, roles, the header's unread count; the digest row; its counts; the
+# week's escalations and their runs
+QUERIES = 12

@@ -417,6 +417,7 @@ def test_the_page_costs_the_same_queries_for_one_plan_or_many(client, org):
     _coach_with(12, org)
     assert Occurrence.objects.count() > 60
     many = _queries(client, org)
-    # session, user, roles (nav), plans with their next session, misses + their people,
-    # the next two weeks + their people, the closed days coming up.
-    assert few == many == 9
+    # session, user, roles (nav), the header's unread count, plans with their next
+    # session, misses + their people, the next two weeks + their people, the closed days
+    # coming up.
+    assert few == many == 10

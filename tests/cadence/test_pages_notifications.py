@@ -328,8 +328,9 @@ def test_the_page_costs_the_same_queries_for_three_notifications_or_sixty(client
         _notify(NotificationKind.MISSED, org.rep, s)
     many = _queries(client, org.rep)
     # session, user, count, page rows, their sessions' people, who is below them and
-    # which sessions are still visible, unread count, preferences, roles (nav).
-    assert few == many == 10
+    # which sessions are still visible, unread count, preferences, roles (nav), the
+    # header's unread count.
+    assert few == many == 11
 
 
 @pytest.mark.django_db

@@ -349,8 +349,9 @@ EVIDENCE = 11
 def test_the_team_page_costs_the_same_queries_whatever_the_data(client, org, team, rollout):
     client.force_login(org.manager)
     few = _queries(client, page(team))
-    # session, user, the team with its lead and rollout, the evidence, the viewer's roles
-    assert few == 3 + EVIDENCE + 1
+    # session, user, the team with its lead and rollout, the evidence, the viewer's
+    # roles, the header's unread count
+    assert few == 3 + EVIDENCE + 2
     for person in (org.rep, org.peer):
         weekly(org.manager, person)
     focus_with_criteria(org, teams=[team])
@@ -386,16 +387,17 @@ def test_the_overview_costs_the_same_queries_for_2_teams_as_for_20(client, org):
         team_create(name="Nobody leads it")  # one not started, in both sizes
         # A slot's first reader: session, user, the viewer's roles, the teams with leads
         # and rollouts; every started team's evidence (the rollouts, then as a team's
-        # page reads it), kept for the slot; the teams not started HR may start.
-        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE + 1
+        # page reads it), kept for the slot; the teams not started HR may start; the
+        # header's unread count.
+        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE + 2
         # The rest of the slot: the ticks alone besides.
-        assert _queries(client, "/rollout/") == 6
+        assert _queries(client, "/rollout/") == 7
         for n in range(2, 20):
             _busy_team(org, n)
         body = text(client.get("/rollout/"))
         assert "Team 19" in body and "Nobody leads it" in body
-        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE + 1
-        assert _queries(client, "/rollout/") == 6
+        assert _first_of_slot(client, "/rollout/") == 4 + 1 + EVIDENCE + 2
+        assert _queries(client, "/rollout/") == 7
 
 
 def test_the_overview_is_as_of_the_refresh_slot_and_a_teams_own_page_is_live(

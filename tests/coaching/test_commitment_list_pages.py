@@ -103,8 +103,9 @@ def test_the_list_costs_the_same_queries_for_a_page_of_5_and_of_50(client):
     _open_commitments(UserFactory(manager=few), 5)
     for _ in range(3):
         _open_commitments(UserFactory(manager=many), 30)
-    # session, user, roles; mine; the team's count, its page's ids, their rows.
-    assert queries(few) == queries(many) == 7
+    # session, user, roles, the header's unread count; mine; the team's count, its
+    # page's ids, their rows.
+    assert queries(few) == queries(many) == 8
 
 
 @pytest.mark.django_db

@@ -69,16 +69,17 @@ def person_with_experiments(n: int):
     return rep, manager, team, focus
 
 
-# Every request: the session, the user. Pages also: the roles (for the nav).
+# Every request: the session, the user. Pages also: the roles (for the nav) and the
+# header's unread count.
 EXPECTED = {
     # my experiments; which have a learning; my pair partners'; the prompt menu; the
     # form's choices: focus areas, sessions + their participants, commitments, pairs +
     # their members
-    "/experiments/": 2 + 1 + 10,
+    "/experiments/": 2 + 2 + 10,
     # the filters' focus areas and teams; count, rows, the rows' tags; tag counts
-    "/library/": 2 + 1 + 6,
+    "/library/": 2 + 2 + 6,
     # modules + the teams using them; my teams; the teams I pick for
-    "/playbooks/": 2 + 1 + 4,
+    "/playbooks/": 2 + 2 + 4,
     "/api/v1/experiments/": 2 + 2,  # count, rows
     "/api/v1/learnings/": 2 + 3,  # count, rows, tags
 }

@@ -2,7 +2,7 @@
 time, so a 1:1 from last year is reachable from the browser, not only the latest 30."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from coaching.services import notes_save, session_cancel
 from coaching.views import PAST_PER_PAGE
 from tests.factories import one_on_one
 
@@ -99,13 +100,88 @@ def count(client, path):
     return len(queries)
 
 
-# Signing in (the session, the person, their roles), then the page's own: what is
-# coming up (the first page only), how many past ones, the page, their people.
-@pytest.mark.parametrize(("path", "pinned"), [("/sessions/", 7), ("/sessions/?page=2", 6)])
+# Signing in (the session, the person, their roles), the header's unread count, then
+# the page's own: what is coming up (the first page only, whether each coachee
+# prepared joined in), how many past ones, the page, their people.
+@pytest.mark.parametrize(("path", "pinned"), [("/sessions/", 8), ("/sessions/?page=2", 7)])
 def test_each_page_costs_the_same_however_long_the_history(client, org, path, pinned):
     past_sessions(org.manager, org.rep, PAST_PER_PAGE + 5)
     client.force_login(org.rep)
     assert count(client, path) == pinned
     past_sessions(org.manager, org.rep, 2 * PAST_PER_PAGE, first_days_ago=400)
     one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=3))
+    prepared = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=10))
+    notes_save(session=prepared, actor=org.rep, base_version=0, changes={"reality": "Mine"})
+    cancelled = one_on_one(org.manager, org.rep, start=timezone.now() + timedelta(days=17))
+    session_cancel(session=cancelled, actor=org.manager, reason="travel")
     assert count(client, path) == pinned
+
+
+# --- What each line says ---------------------------------------------------------------
+
+NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+def coming_up(html):
+    """The "Coming up" panel's text, tags stripped and spaces squeezed."""
+    panel = html.split('id="upcoming-heading"', 1)[1].split('id="recent-heading"', 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", panel).split())
+
+
+@pytest.fixture
+def weeks_ahead(org):
+    """Mia's 1:1s with Rita: Friday (Rita prepared), next Tuesday (not yet), and the
+    Tuesday after, cancelled for travel."""
+    with time_machine.travel(NOW, tick=False):
+        friday = one_on_one(org.manager, org.rep, start=NOW + timedelta(days=2))
+        notes_save(session=friday, actor=org.rep, base_version=0, changes={"reality": "Mine"})
+        tuesday = one_on_one(org.manager, org.rep, start=NOW + timedelta(days=6))
+        later = one_on_one(org.manager, org.rep, start=NOW + timedelta(days=13))
+        session_cancel(session=later, actor=org.manager, reason="travel")
+    return friday, tuesday, later
+
+
+def test_the_coach_sees_per_1_1_ahead_whether_the_coachee_prepared_by_week(
+    client, org, weeks_ahead
+):
+    friday, tuesday, later = weeks_ahead
+    client.force_login(org.manager)
+    with time_machine.travel(NOW + timedelta(hours=1), tick=False):
+        html = client.get("/sessions/").content.decode()
+    said = coming_up(html)
+    assert said.index("This week") < said.index("1:1 with Rita Rep prepared")
+    assert said.index("Next week") < said.index("1:1 with Rita Rep not prepared yet")
+    assert "Week of 16 Mar" in said
+    # The link says what and with whom, not only "1:1".
+    assert f'<a href="/sessions/{friday.pk}/">1:1 with Rita Rep</a>' in html
+    # The coach is not offered to prepare as the coachee.
+    assert f"/sessions/{tuesday.pk}/prepare/" not in html
+
+
+def test_a_cancelled_1_1_stays_in_each_participants_list_said_cancelled_with_its_reason(
+    client, org, weeks_ahead
+):
+    *_, later = weeks_ahead
+    for person in (org.rep, org.manager):
+        client.force_login(person)
+        with time_machine.travel(NOW + timedelta(hours=1), tick=False):
+            html = client.get("/sessions/").content.decode()
+        said = coming_up(html)
+        assert f'href="/sessions/{later.pk}/"' in html.split('id="recent-heading"')[0]
+        assert "Week of 16 Mar" in said and "Cancelled · Travel" in said, person
+        assert later.pk not in listed(html)  # in its place ahead, not among the past
+        # Neither prepared nor to prepare: it will not happen.
+        assert f"/sessions/{later.pk}/prepare/" not in html
+        assert said.count("not prepared yet") == (person == org.manager)
+
+
+def test_the_coachee_gets_a_link_that_says_what_it_prepares(client, org, weeks_ahead):
+    _, tuesday, _ = weeks_ahead
+    client.force_login(org.rep)
+    with time_machine.travel(NOW + timedelta(hours=1), tick=False):
+        html = client.get("/sessions/").content.decode()
+    assert (
+        f'<a href="/sessions/{tuesday.pk}/prepare/">Prepare for your 1:1 on Tue 10 Mar</a>' in html
+    )
+    assert f'<a href="/sessions/{tuesday.pk}/">1:1 with Mia Manager</a>' in html
+    assert "prepared" not in coming_up(html).replace("Prepare", "")

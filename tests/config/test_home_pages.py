@@ -80,10 +80,11 @@ def test_my_team_uses_the_same_number_of_queries_for_3_or_30_people(client, repo
         team_member_add(team=team, person=UserFactory(manager=manager))
     client.force_login(manager)
     client.get("/team/")
-    # session, user, roles, and the dashboard's selectors (itemised, with every
-    # panel filled, in tests/dashboards/test_team_query_counts.py); here, without
-    # focus areas, plans, sessions this week or requests, those that are skipped.
+    # session, user, roles, the header's unread count, and the dashboard's selectors
+    # (itemised, with every panel filled, in tests/dashboards/test_team_query_counts.py);
+    # here, without focus areas, plans, sessions this week or requests, those that are
+    # skipped; what waits for the manager (`dashboards.waiting`: 5).
     with CaptureQueriesContext(connection) as queries:
         response = client.get("/team/")
     assert response.status_code == 200
-    assert len(queries) == 20, [q["sql"] for q in queries]
+    assert len(queries) == 26, [q["sql"] for q in queries]

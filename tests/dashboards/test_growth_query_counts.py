@@ -83,6 +83,8 @@ def test_the_costs_are_pinned(client, reps):
     # count); latest developmental feedback; open commitments; upcoming sessions,
     # recent sessions, the people of both (3); themes; calls waiting for my scores;
     # sessions to rate; when I last asked for feedback; closed days coming up; roles
-    # (the navigation).
-    assert queries(client, "/me/") == 21
+    # (the navigation); the header's unread count; what else waits for me (the 1:1 to
+    # prepare, scores to give, pair invitations: 3 — requests and sessions to rate are
+    # the page's own; no escalations are read for someone without reports).
+    assert queries(client, "/me/") == 25
     assert queries(client, "/api/v1/dashboards/growth/") == 20  # no navigation

@@ -83,11 +83,13 @@ def test_every_page_export_and_endpoint_costs_the_same_for_5_and_50_teams(client
     # install plans: the teams, every started team's evidence (the rollouts, then 10,
     # kept for the slot: `cadence.rollout.kept_evidence`) and the ticks (13). A team's
     # snapshot: its health now, before and by week (7), after the team (1). Exports add
-    # their audit event (1).
+    # their audit event (1). Pages add the header's unread count (1); the home, what
+    # waits for the reader (`dashboards.waiting`: 5, no escalations without reports).
     request, organisation, one_team = 3, 1 + 7 + 5 + 7 + 13, 1 + 7
+    header, waiting = 1, 5
     assert small == {
-        "/hr/": request + organisation,
-        f"/hr/teams/{team}/": request + one_team,
+        "/hr/": request + organisation + header + waiting,
+        f"/hr/teams/{team}/": request + one_team + header,
         **{f"/hr/export/{table}.csv": request + organisation + 1 for table in ORGANISATION_TABLES},
         **{
             f"/hr/teams/{team}/export/{table}.csv": request + one_team + 1

@@ -110,9 +110,15 @@ def test_commitments_in_total_and_the_longest_overdue_first(mine, data, world): 
 
 def test_requests_waiting_on_her_are_counted_and_listed(mine, data):
     assert "Feedback requests waiting on me 2 " in mine
+    panel = mine.split("Feedback requests waiting on me 2 ", 1)[1]
     # Omar's (due 17 March, overdue) first, then Rita's; the answered one is gone.
-    assert mine.index("Omar Other") < mine.index("Rita Rep — developmental · by 21 Mar")
-    assert "overdue" in mine.split("Omar Other")[1][:60]
+    assert panel.index("Omar Other") < panel.index("Rita Rep — developmental · by 21 Mar")
+    assert "overdue" in panel.split("Omar Other")[1][:60]
+    # "Waiting for you" has them too, first thing, in the same order.
+    waiting = mine.split("Waiting for you", 1)[1].split("This week", 1)[0]
+    assert waiting.index("Answer Omar Other’s feedback request, by 17 Mar, overdue") < (
+        waiting.index("Answer Rita Rep’s feedback request, by 21 Mar")
+    )
     inbox = data["inbox"]
     assert inbox["count"] == 2
     assert [w["requester"]["display_name"] for w in inbox["waiting"]] == ["Omar Other", "Rita Rep"]

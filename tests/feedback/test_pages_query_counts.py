@@ -63,19 +63,20 @@ def queries(client, path):
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        # session, user, roles (nav), waiting requests with requester
-        ("/feedback/inbox/", 4),
-        # session, user, roles (nav), how many (the pager), the page's items with
-        # authors and goals, their themes, their live shares, the theme patterns and the
-        # goal counts over everything received, my goals (the filter)
-        ("/feedback/", 10),
-        # session, user, roles, how many (the pager), the page of items I gave with
-        # recipients (in the stream they gave in)
-        ("/feedback/given/?stream=evaluative", 5),
-        # session, user, roles (nav), my requests, their responders with people
-        ("/feedback/requests/", 5),
-        # session, user, roles (nav), items shared with me with people
-        ("/feedback/shared/", 4),
+        # Every page: session, user, roles (nav), the header's unread count. Then:
+        # waiting requests with requester
+        ("/feedback/inbox/", 5),
+        # how many (the pager), the page's items with authors and goals, their themes,
+        # their live shares, the theme patterns and the goal counts over everything
+        # received, my goals (the filter)
+        ("/feedback/", 11),
+        # how many (the pager), the page of items I gave with recipients (in the
+        # stream they gave in)
+        ("/feedback/given/?stream=evaluative", 6),
+        # my requests, their responders with people
+        ("/feedback/requests/", 6),
+        # items shared with me with people
+        ("/feedback/shared/", 5),
     ],
 )
 @pytest.mark.parametrize("rows", [3, 30])

@@ -43,7 +43,8 @@ def _listed(fragment: str) -> list[str]:
 @pytest.mark.django_db
 def test_a_few_people_are_listed_as_before(client, org, django_assert_num_queries):
     client.force_login(org.rep)
-    with django_assert_num_queries(4):  # session, user, roles, the people listed
+    # session, user, roles, the people listed, the header's unread count
+    with django_assert_num_queries(5):
         page = client.get(GIVE).content.decode()
     assert len(_options(page)) == 7  # everyone active but Rita herself
     assert 'class="people-search"' not in page
@@ -66,7 +67,8 @@ def test_the_page_costs_the_same_whatever_the_organisation_size(
 ):
     UserFactory.create_batch(extra)
     client.force_login(org.rep)
-    with django_assert_num_queries(5):  # session, user, roles, up to 4 people, own team
+    # session, user, roles, up to 4 people, own team, the header's unread count
+    with django_assert_num_queries(6):
         page = client.get(GIVE).content.decode()
     assert "Omar Other" not in page  # only Rita's own team is offered before a search
 

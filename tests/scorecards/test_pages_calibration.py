@@ -254,6 +254,7 @@ def test_the_form_costs_the_same_whatever_the_number_of_managers(
     client.force_login(org.head)
     # session, user, roles, the head's below, calls (read once), templates (twice:
     # Django's Select reads its first choice to decide on `required`), up to 3 raters,
-    # the ticked, then the ticked drawn, the head's own team offered before a search
-    with django_assert_num_queries(11):
+    # the ticked, then the ticked drawn, the head's own team offered before a search;
+    # the header's unread count
+    with django_assert_num_queries(12):
         assert client.get("/scorecards/calibrations/new/").status_code == 200
