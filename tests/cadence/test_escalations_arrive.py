@@ -176,8 +176,21 @@ def test_the_digest_page_costs_the_same_however_many_escalations(
         [c for c in coachees if c.reports_to.reports_to_id == org.head.pk]
     )
     assert len(queries) == QUERIES, [q["sql"] for q in queries]
+    # The notifications page with those escalations among its lines: one query more than
+    # without any (their runs, all at once).
+    with (
+        time_machine.travel(at + timedelta(hours=1), tick=False),
+        CaptureQueriesContext(connection) as queries,
+    ):
+        page = client.get("/me/notifications/").content.decode()
+    assert page.count("missed 2 times in a row") == len(
+        [c for c in coachees if c.reports_to.reports_to_id == org.head.pk]
+    )
+    assert len(queries) == NOTIFICATIONS_QUERIES, [q["sql"] for q in queries]
 
 
 # session, user, roles, the header's unread count; the digest row; its counts; the
 # week's escalations and their runs
 QUERIES = 12
+# As tests/cadence/test_pages_notifications.py pins it (11), and the escalations' runs.
+NOTIFICATIONS_QUERIES = 12
