@@ -922,6 +922,8 @@ FILLS = {
         )
     ],
     "calendar_feed": _feed_tokens,
+    # The world's digests (Mia's and Hana's): counts and names, read by each walker.
+    "digest_detail": lambda: [{"period": "2026-W10"}],
     "hr_export": lambda: [{"table": table} for table in ORGANISATION_TABLES],
     "hr_team_export": lambda: [
         {"pk": team["pk"], "table": table} for team in _pks(Team)() for table in TEAM_TABLES
