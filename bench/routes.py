@@ -295,6 +295,12 @@ def _values(route, param: str, ids: _IdSource, list_names: set[str]) -> list | N
         return list(TEAM_TABLES if route.key == "hr_team_export" else ORGANISATION_TABLES)
     if param == "source":
         return sorted(_SOURCES)
+    if param == "period":  # a weekly digest: this week's, for whoever was sent one
+        from django.utils import timezone
+
+        from cadence.engine import iso_week
+
+        return [iso_week(timezone.now())]
     return None
 
 
