@@ -6,12 +6,14 @@ class CadenceConfig(AppConfig):
 
     def ready(self):
         from coaching.signals import (
+            move_slots_wanted,
             pair_ended,
             pair_formed,
             pair_members_changed,
             pair_started,
             peer_requested,
             session_changed,
+            session_moving,
         )
         from feedback.signals import feedback_requested
         from people.signals import (
@@ -31,6 +33,8 @@ class CadenceConfig(AppConfig):
             follow_team_lead,
             follow_team_membership,
             invite_pair_members,
+            offer_free_slots,
+            refuse_clashing_move,
             resume_cadence_of_returner,
             revoke_calendar_feed,
             start_pair_cadence,
@@ -56,3 +60,5 @@ class CadenceConfig(AppConfig):
         person_deactivated.connect(revoke_calendar_feed, dispatch_uid="cadence-deactivated")
         person_deactivated.connect(end_cadence_of_leaver, dispatch_uid="cadence-leaver")
         person_reactivated.connect(resume_cadence_of_returner, dispatch_uid="cadence-returner")
+        session_moving.connect(refuse_clashing_move, dispatch_uid="cadence-move-clash")
+        move_slots_wanted.connect(offer_free_slots, dispatch_uid="cadence-free-slots")

@@ -45,8 +45,9 @@ from coaching.services import session_reschedule
 from people.demo import ADMIN, HEAD, TEAMS, demo_email, demo_people
 from people.models import Team, User
 
-from . import engine, invitations
+from . import availability, engine, invitations
 from .escalations import miss_runs
+from .health import week_of
 from .models import (
     CadencePlan,
     CadencePolicy,
@@ -198,7 +199,7 @@ def _head_one_on_ones(people: dict[str, User], *, today: date) -> bool:
     policy plans a lead's monthly manager review), so he planned them himself, as on
     "My cadence", continuing the coaching history's Tuesdays. True if any was made."""
     head, made = people[HEAD.key], False
-    for spec in TEAMS.values():
+    for n, spec in enumerate(TEAMS.values()):
         manager = people[spec.key]
         if (
             CadencePlan.objects.live()
@@ -211,7 +212,7 @@ def _head_one_on_ones(people: dict[str, User], *, today: date) -> bool:
             coach=head,
             coachee=manager,
             weekday=Weekday.TUESDAY,
-            local_time=time(10, 0),
+            local_time=time(10 + n // 2, 30 * (n % 2)),  # one after another, never at once
             actor=head,
             generate=False,
         )
@@ -394,6 +395,22 @@ def _after_the_break(closure: Closure) -> None:
         CoachingSession.objects.filter(
             occurrence__plan=plan, status=SessionStatus.SCHEDULED, scheduled_start=start
         ).exclude(pk=session.pk).delete()
+        if availability.why_not_move(
+            session=session,
+            start=start,
+            end=start + timedelta(minutes=session.duration_minutes),
+            actor=plan.coach,
+        ):  # someone in it is busy then: the first time that week everyone is free
+            free = availability.free_slots(
+                people=[p.person for p in session.participants.all()],
+                duration=timedelta(minutes=session.duration_minutes),
+                since=start,
+                until=week_of(start)[1],
+                excluding=session.pk,
+            )
+            if not free:
+                continue  # left for its people to move or cancel
+            start = free[0].start
         session_reschedule(session=session, actor=plan.coach, start=start)
 
 

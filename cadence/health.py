@@ -31,11 +31,14 @@ Due
 Adherence
     held ÷ due.
 
-On-time rate
-    on_time ÷ held, where a held session is **on time** when it was held in its
-    original slot: ``scheduled_start == original_start`` (never moved). Any move,
-    even by an hour, makes it not on time — the rate measures how far the planned
-    rhythm held, and "moved" is the one honest, time-zone-free test of that.
+On-time rate (kept)
+    on_time ÷ held, where a held session was **kept** (on time) when it was held in
+    its original slot (``scheduled_start == original_start``, never moved) or **moved
+    within its week**: its new start is in the same calendar week as its original
+    slot — Monday 00:00 to Monday 00:00 in the programme's time zone (``TIME_ZONE``,
+    ``week_of``). The programme's rule is "never cancel — move it within the week", so
+    a 1:1 moved from Tuesday to Thursday kept the rhythm; one pushed into the next
+    week did not. ``KEPT`` below is the one test every figure uses.
 
 Held but empty
     Held sessions flagged ``held_but_empty`` (logged held with nothing written and
@@ -111,6 +114,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce, TruncWeek
+from django.db.models.lookups import Exact
 from django.utils import timezone
 
 from coaching.models import (
@@ -194,11 +198,39 @@ class WeekNumbers(SessionNumbers):
 
 
 _HELD = Q(status=SessionStatus.HELD)
+
+
+def week_zone() -> tzinfo:
+    """The zone weeks are cut in for "moved within its week": the programme's own
+    (settings.TIME_ZONE), the same for every viewer, page and rollup."""
+    return timezone.get_default_timezone()
+
+
+def week_of(moment: datetime) -> tuple[datetime, datetime]:
+    """The week `moment` is in: [Monday 00:00, next Monday 00:00) in `week_zone`, as
+    aware datetimes. A session moved to a start inside its original slot's week was
+    kept (`KEPT`); the move and cancel pages offer free slots inside it."""
+    zone = week_zone()
+    day = moment.astimezone(zone).date()
+    monday = day - timedelta(days=day.weekday())
+    start = datetime.combine(monday, time(), tzinfo=zone)
+    return start, datetime.combine(monday + timedelta(weeks=1), time(), tzinfo=zone)
+
+
+def _moved_within_week() -> Q:
+    zone = week_zone()
+    return Q(
+        Exact(TruncWeek("scheduled_start", tzinfo=zone), TruncWeek("original_start", tzinfo=zone))
+    )
+
+
+# Kept: held in its slot, or moved within its week (the module docstring).
+KEPT = _HELD & (Q(scheduled_start=F("original_start")) | _moved_within_week())
 # Over due sessions only: the queries filter to them first.
 _SESSION_COUNTS = {
     "due": Count("pk"),
     "held": Count("pk", filter=_HELD),
-    "on_time": Count("pk", filter=_HELD & Q(scheduled_start=F("original_start"))),
+    "on_time": Count("pk", filter=KEPT),
     "held_but_empty": Count("pk", filter=_HELD & Q(held_but_empty=True)),
     "missed": Count("pk", filter=Q(status=SessionStatus.MISSED)),
     "cancelled": Count("pk", filter=Q(status=SessionStatus.CANCELLED)),

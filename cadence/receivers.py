@@ -1,4 +1,7 @@
+from django.core.exceptions import ValidationError
+
 from . import (
+    availability,
     calendar_services,
     feedback_reminders,
     invitations,
@@ -61,3 +64,14 @@ def resume_cadence_of_returner(sender, person, **kwargs):
 
 def tell_others_of_session_change(sender, change, **kwargs):
     invitations.changed_queue(change=change)
+
+
+def refuse_clashing_move(sender, session, start, end, actor, **kwargs):
+    """A move onto someone's other session, or onto a closed day, is refused."""
+    refusal = availability.why_not_move(session=session, start=start, end=end, actor=actor)
+    if refusal:
+        raise ValidationError({"scheduled_start": refusal})
+
+
+def offer_free_slots(sender, session, **kwargs):
+    return availability.session_free_slots(session=session)

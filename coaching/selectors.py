@@ -38,7 +38,7 @@ from people.selectors import (
     people_below,
 )
 
-from . import rules, since_last
+from . import rules, signals, since_last
 from .models import (
     AgendaItem,
     CoachingSession,
@@ -64,6 +64,17 @@ def access_session(*, user: User, pk: int) -> CoachingSession:
     return get_object_or_404(
         CoachingSession.objects.visible_to(user).with_people().select_related("notes"), pk=pk
     )
+
+
+def move_slots(*, session: CoachingSession) -> list:
+    """The free slots `session` (from `access_session`) could move to within its week,
+    for everyone in it: whatever the apps to the right answer (cadence.availability,
+    which knows working hours and closed days); none without them."""
+    return [
+        slot
+        for _, slots in signals.move_slots_wanted.send(sender=CoachingSession, session=session)
+        for slot in slots or []
+    ]
 
 
 def access_since_last(*, user: User, pk: int) -> "since_last.SinceLast":

@@ -18,7 +18,7 @@ from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
 
-from . import ratings, rules
+from . import ratings, rules, signals
 from .models import (
     DEFAULT_DURATION,
     MAX_ACTIVE_GOALS,
@@ -82,6 +82,12 @@ def _check_start(start: datetime) -> None:
         raise ValidationError({"scheduled_start": "That is more than 60 days ago."})
     if start > now + FUTURE_LIMIT:
         raise ValidationError({"scheduled_start": "That is more than a year ahead."})
+
+
+def _check_move_start(start: datetime) -> None:
+    """A session moves to a time still to come: what has passed is logged, not moved."""
+    if start < timezone.now():
+        raise ValidationError({"scheduled_start": "That time has passed: pick a time to come."})
 
 
 def _check_duration(kind: str, minutes: int | None) -> int:
@@ -507,13 +513,20 @@ def session_reschedule(
     _save_notes_first(session, actor, notes)
     _require_changeable(session, actor, "move")
     _check_start(start)
+    _check_move_start(start)
     was_start, was_minutes = session.scheduled_start, session.duration_minutes
-    session.scheduled_start = start
-    session.duration_minutes = _check_duration(
-        session.kind, duration_minutes or session.duration_minutes
-    )
-    if (start, session.duration_minutes) == (was_start, was_minutes):
+    duration = _check_duration(session.kind, duration_minutes or session.duration_minutes)
+    if (start, duration) == (was_start, was_minutes):
         raise ValidationError({"scheduled_start": "The session is at that time already."})
+    signals.session_moving.send(
+        sender=CoachingSession,
+        session=session,
+        start=start,
+        end=start + timedelta(minutes=duration),
+        actor=actor,
+    )
+    session.scheduled_start = start
+    session.duration_minutes = duration
     session.scheduled_end = start + timedelta(minutes=session.duration_minutes)
     session.sequence += 1
     session.save(update_fields=["scheduled_start", "duration_minutes", "scheduled_end", "sequence"])

@@ -590,7 +590,7 @@ def session_cancel(request, pk):
     return render(
         request,
         "coaching/session_cancel.html",
-        {"session": session, "form": form},
+        {"session": session, "form": form, "slots": selectors.move_slots(session=session)},
         status=400 if request.method == "POST" else 200,
     )
 
@@ -624,7 +624,7 @@ def session_reschedule(request, pk):
     return render(
         request,
         "coaching/session_reschedule.html",
-        {"session": session, "form": form},
+        {"session": session, "form": form, "slots": selectors.move_slots(session=session)},
         status=400 if request.method == "POST" else 200,
     )
 

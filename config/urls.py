@@ -3,7 +3,7 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 
-from people.api import MeView, MyDataView
+from people.api import MeView, MyDataView, MyWorkingHoursView
 
 from . import views
 from .api_docs import ApiDocsView, ApiSchemaView
@@ -23,6 +23,7 @@ admin.site.site_title = "Tandem admin"
 api_v1 = [
     path("me/", MeView.as_view(), name="me"),
     path("me/data/", MyDataView.as_view(), name="me-data"),
+    path("me/working-hours/", MyWorkingHoursView.as_view(), name="me-working-hours"),
     path("", include("people.api_urls")),
     path("", include("scorecards.api_urls")),
     path("", include("coaching.api_urls")),

@@ -43,7 +43,7 @@ class MetricSpec:
 
 METRICS = (
     MetricSpec("adherence", "Adherence", "held ÷ due"),
-    MetricSpec("on_time_rate", "On time", "held in their planned slot ÷ held"),
+    MetricSpec("on_time_rate", "On time", "held in their planned slot or week ÷ held"),
     MetricSpec("coverage", "Coverage", "people with a held 1:1 in the last 14 days"),
     MetricSpec("held_but_empty_rate", "Held but empty", "held with nothing written", False),
     MetricSpec("close_rate", "Commitments kept", "done ÷ made in the window"),

@@ -3,9 +3,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import privacy
+from config.api import VALIDATION_ERROR, StrictSerializer, validated
+
+from . import privacy, services
 from .access import request_roles
-from .models import Team, User
+from .models import Team, User, work_days_of
 from .roles import Role
 from .selectors import current_teams
 
@@ -43,6 +45,50 @@ class MeView(APIView):
         return Response(MeSerializer(user).data)
 
 
+class WorkingHoursSerializer(StrictSerializer):
+    days = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=6),
+        allow_empty=False,
+        max_length=7,
+        help_text="Working days, 0 = Monday … 6 = Sunday.",
+    )
+    starts = serializers.TimeField(format="%H:%M", help_text="Local start, e.g. 09:00.")
+    ends = serializers.TimeField(format="%H:%M", help_text="Local end, e.g. 17:00.")
+    time_zone = serializers.CharField(read_only=True, help_text="Their own time zone.")
+
+
+def _working_hours(person: User) -> dict:
+    return WorkingHoursSerializer(
+        {
+            "days": work_days_of(person.work_days),
+            "starts": person.work_starts,
+            "ends": person.work_ends,
+            "time_zone": person.time_zone,
+        }
+    ).data
+
+
+class MyWorkingHoursView(APIView):
+    """The signed-in person's working hours, in their own time zone: when others may
+    find them free for a session (free slots to move a 1:1 to, a policy's 1:1s)."""
+
+    @extend_schema(responses=WorkingHoursSerializer, operation_id="me_working_hours_retrieve")
+    def get(self, request):
+        return Response(_working_hours(request.user))
+
+    @extend_schema(
+        request=WorkingHoursSerializer,
+        responses={200: WorkingHoursSerializer, 400: VALIDATION_ERROR},
+        operation_id="me_working_hours_update",
+    )
+    def put(self, request):
+        data = validated(WorkingHoursSerializer, request)
+        person = services.working_hours_save(
+            person=request.user, days=data["days"], starts=data["starts"], ends=data["ends"]
+        )
+        return Response(_working_hours(person))
+
+
 def _records(help_text: str):
     return serializers.ListField(child=serializers.DictField(), help_text=help_text)
 
@@ -59,7 +105,9 @@ class MyDataSerializer(serializers.Serializer):
     format = serializers.CharField(help_text="tandem-personal-data/2")
     generated_at = serializers.DateTimeField()
     person_id = serializers.IntegerField()
-    profile = _record("Email, name, time zone, roles, whether an API token and MFA exist.")
+    profile = _record(
+        "Email, name, time zone, working hours, roles, whether an API token and MFA exist."
+    )
     reporting_lines = _record("`managers` (yours, with dates) and `reports` (to you).")
     teams = _record("`memberships` with dates and the teams you `lead`.")
     audit_events = _records("Events you caused or that are about you (ids and counts).")

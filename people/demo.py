@@ -10,7 +10,15 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
-from .models import AuditEvent, Team, TeamMembership, User
+from .models import (
+    WORK_ENDS_DEFAULT,
+    WORK_STARTS_DEFAULT,
+    AuditEvent,
+    Team,
+    TeamMembership,
+    User,
+    work_days_bits,
+)
 from .roles import Role
 from .services import (
     audit_record,
@@ -99,6 +107,13 @@ def demo_people() -> list[DemoPerson]:
     return people
 
 
+# People whose working hours are their own (everyone else: Monday–Friday 09:00–17:00):
+# the free slots offered to move their 1:1s keep to them.
+OWN_WORKING_HOURS = {
+    "Grace Liu": ([0, 1, 2, 3], time(8, 0), time(16, 0)),  # a four-day week, early
+    "Lena Fischer": ([0, 1, 2, 3, 4], time(8, 30), time(16, 30)),
+}
+
 # The organisation was there before its coaching programme: the people, their lines
 # and their teams date from this long ago, before the oldest history (the focus area
 # before the current one, about 25 weeks back) — not from the day the demo was seeded.
@@ -122,6 +137,10 @@ def seed_people() -> list[tuple[DemoPerson, User]]:
             person.date_joined = organised
         person.password = password_hash
         person.display_name, person.time_zone, person.is_active = spec.name, spec.time_zone, True
+        days, starts, ends = OWN_WORKING_HOURS.get(
+            spec.name, ([0, 1, 2, 3, 4], WORK_STARTS_DEFAULT, WORK_ENDS_DEFAULT)
+        )
+        person.work_days, person.work_starts, person.work_ends = work_days_bits(days), starts, ends
         person.save()
         manager = rows[spec.manager] if spec.manager else None
         reporting_line_change(person=person, manager=manager, at=organised if new else None)

@@ -1,13 +1,44 @@
 from django import forms
 
-from .models import User, available_time_zones
+from .models import User, available_time_zones, work_days_of
 from .services_imports import MAX_UPLOAD_BYTES, TOO_LARGE
+
+WEEKDAYS = [
+    (0, "Monday"),
+    (1, "Tuesday"),
+    (2, "Wednesday"),
+    (3, "Thursday"),
+    (4, "Friday"),
+    (5, "Saturday"),
+    (6, "Sunday"),
+]
+
+
+class TimeInput(forms.TimeInput):
+    input_type = "time"
+
+    def __init__(self, **kwargs):
+        super().__init__(format="%H:%M", **kwargs)
 
 
 class ProfileForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
         choices=[],
         help_text="Sessions and reminders are shown in this time zone.",
+    )
+    work_days = forms.TypedMultipleChoiceField(
+        choices=WEEKDAYS,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        label="Working days",
+        help_text="Free slots for 1:1s are offered on these days only.",
+        error_messages={"required": "Pick at least one working day."},
+    )
+    work_starts = forms.TimeField(
+        label="Working day starts", widget=TimeInput(), help_text="In your time zone."
+    )
+    work_ends = forms.TimeField(
+        label="Working day ends", widget=TimeInput(), help_text="In your time zone."
     )
 
     class Meta:
@@ -18,6 +49,10 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].choices = [(tz, tz) for tz in sorted(available_time_zones())]
+        person = self.instance
+        self.initial.setdefault("work_days", work_days_of(person.work_days))
+        self.initial.setdefault("work_starts", person.work_starts)
+        self.initial.setdefault("work_ends", person.work_ends)
 
 
 def add_service_errors(form: forms.Form, exc) -> None:

@@ -8,6 +8,7 @@ Roles are derived, not stored, except the two that are appointments:
 """
 
 import zoneinfo
+from datetime import time
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.contenttypes.models import ContentType
@@ -36,6 +37,22 @@ def available_time_zones() -> frozenset[str]:
     if _TIME_ZONES is None:
         _TIME_ZONES = frozenset(zoneinfo.available_timezones())
     return _TIME_ZONES
+
+
+# Working hours, a person's own setting: when others may find them free for a session
+# (cadence.availability). Days as a bit set, Monday = bit 0.
+WORK_DAYS_DEFAULT = 0b0011111  # Monday to Friday
+WORK_STARTS_DEFAULT = time(9, 0)
+WORK_ENDS_DEFAULT = time(17, 0)
+
+
+def work_days_of(bits: int) -> list[int]:
+    """The weekdays (0 = Monday) in a `work_days` bit set."""
+    return [day for day in range(7) if bits >> day & 1]
+
+
+def work_days_bits(days) -> int:
+    return sum(1 << int(day) for day in set(days))
 
 
 class UserManager(BaseUserManager):
@@ -78,6 +95,15 @@ class User(AbstractBaseUser, PermissionsMixin):
         validators=[validate_time_zone],
         help_text="IANA time zone, e.g. Europe/Berlin. Sessions are shown in it.",
     )
+    work_days = models.PositiveSmallIntegerField(
+        default=WORK_DAYS_DEFAULT, help_text="Working days, Monday = 1, Tuesday = 2, … (a bit set)."
+    )
+    work_starts = models.TimeField(
+        default=WORK_STARTS_DEFAULT, help_text="Working hours start, in their time zone."
+    )
+    work_ends = models.TimeField(
+        default=WORK_ENDS_DEFAULT, help_text="Working hours end, in their time zone."
+    )
     reports_to = models.ForeignKey(
         "self",
         null=True,
@@ -107,6 +133,12 @@ class User(AbstractBaseUser, PermissionsMixin):
         constraints = [
             models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
             models.CheckConstraint(condition=~Q(reports_to=F("pk")), name="user_not_own_manager"),
+            models.CheckConstraint(
+                condition=Q(work_days__gte=1) & Q(work_days__lte=127), name="user_works_some_day"
+            ),
+            models.CheckConstraint(
+                condition=Q(work_ends__gt=F("work_starts")), name="user_work_ends_after_start"
+            ),
         ]
         indexes = [
             # People by name, a page at a time (Programme → People, its API, the people
@@ -130,6 +162,10 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+    @property
+    def working_weekdays(self) -> list[int]:
+        return work_days_of(self.work_days)
 
 
 class ReportingLine(models.Model):

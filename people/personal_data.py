@@ -22,6 +22,7 @@ from .models import (
     Team,
     TeamMembership,
     User,
+    work_days_of,
 )
 from .privacy import Erasure, erasure_part, export_section, named, ref, when
 from .selectors import roles_of
@@ -34,6 +35,11 @@ def profile(person: User) -> dict:
         "email": person.email,
         "display_name": person.display_name,
         "time_zone": person.time_zone,
+        "working_hours": {
+            "days": work_days_of(person.work_days),
+            "starts": person.work_starts.strftime("%H:%M"),
+            "ends": person.work_ends.strftime("%H:%M"),
+        },
         "date_joined": when(person.date_joined),
         "last_login": when(person.last_login),
         "welcome_sent_at": when(person.welcome_sent_at),

@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import privacy, services
-from .forms import ProfileForm
+from .forms import ProfileForm, add_service_errors
 from .selectors import may_become_first_programme_admin
 
 
@@ -16,13 +16,21 @@ def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST":
         if form.is_valid():
-            services.profile_update(
-                person=request.user,
-                display_name=form.cleaned_data["display_name"],
-                time_zone=form.cleaned_data["time_zone"],
-            )
-            messages.success(request, "Profile saved.")
-            return redirect("profile")
+            try:
+                services.profile_update(
+                    person=request.user,
+                    display_name=form.cleaned_data["display_name"],
+                    time_zone=form.cleaned_data["time_zone"],
+                    work_days=form.cleaned_data["work_days"],
+                    work_starts=form.cleaned_data["work_starts"],
+                    work_ends=form.cleaned_data["work_ends"],
+                )
+            except ValidationError as exc:
+                request.user.refresh_from_db()
+                add_service_errors(form, exc)
+            else:
+                messages.success(request, "Profile saved.")
+                return redirect("profile")
         return render(request, "people/profile.html", {"form": form}, status=400)
     return render(request, "people/profile.html", {"form": form})
 

@@ -797,6 +797,9 @@ ROUTES: dict[str, dict] = dict(
         # The API: who may call what, with which objects.
         ("api:me", api(*ALL)),
         ("api:me-data", api(*ALL)),
+        # One's own working hours: everyone signed in; a PUT with nothing is bad input.
+        ("api:me-working-hours", api(*ALL)),
+        ("api:me-working-hours PUT", api(*ALL, ok="400")),
         ("api:scorecard-template-list", api(*ALL)),
         ("api:scorecard-template-detail", {"walk": api(*ALL)}),
         ("api:scorecard-template-restore", {"walk": api("admin", no="403")}),

@@ -104,7 +104,8 @@ def world(org):
     Rita's 1:1s with Mia        −40d held (before the window; commitment then, done)
                                 −21d held, written; commitments made then: one later
                                      done, one dropped
-                                −15d → moved to −14d, held with nothing written (empty)
+                                −17d (a Sunday) → moved to −14d, into the next week,
+                                     held with nothing written (empty; not kept)
                                 −7d  cancelled (forecast call)
                                 −2d  held; one open commitment, made then
                                 +5d  scheduled (future: not due)
@@ -147,7 +148,7 @@ def world(org):
     with time_machine.travel(NOW, tick=False):
         commitment_close(commitment=done, actor=org.manager, status="done")
         commitment_close(commitment=dropped, actor=org.manager, status="dropped", reason="Lost")
-        r2 = one_on_one(org.manager, org.rep, start=days_ago(15))
+        r2 = one_on_one(org.manager, org.rep, start=days_ago(17))
         r2 = session_reschedule(session=r2, actor=org.manager, start=days_ago(14))
         held(r2, org.manager, written=False)
         r3 = one_on_one(org.manager, org.rep, start=days_ago(7))
@@ -198,7 +199,7 @@ def numbers(scope):
 MIA = HealthNumbers(
     due=9,
     held=4,  # r1 r2 r4 review
-    on_time=3,  # r2 was moved
+    on_time=3,  # r2 was moved out of its week
     held_but_empty=1,  # r2
     missed=2,  # p2 p3
     cancelled=2,

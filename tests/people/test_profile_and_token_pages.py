@@ -2,12 +2,20 @@ import pytest
 
 from people.models import AuditEvent
 
+WORKING_HOURS = {
+    "work_days": ["0", "1", "2", "3", "4"],
+    "work_starts": "09:00",
+    "work_ends": "17:00",
+}
+
 
 @pytest.mark.django_db
 def test_a_person_changes_their_name_and_time_zone(client, org):
     client.force_login(org.rep)
     response = client.post(
-        "/me/profile/", {"display_name": "Rita R.", "time_zone": "Asia/Tokyo"}, follow=True
+        "/me/profile/",
+        {"display_name": "Rita R.", "time_zone": "Asia/Tokyo", **WORKING_HOURS},
+        follow=True,
     )
     assert b"Profile saved." in response.content
     org.rep.refresh_from_db()
@@ -18,7 +26,8 @@ def test_a_person_changes_their_name_and_time_zone(client, org):
 def test_an_unknown_time_zone_is_refused_with_a_message_and_nothing_saved(client, org):
     client.force_login(org.rep)
     response = client.post(
-        "/me/profile/", {"display_name": "Someone Else", "time_zone": "Mars/Olympus"}
+        "/me/profile/",
+        {"display_name": "Someone Else", "time_zone": "Mars/Olympus", **WORKING_HOURS},
     )
     assert response.status_code == 400
     assert b"Select a valid choice" in response.content
