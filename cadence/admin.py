@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -29,6 +30,7 @@ from .models import (
     TeamChannel,
 )
 from .selectors import describe_rule
+from .selectors_policies import plans_ending
 
 
 class _EndedFilter(admin.SimpleListFilter):
@@ -209,9 +211,27 @@ class PolicyAssignmentAdmin(admin.ModelAdmin):
         )
         made = assignment.plans.live().count()
         self.message_user(request, f"{assignment.team} keeps “{assignment.policy}”: {made} plans.")
+        for unplaced in assignment.unplaced:  # laid out as Team cadence's preview shows
+            self.message_user(
+                request, f"Not placed — {unplaced.who}: {unplaced.why}", messages.WARNING
+            )
 
-    @admin.action(description="End these assignments (and their plans)", permissions=["change"])
+    @admin.action(description="End these assignments (and their plans)…", permissions=["change"])
     def end_assignments(self, request, queryset):
+        """Asks first, listing the plans that would end; ends them once confirmed."""
+        if request.POST.get("confirmed") != "yes":
+            ending = [
+                plans_ending(team=assignment.team)
+                for assignment in queryset.filter(ended_at__isnull=True).select_related("team")
+            ]
+            context = {
+                **self.admin_site.each_context(request),
+                "title": "End these assignments and their plans?",
+                "opts": self.model._meta,
+                "ending": [e for e in ending if e is not None],
+                "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+            }
+            return TemplateResponse(request, "admin/cadence/end_assignments_confirm.html", context)
         ended = 0
         for assignment in queryset.filter(ended_at__isnull=True).select_related("team"):
             services.policy_assignment_end(assignment=assignment, actor=request.user)

@@ -248,6 +248,24 @@ class PlanViewSet(viewsets.GenericViewSet):
         services.plan_end(plan=plan, actor=request.user, reason=data["reason"], note=data["note"])
         return self._answer(request, pk)
 
+    @extend_schema(
+        operation_id="plans_restart",
+        summary="Restart an ended plan with its times",
+        description="A new plan between the same people (or for the same team), on the "
+        "same day, time, rhythm, length and zone, from today; the ended one stays. 400 "
+        "while it runs, for a peer pair's plan, when someone in it left or when they "
+        "have a live plan of the kind already. Answers the new plan.",
+        parameters=[PLAN_ID],
+        request=None,
+        responses={201: PlanSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"])
+    def restart(self, request, pk=None):
+        plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
+        restarted = services.plan_restart(plan=plan, actor=request.user)
+        body = PlanSerializer(selectors.access_plan(user=request.user, pk=restarted.pk)).data
+        return Response(body, status=201)
+
 
 def register(router) -> None:
     """Add the plan viewset to the API router."""

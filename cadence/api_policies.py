@@ -23,6 +23,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from coaching.api_focus_areas import config_schema
@@ -41,6 +42,7 @@ from people.roles import Role
 
 from . import services
 from .models import CadencePolicy, Recurrence, Weekday
+from .placement import policy_placement
 from .selectors import describe_rule
 from .selectors_policies import (
     TEAM_STATES,
@@ -203,6 +205,46 @@ class ApplySerializer(StrictSerializer):
 TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Team id.")
 
 
+class PlacedSerializer(serializers.Serializer):
+    who = serializers.CharField(help_text="Whose plan, in words: “Rita Rep's 1:1”.")
+    kind = serializers.CharField(source="plan.kind")
+    coach = PersonRefSerializer(source="plan.coach")
+    coachee = PersonRefSerializer(source="plan.coachee", allow_null=True)
+    weekday = serializers.IntegerField(source="plan.weekday", help_text="0 = Monday.")
+    local_time = serializers.TimeField(source="plan.local_time", format="%H:%M")
+    time_zone = serializers.CharField(source="plan.time_zone")
+    duration_minutes = serializers.IntegerField(source="plan.duration_minutes")
+    moved_because = serializers.CharField(
+        help_text="Why not at the policy's own day and time (a clash, someone's working "
+        "hours); empty when there."
+    )
+
+
+class UnplacedSerializer(serializers.Serializer):
+    who = serializers.CharField()
+    why = serializers.CharField()
+
+
+class EndingPlanSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    words = serializers.CharField(help_text="The plan in words.")
+
+
+class PlacementSerializer(serializers.Serializer):
+    policy = serializers.IntegerField(source="policy.pk")
+    team = serializers.IntegerField(source="team.pk")
+    placed = PlacedSerializer(many=True, help_text="The plans applying makes, each at its time.")
+    unplaced = UnplacedSerializer(many=True, help_text="Who could not be placed, and why.")
+    ending = EndingPlanSerializer(
+        many=True, help_text="Plans of another policy the team keeps, ended first."
+    )
+
+
+class PreviewSerializer(serializers.Serializer):
+    policy = serializers.PrimaryKeyRelatedField(queryset=CadencePolicy.objects.all())
+
+
 @extend_schema_view(
     list=extend_schema(
         operation_id="team_cadence_list",
@@ -261,6 +303,29 @@ class TeamCadenceViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
             raise serializers.ValidationError(exc.message_dict) from None
         (applied,) = note_plans_missing([self.get_queryset().get(pk=pk)])
         return Response(TeamCadenceSerializer(applied).data)
+
+    @extend_schema(
+        operation_id="team_cadence_preview",
+        summary="What applying a policy to the team would do, nothing written",
+        description="Every plan it would make at its day and time (and why there, when "
+        "not the policy's own: a clash stepped round, someone's working hours), who "
+        "could not be placed and why, and the plans of another policy the team keeps "
+        "that would end first. Applying (PUT) makes exactly these.",
+        parameters=[
+            TEAM_ID,
+            OpenApiParameter("policy", int, required=True, description="Policy id."),
+        ],
+        responses={200: PlacementSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["get"])
+    def preview(self, request, pk: int):
+        team = get_object_or_404(Team.objects.select_related("lead__reports_to"), pk=pk)
+        policy = query_params(PreviewSerializer, request)["policy"]
+        try:
+            placement = policy_placement(policy=policy, team=team)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from None
+        return Response(PlacementSerializer(placement).data)
 
     def destroy(self, request, pk: int):
         team = get_object_or_404(Team, pk=pk)

@@ -190,10 +190,17 @@ def _when(start: datetime, end: datetime) -> str:
 def why_not_move(
     *, session: CoachingSession, start: datetime, end: datetime, actor: User
 ) -> str | None:
-    """Why `session` may not move to [start, end), in words, or None: a closed day for
-    someone in it, or a clash with another session of someone in it — named when the
-    actor took part in it, only as "busy" otherwise (whose other sessions they are is
-    not the actor's to read). Two queries, three with a clash of the actor's own."""
+    """Why `session` may not move to [start, end), in words, or None: a time that has
+    passed, unless in the session's own week (recording that people met earlier is a
+    move there; further back is a mistake), a closed day for someone in it, or a clash
+    with another session of someone in it — named when the actor took part in it, only
+    as "busy" otherwise (whose other sessions they are is not the actor's to read).
+    Two queries, three with a clash of the actor's own."""
+    if start < timezone.now() and start < week_of(session.original_start)[0]:
+        return (
+            "That time has passed: pick a time to come — or, to record that you met "
+            "earlier, a time in its own week."
+        )
     people = _people(session)
     closures = closures_between(
         (start - timedelta(days=1)).date(), (end + timedelta(days=1)).date()

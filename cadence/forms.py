@@ -123,7 +123,7 @@ def plan_with_forms(plan, **bound):
         if form is not None and not plan.is_live
         for errors in form.errors.values()
         for error in errors
-    ]
+    ] + list(bound.get("restart_error") or [])
     return plan
 
 

@@ -14,6 +14,7 @@ from people.paging import StateChoice
 
 from . import services
 from .models import PLANNED_KINDS, CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
+from .placement import plan_words
 from .selectors import describe_rule
 from .services_policies import KIND_NAMES
 
@@ -261,3 +262,29 @@ def plans_changed(assignment_ids: list[int]) -> dict[int, tuple[int, int]]:
         differs = items.get((plan.assignment.policy_id, plan.kind)) != _rule(plan)
         counts[plan.assignment_id] = (made + 1, changed + differs)
     return counts
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What ending a team's policy ends: its live plans, each in words."""
+
+    assignment: PolicyAssignment
+    plans: list[CadencePlan]
+
+
+def plans_ending(*, team) -> Ending | None:
+    """The team's live assignment and the live plans it made (each with `words`), or
+    None when it keeps no policy: the End confirmation. Two queries."""
+    assignment = (
+        PolicyAssignment.objects.filter(team=team, ended_at__isnull=True)
+        .select_related("policy", "team")
+        .first()
+    )
+    if assignment is None:
+        return None
+    plans = list(
+        assignment.plans.live().select_related("coach", "coachee", "team").order_by("kind", "pk")
+    )
+    for plan in plans:
+        plan.words = plan_words(plan)
+    return Ending(assignment, plans)

@@ -241,6 +241,37 @@ def plans_end(*, plans, actor: User | None, reason: str, note: str = "") -> list
     return live
 
 
+@transaction.atomic
+def plan_restart(*, plan: CadencePlan, actor: User) -> CadencePlan:
+    """An ended plan again, with its times: a new plan between the same people (or for
+    the same team), on the same day, time, rhythm, length and zone, from today; the
+    ended one stays as history. Refused while it runs, when someone in it has left,
+    for a peer pair's plan (it follows the pair) and when they have a live plan of the
+    kind already."""
+    if not may_manage(actor=actor, plan=plan):
+        raise Http404
+    plan = CadencePlan.objects.select_related("coach", "coachee", "team", "assignment").get(
+        pk=plan.pk
+    )
+    if plan.is_live:
+        raise ValidationError("This plan is running: there is nothing to restart.")
+    if plan.pair_id is not None:
+        raise ValidationError("A peer pair's plan follows the pair: the pair restarts it.")
+    gone = [p.display_name for p in (plan.coach, plan.coachee) if p is not None and not p.is_active]
+    if gone:
+        raise ValidationError(f"{' and '.join(gone)} no longer take part (deactivated).")
+    assignment = plan.assignment if plan.assignment and plan.assignment.ended_at is None else None
+    return plan_create(
+        kind=plan.kind,
+        coach=plan.coach,
+        coachee=plan.coachee,
+        team=plan.team,
+        assignment=assignment,
+        actor=actor,
+        **{field: getattr(plan, field) for field in RULE_FIELDS},
+    )
+
+
 # --- Policies ---------------------------------------------------------------------------
 
 
@@ -296,22 +327,45 @@ def policy_apply_check(*, policy: CadencePolicy, team: Team) -> PolicyAssignment
 def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> PolicyAssignment:
     """Make the team's plans from the policy: a 1:1 per current member with the lead,
     one call review and one role-play for the team, a manager review between the lead
-    and the lead's manager. Plans that already exist are kept, not doubled. Another
-    policy the team keeps ends first; the one it keeps already makes only what is
-    missing, and is refused when nothing is (`policy_apply_check`). The assignment
-    says how many plans this made (`plans_made`) and whether the team kept the policy
-    already (`kept_already`: what was missing was made)."""
-    current = policy_apply_check(policy=policy, team=team)
-    if current is not None and current.policy_id != policy.pk:
+    and the lead's manager — each where `placement.policy_placement` lays it (the read
+    the preview shows: each 1:1 in a slot of its own, clear of everyone's other plans).
+    Plans that already exist are kept, not doubled. Another policy the team keeps ends
+    first; the one it keeps already makes only what is missing, and is refused when
+    nothing is (`policy_apply_check`). The assignment says how many plans this made
+    (`plans_made`), whether the team kept the policy already (`kept_already`: what was
+    missing was made) and who could not be placed, and why (`unplaced`)."""
+    from .placement import policy_placement  # placement reads through this module
+
+    placement = policy_placement(policy=policy, team=team)
+    current = placement.current
+    if placement.replacing:
         policy_assignment_end(assignment=current, actor=actor)
         current = None
     assignment = current or PolicyAssignment.objects.create(
         policy=policy, team=team, applied_by=actor
     )
+    plans = [placed.plan for placed in placement.placed]
+    for plan in plans:
+        plan.assignment = assignment
     assignment.kept_already = current is not None
-    assignment.plans_made = len(_plans_for_team(assignment, team, actor))
+    assignment.plans_made = len(_plans_saved(plans, actor=actor))
+    assignment.unplaced = placement.unplaced
     audit_record(actor=actor, verb="policy.applied", target=team, data={"policy_id": policy.pk})
     return assignment
+
+
+def team_members(team: Team) -> list[User]:
+    """The team's current, active members but its lead, by name."""
+    return sorted(_members(team), key=lambda p: (p.display_name, p.pk))
+
+
+def plans_wanted(
+    assignment: PolicyAssignment, *, members: list[User], ending: list[int] = ()
+) -> list[CadencePlan]:
+    """What applying the assignment's policy to its team would make, unsaved, at the
+    policy's own days and times: its plans the team lacks, the plans in `ending` (those
+    of a policy it replaces) counted as gone."""
+    return _plans_missing(assignment, members=members, team_plans=True, ending=ending)
 
 
 def _members(team: Team) -> list[User]:
@@ -338,13 +392,17 @@ def _plans_from_policy(
     insert, one generation once committed, however large the team (a new lead for a
     team of ten was 449 queries). Each item's rule was checked when it was saved, with
     the same constraints, so the plans' are left to the database, the last word."""
-    return _plans_saved(
-        _plans_missing(assignment, members=members, team_plans=team_plans), actor=actor
+    from .placement import place  # placement reads through this module
+
+    placed, _ = place(
+        _plans_missing(assignment, members=members, team_plans=team_plans),
+        team_members=members,
     )
+    return _plans_saved([p.plan for p in placed], actor=actor)
 
 
 def _plans_missing(
-    assignment: PolicyAssignment, *, members: list[User], team_plans: bool
+    assignment: PolicyAssignment, *, members: list[User], team_plans: bool, ending: list[int] = ()
 ) -> list[CadencePlan]:
     """What `_plans_from_policy` would make, unsaved: one query for the live plans.
     Nothing with someone deactivated: a lead who left runs nothing until the team has
@@ -366,6 +424,7 @@ def _plans_missing(
     taken = _live_plan_keys(
         coachees=[who["coachee"].pk for _, who in wanted if "coachee" in who],
         team=assignment.team,
+        ending=ending,
     )
     plans = []
     for item, who in wanted:
@@ -393,10 +452,11 @@ def plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | No
     return (kind, coach_id, coachee_id) if coachee_id is not None else (kind, "team", team_id)
 
 
-def _live_plan_keys(*, coachees: list[int], team: Team) -> set[tuple]:
+def _live_plan_keys(*, coachees: list[int], team: Team, ending: list[int] = ()) -> set[tuple]:
     rows = (
         CadencePlan.objects.live()
         .filter(Q(coachee_id__in=coachees) | Q(team=team, coachee__isnull=True))
+        .exclude(pk__in=list(ending))
         .values_list("kind", "coach_id", "coachee_id", "team_id")
     )
     return {plan_key(*row) for row in rows}

@@ -15,6 +15,7 @@ urlpatterns = [
     path("cadence/plans/<int:pk>/edit/", views.plan_edit, name="plan_edit"),
     path("cadence/plans/<int:pk>/pause/", views.plan_pause, name="plan_pause"),
     path("cadence/plans/<int:pk>/end/", views.plan_end, name="plan_end"),
+    path("cadence/plans/<int:pk>/restart/", views.plan_restart, name="plan_restart"),
     path("me/notifications/", views.notification_list, name="notification_list"),
     path("me/notifications/read/", views.notifications_read, name="notifications_read"),
     path("me/digests/<str:period>/", views.digest_detail, name="digest_detail"),

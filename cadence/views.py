@@ -24,6 +24,7 @@ from .forms import (
     PlanRuleForm,
     plan_with_forms,
 )
+from .placement import clashes_of
 from .selectors_closures import closures_coming
 from .views_plans import BACK_TO_PROGRAMME, back_to_programme, programme_plan_page
 
@@ -89,14 +90,16 @@ def plan_edit(request, pk):
         if not changes:
             return _answer(request, plan, message="Nothing changed.")
         try:
-            services.plan_update(plan=plan, actor=request.user, **changes)
+            changed = services.plan_update(plan=plan, actor=request.user, **changes)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
+            clashes = clashes_of(plan=changed)
             return _answer(
                 request,
                 plan,
-                message="Plan changed. Sessions nobody has touched yet move to the new time.",
+                message="Plan changed. Sessions nobody has touched yet move to the new time."
+                + (f" Note: it now clashes with {'; '.join(clashes)}." if clashes else ""),
             )
     return _answer(request, plan, status=400, edit_form=form)
 
@@ -145,6 +148,23 @@ def plan_end(request, pk):
                 message="Plan ended. Its held sessions stay; future ones nobody touched are gone.",
             )
     return _answer(request, plan, status=400, end_form=form)
+
+
+@require_POST
+def plan_restart(request, pk):
+    """An ended plan again, with its times (`services.plan_restart`)."""
+    plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
+    try:
+        restarted = services.plan_restart(plan=plan, actor=request.user)
+    except ValidationError as exc:
+        return _answer(request, plan, status=400, restart_error=exc.messages)
+    clashes = clashes_of(plan=restarted)
+    return _answer(
+        request,
+        restarted,
+        message="Plan restarted with its times: sessions are planned again."
+        + (f" It clashes with {'; '.join(clashes)}." if clashes else ""),
+    )
 
 
 # --- Notifications ----------------------------------------------------------------------

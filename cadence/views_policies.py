@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from people.access import role_required
 from people.models import Team
@@ -21,9 +21,11 @@ from people.roles import Role
 
 from . import services
 from .forms_policies import PolicyApplyForm, TeamsShownForm
+from .placement import policy_placement
 from .selectors_policies import (
     TEAM_STATES,
     offer_policies,
+    plans_ending,
     policies_with_items,
     team_choices,
     teams_page,
@@ -60,14 +62,24 @@ def _page(request, *, error=None):
     return render(request, "cadence/team_cadence.html", context, status=status)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(Role.PROGRAMME_ADMIN)
 def team_policy_apply(request, pk: int):
-    team = get_object_or_404(Team.objects.select_related("lead"), pk=pk)
-    form = PolicyApplyForm(request.POST)
+    """GET: the preview — every plan applying would make, at its day and time, every
+    clash it stepped round, who could not be placed and why, the plans it would end —
+    nothing written. POST (from the preview): apply."""
+    team = get_object_or_404(Team.objects.select_related("lead__reports_to"), pk=pk)
+    form = PolicyApplyForm(request.POST if request.method == "POST" else request.GET)
     if not form.is_valid():
         return _page(request, error=[e for errors in form.errors.values() for e in errors])
     policy = form.cleaned_data["policy"]
+    if request.method == "GET":
+        try:
+            placement = policy_placement(policy=policy, team=team)
+        except ValidationError as exc:
+            return _page(request, error=exc.messages)
+        context = {"placement": placement, "team": team, "back": urlencode(_kept(request.GET))}
+        return render(request, "cadence/team_policy_apply.html", context)
     try:
         assignment = services.policy_apply(policy=policy, team=team, actor=request.user)
     except ValidationError as exc:
@@ -78,13 +90,23 @@ def team_policy_apply(request, pk: int):
         made = assignment.plans_made
         done = f"{made} missing plan{'s' * (made != 1)} made; {done}"
     messages.success(request, f"{team} keeps “{policy}”: {done}")
+    for unplaced in assignment.unplaced:
+        messages.warning(request, f"Not placed — {unplaced.who}: {unplaced.why}")
     return redirect(_back(request))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @role_required(Role.PROGRAMME_ADMIN)
 def team_policy_end(request, pk: int):
+    """GET: what ending would end (the team's live plans of the policy), to confirm.
+    POST (from that page): end it."""
     team = get_object_or_404(Team, pk=pk)
+    if request.method == "GET":
+        ending = plans_ending(team=team)
+        if ending is None:
+            return _page(request, error=[f"{team} keeps no policy now."])
+        context = {"team": team, "ending": ending, "back": urlencode(_kept(request.GET))}
+        return render(request, "cadence/team_policy_end.html", context)
     try:
         assignment = services.team_policy_end(team=team, actor=request.user)
     except ValidationError as exc:

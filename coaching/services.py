@@ -84,12 +84,6 @@ def _check_start(start: datetime) -> None:
         raise ValidationError({"scheduled_start": "That is more than a year ahead."})
 
 
-def _check_move_start(start: datetime) -> None:
-    """A session moves to a time still to come: what has passed is logged, not moved."""
-    if start < timezone.now():
-        raise ValidationError({"scheduled_start": "That time has passed: pick a time to come."})
-
-
 def _check_duration(kind: str, minutes: int | None) -> int:
     minutes = minutes or DEFAULT_DURATION[SessionKind(kind)]
     if not 5 <= minutes <= 480:
@@ -513,7 +507,6 @@ def session_reschedule(
     _save_notes_first(session, actor, notes)
     _require_changeable(session, actor, "move")
     _check_start(start)
-    _check_move_start(start)
     was_start, was_minutes = session.scheduled_start, session.duration_minutes
     duration = _check_duration(session.kind, duration_minutes or session.duration_minutes)
     if (start, duration) == (was_start, was_minutes):

@@ -100,9 +100,11 @@ OBJECT_KIND = {
         "plan_edit",
         "plan_pause",
         "plan_end",
+        "plan_restart",
         "programme_plan",
         "api:plan-detail",
         "api:plan-end",
+        "api:plan-restart",
     ],
     "focus": ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
     "policy": ["policy_edit", "api:cadence-policy-detail"],
@@ -143,6 +145,7 @@ OBJECT_KIND = {
         "team_policy_apply",
         "team_policy_end",
         "api:team-cadence-detail",
+        "api:team-cadence-preview",
         "rollout_tick",
         "rollout_untick",
         "team_playbooks",
@@ -659,6 +662,8 @@ ROUTES: dict[str, dict] = dict(
         post("plan_edit", each(PLAN, page, ok="400")),
         post("plan_pause", each(PLAN, page, ok="400")),
         post("plan_end", each(PLAN, page, ok="400")),
+        # The world's plans run: there is nothing to restart.
+        post("plan_restart", each(PLAN, page, ok="400")),
         ("programme_plans", page("admin")),
         ("programme_plan", each({"rep": ("admin",), "other": ("admin",)}, page)),
         ("rollout_overview", page("head", "hr", "admin")),
@@ -713,15 +718,13 @@ ROUTES: dict[str, dict] = dict(
         ("closed_days", page("admin")),
         post("closure_new", page("admin", ok="400")),
         post("closure_remove", {"any": page("admin", ok=REDIRECT)}),
-        # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
-        post(
+        # Both are a page before they write (GET): the preview needs a policy picked
+        # (400); ending asks first, and Mia's team keeps no policy to end (400).
+        (
             "team_policy_apply",
             {"mine": page("admin", ok="400"), "other": page("admin", ok="400")},
         ),
-        post(
-            "team_policy_end",
-            {"mine": page("admin", ok="400"), "other": page("admin", ok=REDIRECT)},
-        ),
+        ("team_policy_end", {"mine": page("admin", ok="400"), "other": page("admin")}),
         ("team_rollout", each(TEAM_HEALTH, page)),
         # Ticked by the team's lead alone; those who watch it get 404.
         post("rollout_tick", {"mine": page("manager", ok="400"), "other": page()}),
@@ -955,6 +958,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:plan-detail", each(PLAN_READ, api)),
         ("api:plan-detail PATCH", each(PLAN, api, ok="400")),
         ("api:plan-end", each(PLAN, api, ok="400")),
+        ("api:plan-restart", each(PLAN, api, ok="400")),  # they run: nothing to restart
         ("api:plan-programme", api("admin")),
         # One's own notifications and preferences; an empty mark-read marks them all.
         ("api:notification-list", api(*ALL)),
@@ -977,6 +981,11 @@ ROUTES: dict[str, dict] = dict(
         ("api:closed-day-detail", {"any": api("admin")}),
         ("api:closed-day-detail DELETE", {"any": api("admin", ok="204")}),
         ("api:team-cadence-detail", {"mine": api("admin"), "other": api("admin")}),
+        # No policy named: 400.
+        (
+            "api:team-cadence-preview",
+            {"mine": api("admin", ok="400"), "other": api("admin", ok="400")},
+        ),
         # Empty bodies: no policy picked (400); the other team keeps one, so it ends.
         (
             "api:team-cadence-detail PUT",

@@ -22,6 +22,7 @@ from cadence.models import (
     PolicyItem,
     TeamChannel,
 )
+from cadence.placement import plan_words
 from cadence.services import plan_create, policy_apply
 from coaching.services import (
     agenda_item_add,
@@ -237,10 +238,16 @@ def test_a_team_without_a_lead_is_refused_with_a_reason(admin_client, policy):
 @pytest.mark.django_db
 def test_ending_assignments_ends_their_plans(admin_client, org, team, policy):
     assignment = policy_apply(policy=policy, team=team, actor=org.admin)
-    response = admin_client.post(
-        "/admin/cadence/policyassignment/",
-        {"action": "end_assignments", "_selected_action": [assignment.pk]},
-    )
+    action = {"action": "end_assignments", "_selected_action": [assignment.pk]}
+    # It asks first, listing the plans that would end, and ends nothing yet.
+    asked = admin_client.post("/admin/cadence/policyassignment/", action)
+    assert asked.status_code == 200
+    body = asked.content.decode()
+    assert "End these assignments and their plans?" in body and "Yes, end them" in body
+    assert CadencePlan.objects.live().exists()
+    for plan in CadencePlan.objects.live().select_related("coach", "coachee", "team"):
+        assert plan_words(plan).replace("'", "&#x27;") in body
+    response = admin_client.post("/admin/cadence/policyassignment/", action | {"confirmed": "yes"})
     assert response.status_code == 302
     assignment.refresh_from_db()
     assert assignment.ended_at is not None

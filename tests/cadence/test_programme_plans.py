@@ -329,8 +329,13 @@ def test_an_ended_plans_page_says_who_ended_it_when_and_why_and_offers_no_change
     body = admin.get(page_of(plans_world.pavel)).content.decode()
     assert "<dt>Ended by</dt><dd>Hana Head · “Parental leave”</dd>" in body
     assert "<dt>Ended</dt><dd>2 Mar 2026 · Long leave</dd>" in body
-    assert "<dt>Next</dt>" not in body and 'name="back"' not in body
-    assert f"/cadence/plans/{plans_world.pavel.pk}/" not in body
+    assert "<dt>Next</dt>" not in body
+    # No change of an ended plan: only restarting it, with its times.
+    pavel = plans_world.pavel.pk
+    for change in ("edit", "pause", "end"):
+        assert f"/cadence/plans/{pavel}/{change}/" not in body
+    assert f'action="/cadence/plans/{pavel}/restart/"' in body
+    assert "Restart with its times" in body
     by_nobody = admin.get(page_of(plans_world.omar)).content.decode()
     assert "<dt>Ended by</dt><dd>the system</dd>" in by_nobody
     assert "10 Feb 2026 · Role changed" in by_nobody
@@ -489,7 +494,8 @@ def test_with_htmx_a_change_is_the_plans_fragment_still_coming_back_here(admin, 
     )
     assert response.status_code == 200
     body = response.content.decode()
-    assert "Plan ended." in body and "<form" not in body
+    assert "Plan ended." in body
+    assert body.count("<form") == 1 and "Restart with its times" in body  # nothing else
     assert f'<h2 id="plan-{plan.pk}-heading">Ended</h2>' in body
 
 

@@ -80,7 +80,7 @@ def test_the_page_says_the_lead_left_and_links_to_where_a_lead_is_named(admin, w
 def test_a_team_whose_lead_is_here_is_unaffected(admin, org, world):
     west = row(admin.get(PAGE).content.decode(), "West")
     assert "deactivated" not in west and "Name a new lead" not in west
-    assert ">Apply instead</button>" in west
+    assert ">Apply instead…</button>" in west
     response = admin.post(f"{PAGE}teams/{world.west.pk}/apply/", {"policy": world.light.pk})
     assert response.status_code == 302
     kept = PolicyAssignment.objects.get(team=world.west, ended_at__isnull=True)

@@ -50,7 +50,7 @@ def test_a_team_lacking_plans_says_which_and_offers_to_make_them(admin, org, wor
     east = row(admin.get(PAGE).content.decode(), "East")
     assert "2 plans missing: Rita Rep&#x27;s 1:1, the team&#x27;s call review" in east
     assert f'<input type="hidden" name="policy" value="{world.standard.pk}">' in east
-    assert 'aria-label="Make the missing plans for East">Make the missing plans</button>' in east
+    assert 'aria-label="Make the missing plans for East">Make the missing plans…</button>' in east
 
 
 def test_making_the_missing_plans_makes_them_and_the_note_goes(admin, org, world):
@@ -79,7 +79,7 @@ def test_a_team_missing_nothing_shows_nothing_more(admin, world):
     body = admin.get(PAGE).content.decode()
     for name in ("East", "West"):
         assert "missing" not in row(body, name)
-    assert "Make the missing plans</button>" not in body
+    assert "Make the missing plans…</button>" not in body
 
 
 def test_a_kind_the_policy_gained_and_a_new_member_are_missing(admin, org, world):

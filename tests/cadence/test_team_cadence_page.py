@@ -101,7 +101,15 @@ def test_the_tabs_count_and_filter_teams(admin, world):
 
 def test_applying_a_policy_makes_the_plans_and_comes_back_to_the_same_list(admin, org, world):
     page = admin.get(PAGE, {"show": "without"}).content.decode()
-    assert f'action="{PAGE}teams/{world.east.pk}/apply/?show=without&amp;page=1"' in page
+    # The row opens the preview, carrying the list's state; the preview's confirmation
+    # comes back to it.
+    assert f'<form method="get" action="{PAGE}teams/{world.east.pk}/apply/"' in page
+    assert '<input type="hidden" name="show" value="without">' in page
+    preview = admin.get(
+        f"{PAGE}teams/{world.east.pk}/apply/",
+        {"show": "without", "page": "1", "policy": world.standard.pk},
+    ).content.decode()
+    assert f'action="{PAGE}teams/{world.east.pk}/apply/?show=without&amp;page=1"' in preview
     response = admin.post(
         f"{PAGE}teams/{world.east.pk}/apply/?show=without&page=1", {"policy": world.standard.pk}
     )
@@ -128,10 +136,10 @@ def test_the_policy_a_team_keeps_is_not_offered_again(admin, world):
     assert f'<option value="{world.standard.pk}"' not in west
     assert f'<option value="{world.light.pk}">Light touch</option>' in west
     assert "Another policy for West, instead of Sales team standard" in west
-    assert ">Apply instead</button>" in west
+    assert ">Apply instead…</button>" in west
     assert f'<option value="{world.standard.pk}">Sales team standard</option>' in east
     assert f'<option value="{world.light.pk}">Light touch</option>' in east
-    assert " selected" not in east and ">Apply</button>" in east
+    assert " selected" not in east and ">Apply…</button>" in east
     world.light.delete()  # the standard is the only policy: West has nothing to apply
     west = row(admin.get(PAGE).content.decode(), "West")
     assert "<select" not in west and "End Sales team standard for West" in west

@@ -1,7 +1,8 @@
 """Move it, don't cancel it: the cancel and move pages offer the free slots of the
 session's week, one click takes one; a move onto a clash, into the past, onto a
 closed day or with a malformed time is refused with a message, page and API alike,
-and changes nothing."""
+and changes nothing. (Earlier in its own week is no mistake: that records when people
+met.)"""
 
 from datetime import UTC, date, datetime, timedelta
 
@@ -96,7 +97,7 @@ BAD_MOVES = [
     # words for a malformed time)
     ("2026-12-09T10:15", "2026-12-09T09:15:00Z", "clashes with your 1:1 with Pavel Peer"),
     ("2026-12-10T10:00", "2026-12-10T09:00:00Z", "another session of Rita Rep"),
-    ("2026-12-07T08:30", "2026-12-07T07:30:00Z", "That time has passed"),
+    ("2026-12-04T10:00", "2026-12-04T09:00:00Z", "That time has passed"),  # last week
     ("2026-12-11T10:00", "2026-12-11T09:00:00Z", "Friday 11 December is a closed day"),
     ("2026-13-45T99:00", "next tuesday", "valid date|wrong format"),
 ]
@@ -161,3 +162,14 @@ def test_the_pages_cost_the_same_whatever_the_week_holds(
     # busy sessions, the closed days.
     with django_assert_num_queries(7):
         assert client.get(f"/sessions/{session.pk}/{page}/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_earlier_in_its_own_week_records_when_people_met(client_for, org, session):
+    with time_machine.travel(datetime(2026, 12, 8, 12, 0, tzinfo=UTC), tick=False):
+        response = client_for(org.manager).post(
+            f"/sessions/{session.pk}/reschedule/", {"scheduled_start": "2026-12-07T15:00"}
+        )
+    assert response.status_code == 302
+    moved = CoachingSession.objects.get(pk=session.pk)
+    assert moved.scheduled_start == datetime(2026, 12, 7, 14, 0, tzinfo=UTC)

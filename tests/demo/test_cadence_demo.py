@@ -193,7 +193,7 @@ class TestDemoCadence:
         assert f'<input type="hidden" name="policy" value="{policy.pk}">' in row
         assert (
             f'aria-label="Make the missing plans for {FORECAST_PUSH_TEAM}">'
-            "Make the missing plans</button>"
+            "Make the missing plans…</button>"
         ) in row
         for other in ("Enterprise East", "EMEA Growth"):
             assert "missing" not in _row(page, other), other
@@ -221,7 +221,7 @@ class TestDemoCadence:
         said = f"{FORECAST_PUSH_TEAM} keeps “{POLICY}”: 1 missing plan made; 11 plans live."
         assert said in after
         assert "missing" not in _row(after, FORECAST_PUSH_TEAM)
-        assert "Make the missing plans</button>" not in after
+        assert "Make the missing plans…</button>" not in after
 
     @pytest.mark.django_db
     def test_every_live_weekly_plan_has_sessions_ahead(self):

@@ -14,6 +14,7 @@ refused save's 400.
 Each team's policy select is named for its team also when a policy's id is the team's
 (expected to fail for now: the two share one id namespace on the page)."""
 
+import re
 from datetime import time
 
 import pytest
@@ -160,15 +161,32 @@ def test_a_programme_admin_writes_a_policy_and_gives_it_to_a_team(
     row = team_row(page, TEAM)
     row.get_by_role("combobox").select_option(label=NAME)
     with page.expect_navigation():
-        row.get_by_role("button", name="Apply").click()
+        row.get_by_role("button", name="Apply instead…").click()
+    # The preview first: every plan at its own time, what ends — nothing written yet.
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Apply “{NAME}” to {TEAM}?")
+    made = page.get_by_role("region", name="Plans it makes 9")
+    expect(made.locator("tbody tr")).to_have_count(9)
+    rows = made.locator("tbody tr")
+    one_on_one_times = [
+        rows.nth(n).locator('td[data-label="When"]').inner_text().split(" ·")[0]
+        for n in range(rows.count())
+        if rows.nth(n).get_by_role("rowheader").inner_text().endswith("'s 1:1")
+    ]
+    assert len(set(one_on_one_times)) == len(one_on_one_times) == 8, one_on_one_times
+    ends = page.get_by_role("region", name=re.compile(r"^Ends first"))
+    expect(ends.get_by_role("listitem").first).to_be_visible()
+    assert PolicyAssignment.objects.get(team=team, ended_at__isnull=True).policy == standard
+    check_both_widths(page, "journey-team-cadence-preview")
+    with page.expect_navigation():
+        page.get_by_role("button", name=re.compile(r"^Confirm: make 9 plans and end")).click()
     expect(page).to_have_url(f"{live_server.url}/programme/cadence/?page=1")  # the page it was
     expect(page.get_by_role("status")).to_have_text(f"{TEAM} keeps “{NAME}”: 9 plans live.")
     row = team_row(page, TEAM)
     expect(row.locator('[data-label="Keeps"]')).to_contain_text(NAME)
     # The policy it keeps now is not offered again: the picker holds the others.
     expect(row.get_by_role("combobox").locator("option", has_text=NAME)).to_have_count(0)
-    expect(row.get_by_role("button", name="Apply instead")).to_be_visible()
-    expect(row.get_by_role("button", name=f"End {NAME} for {TEAM}")).to_be_visible()
+    expect(row.get_by_role("button", name="Apply instead…")).to_be_visible()
+    expect(row.get_by_role("link", name=f"End {NAME} for {TEAM}…")).to_be_visible()
     expect(policy_article(page, NAME).get_by_role("heading", level=3)).to_contain_text("1 team")
 
     assignment = PolicyAssignment.objects.get(team=team, ended_at__isnull=True)
@@ -179,9 +197,11 @@ def test_a_programme_admin_writes_a_policy_and_gives_it_to_a_team(
     )
     assert {plan.coachee_id for plan in one_on_ones} == reps
     assert {plan.assignment_id for plan in one_on_ones} == {assignment.pk}
-    assert {
-        (p.weekday, p.interval_weeks, p.local_time, p.duration_minutes) for p in one_on_ones
-    } == {(Weekday.WEDNESDAY, 2, time(9, 30), 25)}
+    # Eight 1:1s under one lead: eight distinct times, from the policy's Wednesday 09:30.
+    assert {(p.interval_weeks, p.duration_minutes) for p in one_on_ones} == {(2, 25)}
+    slots = sorted((p.weekday, p.local_time) for p in one_on_ones)
+    assert len(set(slots)) == 8 and (Weekday.WEDNESDAY, time(9, 30)) in slots, slots
+    assert {f"{Weekday(d).label} {t:%H:%M}" for d, t in slots} == set(one_on_one_times)
     team_plans = CadencePlan.objects.live().filter(team=team)
     assert sorted(team_plans.values_list("kind", "assignment_id")) == [
         (SessionKind.TEAM_CALL_REVIEW, assignment.pk)
