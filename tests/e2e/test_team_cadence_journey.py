@@ -22,6 +22,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from cadence.demo import POLICY, RAMP_UP, seed_cadence
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, Recurrence, Weekday
+from cadence.placement import clashes_of
 from coaching.models import SessionKind
 from people.models import AuditEvent, Team, TeamMembership
 from tests.e2e.a11y import DUPLICATE_IDS_JS
@@ -202,6 +203,10 @@ def test_a_programme_admin_writes_a_policy_and_gives_it_to_a_team(
     slots = sorted((p.weekday, p.local_time) for p in one_on_ones)
     assert len(set(slots)) == 8 and (Weekday.WEDNESDAY, time(9, 30)) in slots, slots
     assert {f"{Weekday(d).label} {t:%H:%M}" for d, t in slots} == set(one_on_one_times)
+    # …and clear of every other live plan of the lead's and each rep's.
+    assert {p.coachee.display_name: clashes_of(plan=p) for p in one_on_ones} == {
+        p.coachee.display_name: [] for p in one_on_ones
+    }
     team_plans = CadencePlan.objects.live().filter(team=team)
     assert sorted(team_plans.values_list("kind", "assignment_id")) == [
         (SessionKind.TEAM_CALL_REVIEW, assignment.pk)
