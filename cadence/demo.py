@@ -336,9 +336,10 @@ def _history_change_notifications() -> None:
 
 
 def _a_moved_one_on_one(people: dict[str, User]) -> None:
-    """Sofia moves Aisha's next 1:1 an hour later, so Aisha has a "Session moved"
-    notification to read (and an email with its calendar update on its way), and the
-    session page shows who moved it from when to when. Once: not if it moved already."""
+    """Sofia moves Aisha's next 1:1 an hour later (or the first free half hour after),
+    so Aisha has a "Session moved" notification to read (and an email with its calendar
+    update on its way), and the session page shows who moved it from when to when.
+    Once: not if it moved already."""
     sofia, aisha = people.get(TEAMS["Enterprise East"].key), people.get("aisha.bello")
     if sofia is None or aisha is None:
         return
@@ -355,9 +356,17 @@ def _a_moved_one_on_one(people: dict[str, User]) -> None:
     session = upcoming.first()
     if session is None or upcoming.filter(sequence__gt=0).exists():
         return
-    session_reschedule(
-        session=session, actor=sofia, start=session.scheduled_start + timedelta(hours=1)
-    )
+    # An hour later — or, if either of them has another session then, the first half
+    # hour after it when both are free (a move onto a clash is refused).
+    length = timedelta(minutes=session.duration_minutes)
+    start = session.scheduled_start + timedelta(hours=1)
+    for _ in range(16):
+        if not availability.why_not_move(
+            session=session, start=start, end=start + length, actor=sofia
+        ):
+            break
+        start += timedelta(minutes=30)
+    session_reschedule(session=session, actor=sofia, start=start)
 
 
 def _winter_break(admin: User, today: date) -> None:

@@ -50,7 +50,7 @@ def test_the_coach_moves_a_1_1_and_the_rep_finds_it_in_her_own_zone(
     page.get_by_role("link", name="Move").click()
     page.get_by_label("When").fill(then.strftime("%Y-%m-%dT%H:%M"))
     with page.expect_navigation():
-        page.get_by_role("button", name="Move it").click()
+        page.get_by_role("button", name="Move it", exact=True).click()
     expect(page).to_have_url(f"{live_server.url}/sessions/{session.pk}/")
     history = page.get_by_role("region", name="Moves and cancellations")
     expect(history).to_contain_text("Moved by Sofia Alvarez")
