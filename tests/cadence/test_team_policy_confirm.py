@@ -120,7 +120,7 @@ def test_the_preview_costs_the_same_whatever_the_size_of_the_team(
         TeamMembershipFactory(team=world.east, person=UserFactory(display_name=f"New {n}"))
     url = f"/programme/cadence/teams/{world.east.pk}/apply/?policy={world.standard.pk}"
     admin.get(url)
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):  # the header's unread count among them
         assert admin.get(url).status_code == 200
 
 
@@ -220,7 +220,8 @@ def test_the_end_confirmation_costs_the_same_whatever_the_size_of_the_team(
     policy_apply(policy=world.standard, team=world.west, actor=org.admin)  # their 1:1s too
     url = f"/programme/cadence/teams/{world.west.pk}/end/"
     admin.get(url)
-    # Session and person, the admin's roles (two), the team, the assignment with its
-    # policy, its live plans with their people: the same for one plan or nine.
-    with django_assert_num_queries(6):
+    # Session and person, the header's unread count, the admin's roles (two), the
+    # team, the assignment with its policy, its live plans with their people: the same
+    # for one plan or nine.
+    with django_assert_num_queries(7):
         assert admin.get(url).status_code == 200

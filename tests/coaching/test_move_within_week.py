@@ -158,9 +158,9 @@ def test_the_pages_cost_the_same_whatever_the_week_holds(
         one_on_one(org.manager, org.peer, start=MONDAY + timedelta(days=n % 5, hours=2 + n // 5))
     client = client_for(org.manager)
     client.get(f"/sessions/{session.pk}/{page}/")
-    # Session and person, the session with its people, notes and team (three), the
-    # busy sessions, the closed days.
-    with django_assert_num_queries(7):
+    # Session and person, the header's unread count, the session with its people,
+    # notes and team (three), the busy sessions, the closed days.
+    with django_assert_num_queries(8):
         assert client.get(f"/sessions/{session.pk}/{page}/").status_code == 200
 
 
