@@ -5,6 +5,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from people.forms import WEEKDAYS, TimeInput
 from people.models import User, available_time_zones
 from people.pickers import offer_people, source
 
@@ -30,23 +31,6 @@ from .services_pairs import (
     MIN_MINUTES,
     REASON_LIMIT,
 )
-
-WEEKDAYS = [
-    (0, "Monday"),
-    (1, "Tuesday"),
-    (2, "Wednesday"),
-    (3, "Thursday"),
-    (4, "Friday"),
-    (5, "Saturday"),
-    (6, "Sunday"),
-]
-
-
-class TimeInput(forms.TimeInput):
-    input_type = "time"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%H:%M", **kwargs)
 
 
 def _scored(user: User, params, people: list[User]) -> dict[int, str]:
