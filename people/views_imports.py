@@ -19,7 +19,7 @@ from .roles import Role
 
 PROBLEMS_SHOWN = 200  # of a refused upload; the rest are counted
 
-# What the upload page offers to start from; the README points at it too.
+# What the upload page offers to start from; docs/people-and-roles.md points at it too.
 EXAMPLE_CSV = settings.BASE_DIR / "docs" / "examples" / "people.csv"
 
 

@@ -1,5 +1,5 @@
 """Settings shared by every environment. Everything configurable comes from the
-environment (see README "Configuration"); the defaults are the embedded,
+environment (see docs/configuration.md); the defaults are the embedded,
 single-machine shape: SQLite, kombu's filesystem broker, local-memory cache."""
 
 from pathlib import Path
@@ -40,7 +40,7 @@ INSTALLED_APPS = [
     "allauth.mfa",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.openid_connect",
-    # Ours, in dependency order (README, Architecture)
+    # Ours, in dependency order (docs/architecture.md)
     "config.apps.PlatformConfig",
     "people",
     "scorecards",

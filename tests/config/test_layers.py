@@ -1,4 +1,4 @@
-"""Dependencies between apps point one way (README, Architecture): an app never
+"""Dependencies between apps point one way (docs/architecture.md): an app never
 imports from an app to its right, so the firewall and the layers cannot be bypassed
 by a convenient import."""
 
