@@ -33,6 +33,7 @@ from people.roles import Role
 from . import selectors, services
 from .forms import EndPlanForm
 from .models import PLANNED_KINDS, CadencePlan, EndReason, Recurrence
+from .placement import clashes_of
 from .selectors_plans import PLAN_STATES, plans_listed, plans_shown
 
 PLAN_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -95,6 +96,15 @@ class PlanSerializer(serializers.Serializer):
 
     def get_week_of_month(self, plan) -> int | None:
         return self._if_used(plan, "week_of_month")
+
+
+class PlanChangedSerializer(PlanSerializer):
+    clashes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The other live plans of its people that its sessions now overlap, in "
+        "words (the same warning the plan's page gives); empty when none. The change is "
+        "made all the same: move one of them.",
+    )
 
 
 class PlanChangeSerializer(StrictSerializer):
@@ -211,6 +221,12 @@ class PlanViewSet(viewsets.GenericViewSet):
     def _answer(self, request, pk):
         return Response(PlanSerializer(selectors.access_plan(user=request.user, pk=pk)).data)
 
+    def _changed(self, request, pk, status=200):
+        """The plan, with what it now clashes with (`placement.clashes_of`)."""
+        plan = selectors.access_plan(user=request.user, pk=pk)
+        plan.clashes = clashes_of(plan=plan)
+        return Response(PlanChangedSerializer(plan).data, status=status)
+
     def retrieve(self, request, pk=None):
         return self._answer(request, pk)
 
@@ -221,7 +237,7 @@ class PlanViewSet(viewsets.GenericViewSet):
         "touched yet move to the new rule; held, cancelled, moved or prepared ones stay.",
         parameters=[PLAN_ID],
         request=PlanChangeSerializer,
-        responses={200: PlanSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={200: PlanChangedSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def partial_update(self, request, pk=None):
         plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
@@ -230,7 +246,7 @@ class PlanViewSet(viewsets.GenericViewSet):
         changes = {name: value for name, value in data.items() if getattr(plan, name) != value}
         if changes:
             services.plan_update(plan=plan, actor=request.user, **changes)
-        return self._answer(request, pk)
+        return self._changed(request, pk)
 
     @extend_schema(
         operation_id="plans_end",
@@ -257,14 +273,13 @@ class PlanViewSet(viewsets.GenericViewSet):
         "have a live plan of the kind already. Answers the new plan.",
         parameters=[PLAN_ID],
         request=None,
-        responses={201: PlanSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={201: PlanChangedSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     @action(detail=True, methods=["post"])
     def restart(self, request, pk=None):
         plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
         restarted = services.plan_restart(plan=plan, actor=request.user)
-        body = PlanSerializer(selectors.access_plan(user=request.user, pk=restarted.pk)).data
-        return Response(body, status=201)
+        return self._changed(request, restarted.pk, status=201)
 
 
 def register(router) -> None:

@@ -188,6 +188,27 @@ def test_a_plan_moved_onto_a_clash_is_saved_with_a_warning_naming_it(client_for,
     assert "it now clashes with Pavel Peer&#x27;s 1:1 with Mia Manager" in response.content.decode()
 
 
+def test_the_plan_api_names_the_clash_a_change_or_a_restart_lands_on(org):
+    plan_create(kind="one_on_one", coach=org.manager, coachee=org.peer, weekday=1,
+                local_time=time(10, 0), generate=False)  # fmt: skip
+    plan = plan_create(kind="one_on_one", coach=org.manager, coachee=org.rep, weekday=2,
+                       local_time=time(10, 0), generate=False)  # fmt: skip
+    coach = APIClient()
+    coach.force_authenticate(org.manager)
+    url = f"/api/v1/plans/{plan.pk}/"
+    clear = coach.patch(url, {"local_time": "14:00"}, format="json")
+    assert clear.status_code == 200, clear.json()
+    assert clear.json()["clashes"] == []
+    onto = coach.patch(url, {"weekday": 1, "local_time": "10:15"}, format="json")
+    assert onto.status_code == 200, onto.json()
+    assert onto.json()["clashes"] == ["Pavel Peer's 1:1 with Mia Manager"]
+    plan_end(plan=CadencePlan.objects.get(pk=plan.pk), actor=org.manager, reason="other",
+             note="A pause")  # fmt: skip
+    restarted = coach.post(f"/api/v1/plans/{plan.pk}/restart/")
+    assert restarted.status_code == 201, restarted.json()
+    assert restarted.json()["clashes"] == ["Pavel Peer's 1:1 with Mia Manager"]
+
+
 def test_the_api_previews_what_applying_makes_and_outsiders_get_404(org, world):
     admin = APIClient()
     admin.force_authenticate(org.admin)
