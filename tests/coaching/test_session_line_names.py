@@ -9,6 +9,14 @@ import pytest
 from tests.factories import one_on_one
 
 
+def _link(page: str, session) -> str:
+    """The words of the session's link: in the sessions list they say with whom."""
+    after = page.split(f'href="/sessions/{session.pk}/"', 1)[1]
+    return re.sub(
+        r"\s+", " ", re.sub(r"<[^>]+>", " ", after.split(">", 1)[1].split("</a>")[0])
+    ).strip()
+
+
 def _line(page: str, session) -> str:
     """The text after the session's link, up to the end of its list item."""
     after = page.split(f'href="/sessions/{session.pk}/"', 1)[1].split("</li>", 1)[0]
@@ -19,14 +27,16 @@ def _line(page: str, session) -> str:
 def test_the_coachee_reads_whom_they_meet(client_for, org):
     session = one_on_one(org.manager, org.rep)
     page = client_for(org.rep).get("/sessions/").content.decode()
-    assert _line(page, session) == "with Mia Manager · prepare"
+    assert _link(page, session) == "1:1 with Mia Manager"
+    assert _line(page, session).startswith("· Prepare for your 1:1 on ")
 
 
 @pytest.mark.django_db
 def test_the_coach_reads_whom_they_coach(client_for, org):
     session = one_on_one(org.manager, org.rep)
     page = client_for(org.manager).get("/sessions/").content.decode()
-    assert _line(page, session) == "with Rita Rep"
+    assert _link(page, session) == "1:1 with Rita Rep"
+    assert _line(page, session) == "not prepared yet"
 
 
 @pytest.mark.django_db

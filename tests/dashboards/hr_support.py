@@ -7,7 +7,8 @@ Hana (head) → Mia (manager) → Rita, Pavel, Rosa, Raj, Ruth (team A, led by M
             → Harriet (HR), Adam (programme admin)
 
 This window (1:1s with Mia unless said)     The window before
-  Rita   −10d held, moved an hour (late)      Rita  −35d held, one commitment: done
+  Rita   −10d held, moved from −9d: out of    Rita  −35d held, one commitment: done
+              its week (late)
          −3d  held, two commitments: one done Pavel −35d held
   Pavel  −3d  held with nothing written       Rosa  −35d held
   Rosa   −3d  cancelled (forecast call)       Raj   −35d cancelled (illness)
@@ -102,9 +103,12 @@ def build(org) -> World:
         commitment_close(commitment=kept, actor=org.manager, status="done")
         assert open_.status == "open"
 
-    with time_machine.travel(NOW, tick=False):
-        rita_late = one_on_one(org.manager, rita, start=days_ago(10, hours=1))
+    # Planned for Monday, moved back to the Sunday before: out of its week, so late (a
+    # move within the week is kept).
+    with time_machine.travel(days_ago(12), tick=False):
+        rita_late = one_on_one(org.manager, rita, start=days_ago(9))
         rita_late = session_reschedule(session=rita_late, actor=org.manager, start=days_ago(10))
+    with time_machine.travel(NOW, tick=False):
         _held(rita_late, org.manager)
         _held(one_on_one(org.manager, pavel, start=days_ago(3)), org.manager, written=False)
         rosa_now = one_on_one(org.manager, rosa, start=days_ago(3))

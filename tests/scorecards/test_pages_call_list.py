@@ -87,11 +87,12 @@ def test_a_bad_choice_is_a_400_saying_so(client_for, org, query, message):
 
 def test_the_calls_page_costs_the_same_for_one_call_and_for_a_page_full(client_for, org):
     # 1 session, 2 user, 3 roles, 4 the count, 5 who is below me, 6 the page with
-    # each call's person and round count (calls_for_lists, as on the home)
+    # each call's person and round count (calls_for_lists, as on the home), 7 the
+    # header's unread count
     _calls(org.rep, 1)
     client = client_for(org.manager)
     few = queries_for(client, "/scorecards/calls/?whose=people")
-    assert len(few) == 6, few
+    assert len(few) == 7, few
     _calls(org.peer, 60)
     assert len(queries_for(client, "/scorecards/calls/?whose=people&page=2")) == len(few)
 

@@ -72,10 +72,10 @@ def test_the_scorecards_home_costs_the_same_whatever_the_number_of_calls_and_rou
     # both lists that need it), 5 rounds waiting for me, 6 my calls with their round
     # counts, 7 my people's calls with theirs (calls_for_lists), 8 recent rounds with
     # rater and scorecard counts (each list with its call, person and template joined;
-    # visible_for_lists)
+    # visible_for_lists), 9 the header's unread count
     coach_round(org, template)
     few, sql = count(client, org.manager, "/scorecards/")
-    assert few == 8, sql
+    assert few == 9, sql
     for extra in more_templates(org):
         for person in (org.rep, org.peer):
             coach_round(org, extra, person=person)
@@ -85,10 +85,10 @@ def test_the_scorecards_home_costs_the_same_whatever_the_number_of_calls_and_rou
 
 
 def test_a_reps_scorecards_home_costs_the_same_too(client, org, template):
-    # As above without "my people's calls": 7.
+    # As above without "my people's calls": 8.
     coach_round(org, template)
     few, sql = count(client, org.rep, "/scorecards/")
-    assert few == 7, sql
+    assert few == 8, sql
     for extra in more_templates(org):
         coach_round(org, extra)
         coach_round(org, extra, rate=False)
@@ -118,9 +118,10 @@ def test_a_round_page_costs_the_same_whatever_the_number_of_raters_and_criteria(
     # 1 session, 2 user, 3 the round (access: call, person, template joined),
     # 4 the version with its template, 5 its criteria, 6 their anchors, 7 the raters
     # with their people, 8 every scorecard (who has scored), 9 the scorecards I may
-    # see with their raters, 10 their scores, 11 roles (the site navigation).
-    # While I still score, I see no scorecard: no 10 (the form is built from 4-6).
-    expected = 11 if viewer_done else 10
+    # see with their raters, 10 their scores, 11 roles (the site navigation), 12 the
+    # header's unread count. While I still score, I see no scorecard: no 10 (the form
+    # is built from 4-6).
+    expected = 12 if viewer_done else 11
 
     def build(template, members):
         scoring = _team_round(org, template, members)
@@ -146,11 +147,11 @@ def test_a_call_page_costs_the_same_whatever_the_number_of_rounds(client, org, t
     # above the caller? (how I may start scoring it), 6 roles (the site navigation),
     # 7 the offered scorecards for the select, 8 the same again (Django's Select looks
     # at its first option to decide on `required`), 9 how many people are below me
-    # (the rounds list's shape: visible_for_lists)
+    # (the rounds list's shape: visible_for_lists), 10 the header's unread count
     scoring = coach_round(org, template)
     path = f"/scorecards/calls/{scoring.work_id}/"
     few, sql = count(client, org.manager, path)
-    assert few == 9, sql
+    assert few == 10, sql
     for extra in more_templates(org):
         services.coach_scoring_open(actor=org.manager, work=scoring.work, template=extra)
     assert count(client, org.manager, path)[0] == few
@@ -170,9 +171,10 @@ def test_the_calibration_list_costs_the_same_whatever_the_number_of_calibrations
         )
 
     calibrate(template)
-    # one more than session, user and the list: how many people are below me
+    # two more than session, user and the list: how many people are below me, the
+    # header's unread count
     few, sql = count(client, org.manager, "/scorecards/calibrations/")
-    assert few == 5, sql
+    assert few == 6, sql
     for extra in more_templates(org):
         calibrate(extra)
     assert count(client, org.manager, "/scorecards/calibrations/")[0] == few
@@ -183,9 +185,9 @@ def test_the_calibration_list_costs_the_same_whatever_the_number_of_calibrations
 
 def test_the_library_costs_the_same_whatever_the_number_of_templates(client, org, template):
     # 1 session, 2 user, 3 roles (admin?), 4 templates, 5 their versions, 6 the
-    # versions' criteria
+    # versions' criteria, 7 the header's unread count
     few, sql = count(client, org.rep, "/scorecards/templates/")
-    assert few == 6, sql
+    assert few == 7, sql
     for extra in more_templates(org, 4):
         call = RecordedCallFactory(person=org.rep)
         services.self_assessment_open(actor=org.rep, work=call, template=extra)
@@ -217,11 +219,12 @@ def _skills_world(org, template, *, many: bool):
     [
         # 1 session, 2 user, 3 my focus areas, 4 their criteria, 5 monthly means per
         # criterion, 6 the criteria's titles, 7 the change since each focus area
-        # started (all areas in one), 8 the scales, 9 roles (the site navigation)
-        ("rep", "/skills/", 9),
+        # started (all areas in one), 8 the scales, 9 roles (the site navigation),
+        # 10 the header's unread count
+        ("rep", "/skills/", 10),
         # As above, plus the person (someone below me?) after the user, and before
-        # each of 5 and 7 the walk up from the person (below me: no reveal rule): 12
-        ("manager", "/people/REP/skills/", 12),
+        # each of 5 and 7 the walk up from the person (below me: no reveal rule): 13
+        ("manager", "/people/REP/skills/", 13),
     ],
 )
 def test_skill_trends_cost_the_same_whatever_the_number_of_scores_and_focus_areas(
@@ -262,10 +265,10 @@ def _more_members(team, org, n=3):
     [
         # 1 session, 2 user, 3 roles, 4 the team with its lead, 5 its members, 6 its
         # focus areas, 7 their criteria, 8 the spread per area and level (all areas in
-        # one), 9 the criteria's titles, 10 the scales
-        ("manager", 10),
-        # HR: as above, with "am I above the lead?" (no: anonymised) after the team: 11
-        ("hr", 11),
+        # one), 9 the criteria's titles, 10 the scales, 11 the header's unread count
+        ("manager", 11),
+        # HR: as above, with "am I above the lead?" (no: anonymised) after the team: 12
+        ("hr", 12),
     ],
 )
 def test_team_skills_cost_the_same_whatever_the_number_of_scores_and_focus_areas(
@@ -283,9 +286,10 @@ def test_team_skills_cost_the_same_whatever_the_number_of_scores_and_focus_areas
 
 def test_a_small_teams_skills_cost_hr_no_aggregate_queries(client, org, template):
     # 1 session, 2 user, 3 roles, 4 the team, 5 am I above the lead?, 6 its members,
-    # 7 its focus areas, 8 their criteria — under five people nothing is aggregated
+    # 7 its focus areas, 8 their criteria, 9 the header's unread count — under five
+    # people nothing is aggregated
     team = _team_world(org, template)
     few, sql = count(client, org.hr, f"/teams/{team.pk}/skills/")
-    assert few == 8, sql
+    assert few == 9, sql
     _more_focus_areas(org, team)
     assert count(client, org.hr, f"/teams/{team.pk}/skills/")[0] == few
