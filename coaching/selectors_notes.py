@@ -8,7 +8,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from . import presence
-from .models import CoachingSession, SessionStatus, SharedNotes
+from .models import CoachingSession, ParticipantRole, SessionStatus, SharedNotes
 from .selectors import current_goal
 
 FIELD_LABELS = {
@@ -24,8 +24,19 @@ FIELD_LABELS = {
 def carried_goal(session: CoachingSession) -> str:
     """The goal a 1:1 or manager review shows while none is written in it: the
     coachee's current one. It is frozen into the notes when the session is held."""
-    coachee = session.coachee if session.uses_grow else None
+    coachee = _coachee_of(session) if session.uses_grow else None
     return current_goal(person=coachee) if coachee else ""
+
+
+def _coachee_of(session: CoachingSession):
+    """From the participants a page prefetched, else in one query (a session a service
+    has just locked has none loaded: one read each would be a query per person)."""
+    if "participants" in getattr(session, "_prefetched_objects_cache", {}):
+        return session.coachee
+    found = (
+        session.participants.filter(role=ParticipantRole.COACHEE).select_related("person").first()
+    )
+    return found.person if found else None
 
 
 def notes_shown(session: CoachingSession) -> SharedNotes:

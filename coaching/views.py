@@ -530,9 +530,29 @@ def commitment_reopen(request, pk):
 
 @require_POST
 def session_held(request, pk):
+    """Log it as held. The button posts the notes form where its runner may write in
+    it, so what was typed is saved in the same request even without JavaScript (with
+    it, the page saves first); a field someone else changed meanwhile refuses it, 409,
+    both texts shown in the field."""
     session = selectors.access_session(user=request.user, pk=pk)
+    notes_form = NotesForm(request.POST) if "version" in request.POST else None
+    if notes_form is not None and not notes_form.is_valid():
+        context = _page_context(request, pk, notes_form=notes_form)
+        return render(request, "coaching/session_detail.html", context, status=400)
+    notes = (
+        {"version": notes_form.cleaned_data["version"], **notes_form.changes()}
+        if notes_form is not None
+        else None
+    )
     try:
-        session = services.session_mark_held(session=session, actor=request.user)
+        session = services.session_mark_held(session=session, actor=request.user, notes=notes)
+    except services.StaleEdit as stale:
+        yours = {name: texts["yours"] for name, texts in stale.conflicts.items()}
+        form = NotesForm(initial={**stale.current, **yours, "version": stale.version})
+        messages.error(request, "Not logged: " + str(stale))
+        context = _page_context(request, pk, notes_form=form)
+        context.update(conflict=stale.conflicts)
+        return render(request, "coaching/session_detail.html", context, status=409)
     except ValidationError as exc:
         # The session page again, saying why, with the status the API answers: 403
         # for someone who only reads along, 400 for a session not to be logged now.

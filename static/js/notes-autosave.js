@@ -236,10 +236,20 @@
       save();
     });
 
-    // The Save button saves in place, like the autosave.
+    // The Save button saves in place, like the autosave. A button that posts this
+    // form elsewhere (Log as held) saves first, then goes there with the notes.
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       event.stopImmediatePropagation();
+      const elsewhere = event.submitter && event.submitter.getAttribute("formaction");
+      if (elsewhere) {
+        saveAll().then((ok) => {
+          if (!ok) return stuck();
+          form.action = event.submitter.formAction;
+          HTMLFormElement.prototype.submit.call(form);
+        });
+        return;
+      }
       inputs.forEach((el) => {
         if (shared && el.value !== el.defaultValue) dirty.add(el.name);
       });
