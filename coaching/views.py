@@ -480,6 +480,17 @@ def commitment_close(request, pk):
             error = exc.messages
     else:
         error = [e for errs in form.errors.values() for e in errs]
+    answered = _commitment_answer(request, session, error, closed=commitment)
+    if answered is not None:
+        return answered
+    # The list says so at the top, with an Undo for the minute it is offered.
+    return redirect(reverse("commitment_list") + f"?closed={commitment.pk}")
+
+
+def _commitment_answer(request, session, error, **changed):
+    """After closing or reopening a commitment: its session's commitments again when it
+    was done in a session (the change in `changed`, or the refusal), the commitments
+    page with the refusal otherwise; None when the caller answers a success itself."""
     if session is not None:
         return _fragment_or_page(
             request,
@@ -487,12 +498,11 @@ def commitment_close(request, pk):
             "coaching/_commitments.html",
             400 if error else 200,
             commitment_error=error,
-            closed=None if error else commitment,
+            **({} if error else changed),
         )
     if error:
         return _render_commitments(request, status=400, error=error)
-    # The list says so at the top, with an Undo for the minute it is offered.
-    return redirect(reverse("commitment_list") + f"?closed={commitment.pk}")
+    return None
 
 
 @require_POST
@@ -510,17 +520,9 @@ def commitment_reopen(request, pk):
         commitment = services.commitment_reopen(commitment=commitment, actor=request.user)
     except ValidationError as exc:
         error = exc.messages
-    if session is not None:
-        return _fragment_or_page(
-            request,
-            session.pk,
-            "coaching/_commitments.html",
-            400 if error else 200,
-            commitment_error=error,
-            reopened=None if error else commitment,
-        )
-    if error:
-        return _render_commitments(request, status=400, error=error)
+    answered = _commitment_answer(request, session, error, reopened=commitment)
+    if answered is not None:
+        return answered
     messages.success(request, f"Open again: {commitment.text}")
     return redirect("commitment_list")
 
