@@ -10,6 +10,7 @@ Reads with rules live here too, so the views stay one call each:
 `calendar_feed_ical` authenticates by token (404 otherwise), `session_ical` goes
 through `CoachingSession.objects.visible_to` (404 for outsiders)."""
 
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -201,9 +202,9 @@ def session_ical(*, user: User, pk: int) -> bytes:
 # --- Invitations and updates by email (iTIP, RFC 5546) ----------------------------------
 
 
-def _address(person: User, *, role: str | None = None) -> vCalAddress:
-    address = vCalAddress(f"mailto:{person.email}")
-    address.params["cn"] = vText(person.display_name)
+def _address(name: str, email: str, *, role: str | None = None) -> vCalAddress:
+    address = vCalAddress(f"mailto:{email}")
+    address.params["cn"] = vText(name)
     if role is not None:
         address.params["role"] = vText(role)
         address.params["partstat"] = vText("NEEDS-ACTION")
@@ -230,34 +231,102 @@ def itip_ical(
     email, with a higher SEQUENCE, wins whatever order they arrive in). In the reader's
     zone with its VTIMEZONE; ORGANIZER and ATTENDEEs by name and address, as iTIP
     needs — the same people the session page shows them; never notes."""
-    cancelled = change is not None and change.kind == "cancelled"
-    method = "CANCEL" if cancelled else "REQUEST"
+    organizer = _organizer(session)
+    return _itip(
+        ItipEvent(
+            uid=event_uid(session),
+            sequence=change.sequence if change else session.sequence,
+            start=change.to_start if change else session.scheduled_start,
+            minutes=change.to_minutes if change else session.duration_minutes,
+            summary=event_summary(session, reader),
+            cancelled=change is not None and change.kind == "cancelled",
+            organizer=_contact(organizer) if organizer is not None else None,
+            attendees=[_contact(p.person) for p in session.participants.all()],
+            url=absolute(reverse("session_detail", args=[session.pk])),
+        ),
+        reader=reader,
+    )
+
+
+def withdrawal_facts(session: CoachingSession, *, reader: User) -> dict:
+    """What `itip_withdrawn` will need once `session` is gone, as JSON: its UID, a
+    SEQUENCE above any it was sent with, time, length, the summary `reader` was sent
+    and the people (names and addresses). Participants prefetched: no query."""
+    organizer = _organizer(session)
+    return {
+        "uid": event_uid(session),
+        "sequence": session.sequence + 1,
+        "start": session.scheduled_start.isoformat(),
+        "minutes": session.duration_minutes,
+        "summary": event_summary(session, reader),
+        "organizer": list(_contact(organizer)) if organizer is not None else None,
+        "attendees": [list(_contact(p.person)) for p in session.participants.all()],
+    }
+
+
+def itip_withdrawn(facts: dict, *, reader: User) -> tuple[str, bytes]:
+    """METHOD:CANCEL for a session the cadence took back after inviting to it (its
+    plan changed or ended, its day was closed): the session is gone, so the event is
+    rebuilt from what was kept of it when it went (`cadence.withdrawals`)."""
+    return _itip(
+        ItipEvent(
+            uid=facts["uid"],
+            sequence=facts["sequence"],
+            start=datetime.fromisoformat(facts["start"]),
+            minutes=facts["minutes"],
+            summary=facts["summary"],
+            cancelled=True,
+            organizer=tuple(facts["organizer"]) if facts.get("organizer") else None,
+            attendees=[tuple(a) for a in facts["attendees"]],
+        ),
+        reader=reader,
+    )
+
+
+def _contact(person: User) -> tuple[str, str]:
+    return person.display_name, person.email
+
+
+@dataclass(frozen=True)
+class ItipEvent:
+    uid: str
+    sequence: int
+    start: datetime
+    minutes: int
+    summary: str
+    cancelled: bool
+    organizer: tuple[str, str] | None  # (name, email)
+    attendees: list[tuple[str, str]]
+    url: str | None = None
+
+
+def _itip(facts: ItipEvent, *, reader: User) -> tuple[str, bytes]:
+    method = "CANCEL" if facts.cancelled else "REQUEST"
     tz = ZoneInfo(reader.time_zone)
     stamp = timezone.now().astimezone(ZoneInfo("UTC")).replace(microsecond=0)
-    start = change.to_start if change else session.scheduled_start
-    minutes = change.to_minutes if change else session.duration_minutes
     calendar = Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", method)
     event = Event()
-    event.add("uid", event_uid(session))
+    event.add("uid", facts.uid)
     event.add("dtstamp", stamp)
-    event.add("sequence", change.sequence if change else session.sequence)
-    event.add("dtstart", start.astimezone(tz))
-    event.add("dtend", (start + timedelta(minutes=minutes)).astimezone(tz))
-    event.add("summary", event_summary(session, reader))
-    event.add("url", absolute(reverse("session_detail", args=[session.pk])))
-    event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
-    organizer = _organizer(session)
-    if organizer is not None:
-        event.add("organizer", _address(organizer))
-    for participant in session.participants.all():
-        event.add("attendee", _address(participant.person, role="REQ-PARTICIPANT"))
+    event.add("sequence", facts.sequence)
+    event.add("dtstart", facts.start.astimezone(tz))
+    event.add("dtend", (facts.start + timedelta(minutes=facts.minutes)).astimezone(tz))
+    event.add("summary", facts.summary)
+    if facts.url:
+        event.add("url", facts.url)
+    event.add("status", "CANCELLED" if facts.cancelled else "CONFIRMED")
+    if facts.organizer is not None:
+        event.add("organizer", _address(*facts.organizer))
+    for name, email in facts.attendees:
+        event.add("attendee", _address(name, email, role="REQ-PARTICIPANT"))
     calendar.add_component(event)
     calendar.add_missing_timezones(
-        first_date=(start - timedelta(days=2)).date(), last_date=(start + timedelta(days=2)).date()
+        first_date=(facts.start - timedelta(days=2)).date(),
+        last_date=(facts.start + timedelta(days=2)).date(),
     )
     calendar.subcomponents.sort(key=lambda component: component.name != "VTIMEZONE")
     return method, calendar.to_ical()

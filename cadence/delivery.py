@@ -19,7 +19,7 @@ from coaching.selectors import open_commitments_seen_by
 from coaching.selectors_pairs import cadence_text as pair_cadence_text
 
 from . import escalations, feedback_reminders, invitations, pair_invitations, peer_requests
-from .calendar import itip_ical
+from .calendar import itip_ical, itip_withdrawn
 from .models import (
     CHANGE_KINDS,
     Notification,
@@ -258,6 +258,14 @@ def message_context(row: Notification) -> dict | None:
             was=timezone.localtime(change.from_start, zone),
             now_at=timezone.localtime(change.to_start, zone),
             itip=itip_ical(session, reader=person, change=change),
+        )
+    elif row.kind == NotificationKind.SESSION_WITHDRAWN:
+        facts = row.withdrawn
+        context.update(
+            withdrawn=facts,
+            was=timezone.localtime(datetime.fromisoformat(facts["start"])),
+            sessions_url=absolute(reverse("session_list")),
+            itip=itip_withdrawn(facts, reader=person),
         )
     elif row.kind == NotificationKind.PEER_ASKED:
         if not peer_requests.still_asking(row):

@@ -32,6 +32,7 @@ from coaching.models import (
 )
 from people.models import Team, TeamMembership, User
 
+from . import withdrawals
 from .models import (
     CadencePlan,
     Closure,
@@ -560,17 +561,19 @@ def occurrences_discard_untouched(
     plan: CadencePlan | None = None,
     plans: list[CadencePlan] | None = None,
     now: datetime | None = None,
+    why: str = withdrawals.PLAN_CHANGED,
+    actor_id: int | None = None,
 ) -> int:
     """Delete future occurrences nobody has touched (still at their slot, nothing
     written, nothing on the agenda), so an edited plan can regenerate them — of one
-    plan or of several at once (two queries either way). Held, cancelled, moved or
-    prepared ones are never altered."""
+    plan or of several at once (a fixed number of queries either way), withdrawing
+    those already in people's calendars (`withdrawals`, saying `why`). Held,
+    cancelled, moved or prepared ones are never altered."""
     now = now or timezone.now()
     plans = [plan] if plan is not None else list(plans or [])
-    untouched = _untouched(now).filter(occurrence__plan__in=plans)
-    deleted, _ = CoachingSession.objects.filter(
-        pk__in=list(untouched.values_list("pk", flat=True))
-    ).delete()
+    doomed = list(_untouched(now).filter(occurrence__plan__in=plans).values_list("pk", flat=True))
+    withdrawals.withdrawals_queue(doomed, why=why, actor_id=actor_id, now=now)
+    deleted, _ = CoachingSession.objects.filter(pk__in=doomed).delete()
     return deleted
 
 
@@ -616,6 +619,7 @@ def occurrences_discard_closed(closure: Closure, *, now: datetime | None = None)
     ]
     deleted = 0
     for chunk in _batches(doomed):
+        withdrawals.withdrawals_queue(chunk, why=withdrawals.closed_day(closure.name), now=now)
         deleted += (
             CoachingSession.objects.filter(pk__in=chunk)
             .delete()[1]

@@ -36,7 +36,9 @@ CHANGE_KIND = {
 }
 
 
-def _queued(rows: list[Notification]) -> int:
+def queued_to_send(rows: list[Notification]) -> int:
+    """Insert the rows (once each: the outbox's constraints) and wake the sender
+    after the commit; how many were new."""
     queued = len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
     if queued:
         from .tasks import send_notifications
@@ -101,7 +103,7 @@ def changed_queue(*, change: SessionChange) -> int:
         status=NotificationStatus.SENT,
     )
     mine = change.actor_id is not None and invited.exists()
-    return _queued(
+    return queued_to_send(
         [
             Notification(
                 kind=CHANGE_KIND[change.kind],

@@ -338,6 +338,7 @@ class NotificationKind(models.TextChoices):
     SESSION_INVITED = "session_invited", "Calendar invitation"
     SESSION_MOVED = "session_moved", "Session moved"
     SESSION_CANCELLED = "session_cancelled", "Session cancelled"
+    SESSION_WITHDRAWN = "session_withdrawn", "Session withdrawn"
 
 
 # Told once per change (`Notification.session_change`), so a session moved twice is
@@ -442,7 +443,15 @@ class Notification(models.Model):
         related_name="notifications",
         db_index=False,
     )
-    period = models.CharField(max_length=16, blank=True, help_text="e.g. 2026-W47 for digests")
+    period = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="e.g. 2026-W47 for digests; the withdrawn session's id for a withdrawal",
+    )
+    # A session the cadence took back after inviting to it is deleted; what its
+    # calendar cancellation needs is kept here (`cadence.withdrawals`): names, times
+    # and addresses, never notes.
+    withdrawn = models.JSONField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=NotificationStatus.choices, default=NotificationStatus.PENDING
     )
@@ -612,7 +621,7 @@ class NotificationPreference(models.Model):
     def wants_email(self, kind: str) -> bool:
         if kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE):
             return self.email_feedback
-        if kind in CHANGE_KINDS:
+        if kind in CHANGE_KINDS or kind == NotificationKind.SESSION_WITHDRAWN:
             return self.email_session_changed
         if kind == NotificationKind.SESSION_INVITED:
             return self.email_invitations

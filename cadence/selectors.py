@@ -243,6 +243,12 @@ def _line(row: Notification, viewer: User, visible: set[int]) -> NotificationLin
             f"{label}: formed by {row.pair.created_by.display_name}",
             reverse("pair_detail", args=[row.pair_id]),
         )
+    if row.kind == NotificationKind.SESSION_WITHDRAWN:
+        facts = row.withdrawn
+        when = zoned(datetime.fromisoformat(facts["start"]), WHEN_FORMAT, reader=viewer)
+        return NotificationLine(
+            row, f"{label}: {facts['summary']}, {when} ({facts['why']})", reverse("session_list")
+        )
     if session is None:
         return NotificationLine(row, label, None)
     if row.session_change_id is not None:

@@ -17,7 +17,7 @@ from people.roles import Role
 from people.selectors import people_below, roles_of
 from people.services import audit_record, audit_record_each, audit_record_many
 
-from . import engine
+from . import engine, withdrawals
 from .models import (
     CadencePlan,
     CadencePolicy,
@@ -185,7 +185,7 @@ def plan_update(*, plan: CadencePlan, actor: User, check: bool = True, **changes
     check_rule(plan, exclude=PLAN_EXCLUDE)
     rule_changed = bool(set(changes) & set(RULE_FIELDS)) or "ends_on" in changes
     if rule_changed:
-        engine.occurrences_discard_untouched(plan=plan)
+        engine.occurrences_discard_untouched(plan=plan, actor_id=actor.pk)
         plan.generated_until = None
     plan.updated_at = timezone.now()
     plan.save()
@@ -230,7 +230,9 @@ def plans_end(*, plans, actor: User | None, reason: str, note: str = "") -> list
     )
     if not live:
         return []
-    engine.occurrences_discard_untouched(plans=live)
+    engine.occurrences_discard_untouched(
+        plans=live, why=withdrawals.PLAN_ENDED, actor_id=getattr(actor, "pk", None)
+    )
     stamp = {"ended_at": timezone.now(), "ended_by": actor, "end_reason": reason,
              "end_note": note[:500]}  # fmt: skip
     CadencePlan.objects.filter(pk__in=[p.pk for p in live]).update(**stamp)
