@@ -12,10 +12,13 @@ Two plans clash when any of their sessions over the next `HORIZON` overlap, comp
 from their rules in their own time zones (`recurrence.slots`): a monthly role-play on
 the second Wednesday clashes with a weekly 1:1 at the same Wednesday hour, two
 fortnightly plans in alternate weeks do not. A plan is laid at the policy's own day
-and time when that is free; otherwise at the first free time on that day after it,
-then on the coach's next working days (from the start of their working day), then on
-that day before it — on the half hour, inside everyone's working hours (their own
-setting and zone: `cadence.availability.in_working_hours`).
+and time when that is free. Otherwise it is **spread**: the first free time on that
+day from the policy's time on, then earlier that day, then on the coach's next working
+days likewise — on the half hour, inside everyone's working hours (their own setting
+and zone: `cadence.availability.in_working_hours`), with a free half hour either side
+of the coach's other sessions (`BREAK`) and no more than `COACH_DAY_LIMIT` 1:1s for
+the coach in a day. Only when that finds nothing are those two eased: back to back
+on a fuller day is better than no 1:1 at all.
 
 Reads: the live plans that ends nothing — the people's team and pair memberships,
 their live plans — a fixed number of queries whatever the size of the team."""
@@ -23,7 +26,7 @@ their live plans — a fixed number of queries whatever the size of the team."""
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
@@ -39,6 +42,10 @@ from .availability import LONGEST, STEP, in_working_hours
 from .models import CadencePlan, CadencePolicy, PolicyAssignment, Weekday
 
 HORIZON = timedelta(weeks=13)  # a quarter: monthly and every-n-weeks rules meet in it
+# Spreading a coach's 1:1s: time to write up and breathe between sessions, and a day
+# that is not all 1:1s (the coach has a job besides).
+BREAK = STEP
+COACH_DAY_LIMIT = 4
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,8 @@ class _Calendar:
 
     def __init__(self):
         self.busy: dict[int, list[tuple[datetime, datetime, str]]] = defaultdict(list)
+        # (coach, weekday) → how many live 1:1s they run that day.
+        self.coaching_days: Counter = Counter()
 
     def add(self, person_id: int, start: datetime, end: datetime, what: str) -> None:
         insort(self.busy[person_id], (start, end, what))
@@ -187,12 +196,15 @@ def place(
         who = _wanted_words(plan)
         first = _refusal(plan, people, calendar, since, until)
         spot = None if first else (plan.weekday, plan.local_time)
-        if spot is None:
+        for spread in (True, False):
+            if spot is not None:
+                break
             spot = next(
                 (
                     (day, at)
                     for day, at in _candidates(plan)
                     if not _refusal(_at(plan, day, at), people, calendar, since, until)
+                    and (not spread or _spread(_at(plan, day, at), calendar, since, until))
                 ),
                 None,
             )
@@ -209,6 +221,8 @@ def place(
         for start in _starts(plan, since, until):
             for person in people:
                 calendar.add(person.pk, start, start + _length(plan), who)
+        if plan.kind == SessionKind.ONE_ON_ONE:
+            calendar.coaching_days[plan.coach_id, plan.weekday] += 1
         placed.append(Placed(plan, who, first or ""))
     return placed, unplaced
 
@@ -250,10 +264,24 @@ def _refusal(plan, people, calendar: _Calendar, since, until) -> str:
     return ""
 
 
+def _spread(plan: CadencePlan, calendar: _Calendar, since, until) -> bool:
+    """Whether a 1:1 at its day and time leaves the coach a `BREAK` either side of
+    their other sessions and keeps their day under `COACH_DAY_LIMIT` 1:1s."""
+    if plan.kind != SessionKind.ONE_ON_ONE:
+        return True
+    if calendar.coaching_days[plan.coach_id, plan.weekday] >= COACH_DAY_LIMIT:
+        return False
+    length = _length(plan)
+    return not any(
+        calendar.clash(plan.coach_id, start - BREAK, start + length + BREAK)
+        for start in _starts(plan, since, until)
+    )
+
+
 def _candidates(plan: CadencePlan) -> Iterator[tuple[int, time]]:
-    """Day and time to try, on the half hour: the policy's day from its time on, the
-    coach's following working days (wrapping round the week) from the start of their
-    day, then the policy's day before its time."""
+    """Day and time to try, on the half hour: the policy's day from its time on, then
+    earlier that day; then each of the coach's following working days (wrapping round
+    the week) the same way, so 1:1s keep near the time of day the policy asked for."""
     coach = plan.coach
     length = _length(plan)
 
@@ -264,18 +292,12 @@ def _candidates(plan: CadencePlan) -> Iterator[tuple[int, time]]:
             yield at.time()
             at += STEP
 
-    if plan.weekday in coach.working_weekdays:
-        yield from ((plan.weekday, at) for at in times(plan.local_time, coach.work_ends))
-    for k in range(1, 7):
+    later = max(plan.local_time, coach.work_starts)
+    for k in range(7):
         day = (plan.weekday + k) % 7
         if day in coach.working_weekdays:
-            yield from ((day, at) for at in times(coach.work_starts, coach.work_ends))
-    if plan.weekday in coach.working_weekdays:
-        yield from (
-            (plan.weekday, at)
-            for at in times(coach.work_starts, coach.work_ends)
-            if at < plan.local_time
-        )
+            yield from ((day, at) for at in times(later, coach.work_ends))
+            yield from ((day, at) for at in times(coach.work_starts, coach.work_ends) if at < later)
 
 
 def _busy_calendar(person_ids: set[int], ending: list[int], since, until) -> _Calendar:
@@ -315,6 +337,8 @@ def _busy_calendar(person_ids: set[int], ending: list[int], since, until) -> _Ca
         for start in _starts(plan, since, until):
             for person_id in involved:
                 calendar.add(person_id, start, start + _length(plan), what)
+        if plan.kind == SessionKind.ONE_ON_ONE:
+            calendar.coaching_days[plan.coach_id, plan.weekday] += 1
     return calendar
 
 

@@ -1,6 +1,7 @@
 """Applying a policy lays each member's 1:1 in a slot of its own: a team of eight under
 one lead gets eight distinct times, spread from the policy's over the lead's working
-hours, never on the lead's or a member's other plans; the preview (`policy_placement`)
+hours (a half hour free between the lead's sessions, four 1:1s a day at most, unless
+nothing else fits), never on the lead's or a member's other plans; the preview (`policy_placement`)
 is what applying makes; who cannot be placed is named, with why."""
 
 from datetime import UTC, date, datetime, time
@@ -14,6 +15,7 @@ from cadence import recurrence
 from cadence.models import CadencePlan, CadencePolicy, PolicyItem
 from cadence.placement import policy_placement
 from cadence.services import plan_create, policy_apply
+from people.models import work_days_bits
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,16 +76,17 @@ def test_a_team_of_eight_gets_eight_distinct_clash_free_slots(org):
     policy_apply(policy=standard(), team=team, actor=org.admin)
     plans = one_on_ones(team)
     assert len(plans) == 8
-    # From the policy's Tuesday 10:00, one after another, in the lead's time zone.
+    # From the policy's Tuesday 10:00, a half hour free between them, four a day; then
+    # Wednesday from the same time of day (in the lead's time zone).
     assert [(p.weekday, p.local_time) for p in plans] == [
         (1, time(10, 0)),
-        (1, time(10, 30)),
         (1, time(11, 0)),
-        (1, time(11, 30)),
         (1, time(12, 0)),
-        (1, time(12, 30)),
         (1, time(13, 0)),
-        (1, time(13, 30)),
+        (2, time(10, 0)),
+        (2, time(11, 0)),
+        (2, time(12, 0)),
+        (2, time(13, 0)),
     ]
     review = CadencePlan.objects.get(team=team, kind="team_call_review")
     everything = [*plans, review]
@@ -119,7 +122,7 @@ def test_it_steps_round_the_leads_and_members_other_plans(org):
             "Tuesday 10:00 clashes with Rita Rep's 1:1 with Mia Manager",
         ),
         "Member 2": (
-            "Tuesday 10:30",
+            "Tuesday 12:00",
             "Tuesday 10:00 clashes with Rita Rep's 1:1 with Mia Manager",
         ),
     }
@@ -155,7 +158,25 @@ def test_applying_another_policy_lays_out_in_the_time_the_ending_plans_free(org)
     PolicyItem.objects.create(policy=light, kind="one_on_one", weekday=1, local_time=time(10, 0))
     preview = policy_placement(policy=light, team=team)
     assert len(preview.ending) == 4  # three 1:1s and the call review
-    assert [p.when for p in preview.placed] == ["Tuesday 10:00", "Tuesday 10:30", "Tuesday 11:00"]
+    assert [p.when for p in preview.placed] == ["Tuesday 10:00", "Tuesday 11:00", "Tuesday 12:00"]
+
+
+def test_when_only_a_full_day_is_left_the_1_1s_go_back_to_back_rather_than_nowhere(org):
+    """Mia works Tuesdays 10:00–12:00 only: room for four half hours, not for breaks."""
+    org.manager.work_days = work_days_bits([1])
+    org.manager.work_starts, org.manager.work_ends = time(10, 0), time(12, 0)
+    org.manager.save()
+    team, _ = team_of(org.manager, 4)
+    policy = CadencePolicy.objects.create(name="Tight")
+    PolicyItem.objects.create(policy=policy, kind="one_on_one", weekday=1, local_time=time(10, 0))
+    preview = policy_placement(policy=policy, team=team)
+    assert [p.when for p in preview.placed] == [
+        "Tuesday 10:00",
+        "Tuesday 11:00",  # spread while it can be
+        "Tuesday 10:30",
+        "Tuesday 11:30",
+    ]
+    assert not preview.unplaced
 
 
 @pytest.mark.parametrize("size", [3, 9])

@@ -50,7 +50,8 @@ def test_the_preview_shows_every_plan_at_its_time_and_writes_nothing(admin, org,
     body = response.content.decode()
     assert "Apply “Sales team standard” to East?" in body
     assert "Pavel Peer&#x27;s 1:1" in body and "Rita Rep&#x27;s 1:1" in body
-    assert "Tuesday 10:30" in body and "Tuesday 11:00" in body  # one each, after the 10:00
+    # One each after the 10:00, a half hour free between the lead's sessions.
+    assert "Tuesday 11:00" in body and "Tuesday 12:00" in body
     assert "Tuesday 10:00 clashes with Olga Outsider&#x27;s 1:1 with Mia Manager" in body
     assert "Confirm: make 3 plans" in body
     assert CadencePlan.objects.count() == before
@@ -67,7 +68,7 @@ def test_confirming_makes_what_the_preview_showed(admin, world):
         .filter(team__isnull=True, coach=world.east.lead)
         .values_list("local_time", flat=True)
     )
-    assert slots == [time(10, 0), time(10, 30)]
+    assert slots == [time(10, 0), time(11, 0)]
 
 
 def test_apply_instead_shows_what_would_end(admin, world):
@@ -219,7 +220,7 @@ def test_the_api_previews_what_applying_makes_and_outsiders_get_404(org, world):
     one_on_ones = [p for p in body["placed"] if p["kind"] == "one_on_one"]
     assert sorted((p["coachee"]["display_name"], p["local_time"]) for p in one_on_ones) == [
         ("Pavel Peer", "10:00"),
-        ("Rita Rep", "10:30"),
+        ("Rita Rep", "11:00"),
     ]
     assert body["unplaced"] == [] and body["ending"] == []
     assert not CadencePlan.objects.filter(team=world.east).exists()  # nothing written
