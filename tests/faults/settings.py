@@ -18,5 +18,5 @@ STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
 )
 EMAIL_BACKEND = "tests.worker.FileMailBackend"
 TANDEM_TEST_MAIL_DIR = os.environ.get("TANDEM_TEST_MAIL_DIR", "/nonexistent")
-TANDEM_TEST_MAIL_DELAY = 0.0
-TANDEM_TEST_MAIL_DELAY_AFTER = 0.0
+TANDEM_TEST_MAIL_DELAY = float(os.environ.get("TANDEM_TEST_MAIL_DELAY", "0"))
+TANDEM_TEST_MAIL_DELAY_AFTER = float(os.environ.get("TANDEM_TEST_MAIL_DELAY_AFTER", "0"))
