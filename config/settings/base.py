@@ -310,6 +310,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
     (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # kombu's Redis transport, fixed so a worker busy when Redis restarts does not
+    # exit (docs/decisions/celery-redis-reconnect.md).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+# A send interrupted by a lost broker connection finishes (the outbox's claims make a
+# second drain harmless); cancelled, its claimed rows would wait for the reaper and
+# the email leaving at that moment would go twice. Celery 6 turns this on by default.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -317,6 +325,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost the broker retries for as long as it is down (every 30 s after the
+# first minutes), instead of exiting after Celery's default 100 tries (about 46 minutes).
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 
 # --- Logging ----------------------------------------------------------------------
