@@ -9,14 +9,30 @@ from django.conf import settings
 from django.contrib import messages
 from django.template.loader import render_to_string
 
+from . import sign_in_limits
+
 PASSWORD_CHANGED = "account/messages/password_changed.txt"
 LOGGED_IN = "account/messages/logged_in.txt"
 PASSWORD_SET_AND_SIGNED_IN = "Your password is set, and you are signed in."
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {**DefaultAccountAdapter.error_messages, **sign_in_limits.ERROR_MESSAGES}
+
     def is_open_for_signup(self, request):
         return settings.TANDEM_OPEN_SIGNUP
+
+    def pre_authenticate(self, request, **credentials):
+        """Failed sign-ins are limited so that an attacker cannot lock the person out
+        (people/sign_in_limits.py). allauth takes the attempt back through
+        `_login_failed_rl_usage` when the password was right."""
+        try:
+            usage = sign_in_limits.count_attempt(request, credentials.get("email") or "")
+        except sign_in_limits.SignInRefused as refused:
+            # Confirming a password while signed in offers no emailed code.
+            code = "too_many_login_attempts" if request.user.is_authenticated else refused.code
+            raise self.validation_error(code) from None
+        self._login_failed_rl_usage = usage
 
     def add_message(self, request, level, message_template=None, *args, **kwargs):
         """Setting a password from a link (the welcome email's, or "Forgot your

@@ -1,9 +1,11 @@
 """Sign-in and MFA changes go to the audit trail."""
 
+from allauth.account import signals as account_signals
 from allauth.mfa.signals import authenticator_added, authenticator_removed
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.dispatch import Signal, receiver
 
+from . import sign_in_limits
 from .services import audit_record
 
 # Sent with `membership=` when someone joins or leaves a team, so apps to the right
@@ -31,6 +33,19 @@ def _ip(request):
 @receiver(user_logged_in)
 def audit_sign_in(sender, request, user, **kwargs):
     audit_record(actor=user, verb="auth.signed_in", ip=_ip(request))
+
+
+@receiver(account_signals.user_logged_in)
+def remember_the_browser(sender, request, response, user, **kwargs):
+    # Only a finished sign-in (password, code or SSO, and MFA where the person has it)
+    # gets here: this browser is then one the person uses (people/sign_in_limits.py).
+    if response is not None and user.email:
+        sign_in_limits.remember_device(request, response, user.email)
+
+
+@receiver(account_signals.password_reset)
+def forget_failed_sign_ins(sender, request, user, **kwargs):
+    sign_in_limits.forget_failures(request, user.email)
 
 
 @receiver(user_login_failed)

@@ -774,6 +774,7 @@ ROUTES: dict[str, dict] = dict(
         ("account_change_password", page(*ALL)),
         ("account_set_password", page(*ALL, ok=REDIRECT)),
         ("account_reset_password", public()),
+        ("account_request_login_code", signed_out_only()),
         ("account_confirm_login_code", page(*ALL, ok=REDIRECT)),
         ("account_confirm_email", {"rep": public()}),
         ("account_reset_password_from_key_done", public()),

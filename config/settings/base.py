@@ -177,10 +177,23 @@ ACCOUNT_SESSION_REMEMBER = None
 ACCOUNT_ADAPTER = "people.adapters.AccountAdapter"
 SOCIALACCOUNT_ADAPTER = "people.adapters.SocialAccountAdapter"
 # allauth's rate limits are on by default; they need a real cache (see CACHES).
+# Failed password sign-ins are keyed so that nobody can lock a colleague out
+# (people/sign_in_limits.py; docs/security.md#signing-in-under-attack).
 ACCOUNT_RATE_LIMITS = {
+    # per address, and per account from one address (allauth's; it also counts wrong
+    # MFA codes, per person)
     "login_failed": "10/m/ip,5/5m/key",
+    # per account from every address: a guess spread over many is still capped
+    "login_failed_account": "20/h/key",
+    # per account from a browser that has signed in to it before (exempt from the two above)
+    "login_failed_known_device": "5/5m/key",
     "reset_password": "20/m/ip,5/m/key",
+    # asking for a sign-in code: per address, and per email address (each one sends mail)
+    "request_login_code": "20/m/ip,3/m/key",
 }
+# The way in when the account's limit holds: a one-time code sent by email. It is the
+# same proof as "Forgot your password?" (the inbox), and MFA is still asked after it.
+ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = env.str("MFA_TOTP_ISSUER", default="Tandem")
 

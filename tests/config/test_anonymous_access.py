@@ -20,6 +20,7 @@ PUBLIC_PAGES = {
     "account_signup",
     "account_email_verification_sent",
     "account_confirm_email",
+    "account_request_login_code",  # the way in when the account's sign-in limit holds
     "account_confirm_login_code",
     "account_reset_password",
     "account_reset_password_done",

@@ -33,10 +33,11 @@ def test_a_wrong_password_is_refused_with_a_clear_message_and_audited(client, or
 def test_repeated_failures_are_rate_limited(client, org, password):
     for _ in range(5):
         sign_in(client, "rep@example.com", "wrong")
-    # even the right password is refused while the limit holds
+    # even the right password is refused from here while the limit holds (from elsewhere
+    # it is not: tests/people/test_sign_in_limits.py)
     response = sign_in(client, "rep@example.com", password)
     assert response.status_code == 400
-    assert b"Too many failed login attempts" in response.content
+    assert b"Too many failed sign-in attempts from here" in response.content
     assert client.get("/api/v1/me/").status_code == 401
 
 
