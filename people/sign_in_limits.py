@@ -27,7 +27,6 @@ import secrets
 from allauth.core.internal import ratelimit
 from allauth.core.internal.ratelimit import get_ip
 from django.conf import settings
-from django.contrib.sites.shortcuts import get_current_site
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 KNOWN_DEVICE_COOKIE = "tandem_known_device"
@@ -55,7 +54,9 @@ class SignInRefused(Exception):
 
 
 def _account(request, login):
-    return f"{get_current_site(request).domain}:{login.strip().lower()}"
+    # Not per site, as allauth's own key is: without SITE_ID the "site" is the Host
+    # header, and each allowed host name would be a fresh count.
+    return f"sign-in:{login.strip().lower()}"
 
 
 def _account_digest(login):

@@ -125,6 +125,17 @@ def test_a_guess_spread_over_many_addresses_is_capped_and_the_emailed_code_gets_
     assert sign_in(browser("192.0.2.9"), "rep@example.com", password).status_code == 302
 
 
+def test_another_host_name_is_no_fresh_count(org, password):
+    for n in range(20):
+        Client(REMOTE_ADDR=f"203.0.113.{n // 5 + 1}", HTTP_HOST="localhost").post(
+            "/accounts/login/", {"login": "rep@example.com", "password": "a wrong guess"}
+        )
+
+    response = sign_in(browser(PERSON), "rep@example.com", password)
+
+    assert FOR_ACCOUNT in text(response)
+
+
 def test_a_browser_that_signed_in_before_is_held_by_nobody_elses_failures(org, password):
     """The colleague on the same office network, and a spread guess, both at once."""
     person = browser(PERSON)
