@@ -8,16 +8,25 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from allauth.account.models import EmailAddress
+from allauth.core import context
 from allauth.mfa.models import Authenticator
 from allauth.mfa.totp.internal.auth import (
     format_hotp_value,
     hotp_value,
     yield_hotp_counters_from_time,
 )
+from allauth.socialaccount.adapter import get_adapter
+from allauth.socialaccount.helpers import complete_social_login
+from allauth.socialaccount.models import SocialAccount, SocialLogin
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.core import mail
 from django.test import Client
 
 from people import sign_in_limits
+from people.models import User
 
 NOW = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
 ATTACKER = "203.0.113.66"
@@ -284,3 +293,37 @@ def test_confirming_the_password_while_signed_in_offers_no_code(org, password):
 
     assert "Too many failed login attempts" in text(response)
     assert CODE_LINK not in text(response)
+
+
+SSO_APP = {
+    "provider_id": "sso",
+    "name": "Single sign-on",
+    "client_id": "tandem",
+    "secret": "not-a-secret",
+    "settings": {"server_url": "https://id.example.com"},
+}
+
+
+def test_single_sign_on_is_not_held_and_makes_the_browser_known(org, rf, settings):
+    """The identity provider limits its own sign-ins; ours do not stand in its way."""
+    settings.SOCIALACCOUNT_PROVIDERS = {
+        "openid_connect": {"APPS": [SSO_APP], "EMAIL_AUTHENTICATION": True, "VERIFIED_EMAIL": True}
+    }
+    spread_guesses("rep@example.com", 20)
+    request = rf.get("/accounts/oidc/sso/login/callback/", REMOTE_ADDR=PERSON)
+    SessionMiddleware(lambda r: None).process_request(request)
+    MessageMiddleware(lambda r: None).process_request(request)
+    request.user = AnonymousUser()
+    sociallogin = SocialLogin(
+        user=User(email="rep@example.com"),
+        account=SocialAccount(provider="sso", uid="rita", extra_data={}),
+        email_addresses=[EmailAddress(email="rep@example.com", verified=True, primary=True)],
+    )
+
+    with context.request_context(request):
+        sociallogin.provider = get_adapter().get_provider(request, "sso")
+        response = complete_social_login(request, sociallogin)
+
+    assert response.status_code == 302
+    assert request.user == org.rep
+    assert sign_in_limits.KNOWN_DEVICE_COOKIE in response.cookies
