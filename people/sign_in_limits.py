@@ -53,7 +53,7 @@ class SignInRefused(Exception):
         self.code = code
 
 
-def _account(request, login):
+def _account(login):
     # Not per site, as allauth's own key is: without SITE_ID the "site" is the Host
     # header, and each allowed host name would be a fresh count.
     return f"sign-in:{login.strip().lower()}"
@@ -99,7 +99,7 @@ def count_attempt(request, login):
     """Count one password attempt for `login` before it is checked, or raise SignInRefused
     with the limit that holds. The answer's `rollback()` takes the attempt back (allauth
     does so when the password was right)."""
-    account = _account(request, login)
+    account = _account(login)
     device = known_device(request, login)
     if device:
         usage = _consume(request, "login_failed_known_device", f"{account}:device:{device}")
@@ -120,5 +120,5 @@ def forget_failures(request, email):
     """After the password is set from an emailed link (itself rate-limited), the
     account's count starts again."""
     ratelimit.clear(
-        request, app="allauth.account", action="login_failed_account", key=_account(request, email)
+        request, app="allauth.account", action="login_failed_account", key=_account(email)
     )

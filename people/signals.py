@@ -1,4 +1,5 @@
-"""Sign-in and MFA changes go to the audit trail."""
+"""Sign-in and MFA changes go to the audit trail; a finished sign-in marks the browser
+as one the person uses (people/sign_in_limits.py)."""
 
 from allauth.account import signals as account_signals
 from allauth.mfa.signals import authenticator_added, authenticator_removed

@@ -134,6 +134,12 @@ def test_a_guess_spread_over_many_addresses_is_capped_and_the_emailed_code_gets_
     assert sign_in(browser("192.0.2.9"), "rep@example.com", password).status_code == 302
 
 
+def test_the_code_link_keeps_where_the_person_was_going(org):
+    page = browser(PERSON).get("/accounts/login/?next=/team/")
+
+    assert 'href="/accounts/login/code/?next=/team/"' in text(page)
+
+
 def test_another_host_name_is_no_fresh_count(org, password):
     for n in range(20):
         Client(REMOTE_ADDR=f"203.0.113.{n // 5 + 1}", HTTP_HOST="localhost").post(
