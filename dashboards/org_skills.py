@@ -9,7 +9,8 @@ rest (`skill_lift`), from the same aggregate.
 
 Aggregates only: no scorecard, score or name, and a month's average over fewer than
 `MIN_GROUP` people is not shown (nor an area whose audience is smaller). Calibrations
-measure raters, not people, so they are left out, as in every trend. Seven queries,
+measure raters, not people, so they are left out, as in every trend; so is every
+round still being scored (`scorecards.models.scoring_over`). Seven queries,
 eight once a team has a focus area of its own, whatever the number of people, scores
 or focus areas (pinned by tests/dashboards/test_org_skills.py at two sizes)."""
 
@@ -28,7 +29,7 @@ from coaching.models import FocusArea
 from people.models import Team, TeamMembership, User
 from people.selectors import ids_below
 from scorecards.charts import OTHERS_COLOUR, SELF_COLOUR, Series, trend_chart
-from scorecards.models import CriterionVersion, RaterRole, RoundContext, Score
+from scorecards.models import CriterionVersion, RaterRole, RoundContext, Score, scoring_over
 
 from . import skill_lift
 from .privacy import too_few
@@ -274,6 +275,7 @@ def _by_person_month(
         scores = scores.filter(scorecard__subject__in=among)
     rows = (
         scores.exclude(scorecard__context=RoundContext.CALIBRATION)
+        .filter(scoring_over("scorecard__round"))  # nothing of a round still being scored
         .annotate(month=TruncMonth("scorecard__submitted_at", tzinfo=tz, output_field=DateField()))
         .values("scorecard__subject", "month")
         .annotate(**sums)

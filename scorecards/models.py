@@ -10,7 +10,8 @@ scores that measure a piece of work against it.
 - A **scoring round** gathers the raters of one piece of work against one version in a
   context (a coach with the subject, a team call review, a calibration, a peer, the
   subject alone) and holds the reveal rule: self-assessment first, everyone blind until
-  they scored, the manager's scorecard last, a calibration only when closed.
+  they scored (the management chain too, until the scoring is over), the manager's
+  scorecard last, a calibration only when closed.
 - A **scorecard** is one rater's scores in a round; a **score** is one criterion's
   rating with optional evidence.
 
@@ -350,15 +351,20 @@ class ScorecardQuerySet(models.QuerySet):
           scored. A calibration shows only once it is closed; a manager's scorecard
           in a team review only once every other rater is done (or it is closed);
         - a subject's management chain sees the submitted scorecards about them,
-          calibrations aside.
+          calibrations aside, once the scoring is over (`scoring_over`): nobody's
+          seniority lifts the blind — a coach does not read the self-assessment
+          before scoring, nor the coach's manager either side's while it is open.
 
         HR and programme admins see none: aggregates only."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
         from people.selectors import people_below
 
-        chain = Q(subject__in=people_below(person=user).values("pk")) & ~Q(
-            context=RoundContext.CALIBRATION
+        # The round's state last: it is read only for scorecards about someone below.
+        chain = (
+            Q(subject__in=people_below(person=user).values("pk"))
+            & ~Q(context=RoundContext.CALIBRATION)
+            & scoring_over()
         )
         return self.filter(
             Q(rater=user) | (Q(submitted_at__isnull=False) & (_shown_in_its_round(user) | chain))
@@ -367,13 +373,12 @@ class ScorecardQuerySet(models.QuerySet):
     def counted_in_trends(self, user, subjects):
         """What every trend counts: of the scorecards about `subjects` (people or ids)
         that `user` may see, the submitted ones, calibrations aside. When every
-        subject is below `user` that is all of them — the rule's chain part shows
-        the people above someone every submitted scorecard about them but
-        calibrations — so the rule is not built and compiled, which cost more than
-        running it: one walk up the reporting line instead (the skill trends of a
-        team lead's ten reps on "My team", 9.4 → 3.6 ms at 10,000 people). Someone
-        reading their own trend is never below themselves: no walk, and of the
-        rule only its round part."""
+        subject is below `user` the rule's chain part is known to hold but for the
+        round being over — so the walk down the reporting lines is not built and
+        compiled, which cost more than running it: one walk up instead (the skill
+        trends of a team lead's ten reps on "My team", 9.4 → 3.6 ms at 10,000
+        people), and of the rule its round parts. Someone reading their own trend is
+        never below themselves: no walk, and of the rule only its round part."""
         from people.selectors import managers_above
 
         if not (user and user.is_authenticated and user.is_active):
@@ -385,7 +390,9 @@ class ScorecardQuerySet(models.QuerySet):
         if ids and user.pk not in ids:
             above = managers_above(people=ids)
             if all(user.pk in above[pk] for pk in ids):
-                return about
+                # The rule with its chain part known true: everything once the
+                # scoring is over, before that what the round shows its own people.
+                return about.filter(Q(rater=user) | scoring_over() | _shown_in_its_round(user))
         if ids == [user.pk]:
             # Nobody is below themselves: of the rule, the round's part is left (a
             # rep's own trend on "My growth", 9.3 → 5.0 ms at 10,000 people).
@@ -420,6 +427,28 @@ class ScorecardQuerySet(models.QuerySet):
             )
         )
         return self.visible_to(user).filter(pk__in=candidates)
+
+
+def scoring_over(round_path: str = "round") -> Q:
+    """Whether a scorecard's round is over: closed, or every rater in it submitted or
+    declined. Until then everyone is blind, whatever their place in the reporting
+    line — a rater sees others' scores only once done (`_shown_in_its_round`), and
+    nobody else sees any: not the subject's management chain (the reveal rule), and
+    no aggregate counts them (team distributions, skills across the organisation),
+    so no average moves while someone is still scoring. Who has submitted is no
+    secret; what they scored is. `round_path`: the way to the round from the rows
+    filtered ("scorecard__round" for scores)."""
+    closed = ScoringRound.objects.filter(pk=OuterRef(round_path), closed_at__isnull=False)
+    someone_scoring = RoundRater.objects.filter(
+        round=OuterRef(round_path), declined_at__isnull=True
+    ).exclude(
+        Exists(
+            Scorecard.objects.filter(
+                round=OuterRef("round"), rater=OuterRef("person"), submitted_at__isnull=False
+            )
+        )
+    )
+    return Q(Exists(closed)) | ~Exists(someone_scoring)
 
 
 def _shown_in_its_round(user) -> Q:

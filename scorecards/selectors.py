@@ -37,6 +37,7 @@ from .models import (
     ScoringRound,
     Template,
     TemplateVersion,
+    scoring_over,
 )
 
 # --- Templates -----------------------------------------------------------------------------
@@ -152,7 +153,12 @@ class RoundView:
     visible: list[Scorecard]
     alpha: float | None = None
     waiting_on_me: bool = False
+    # Someone else has scored, and the viewer sees it only once they have: a rater
+    # not done yet (the coach too) …
     hidden_until_i_score: bool = False
+    # … or someone who is no rater here (the subject's management chain) while
+    # anyone is still scoring (`scorecards.models.scoring_over`).
+    hidden_until_everyone_scored: bool = False
     notes: list[str] = field(default_factory=list)
 
 
@@ -220,6 +226,10 @@ def round_view(*, user: User, scoring: ScoringRound) -> RoundView:
         waiting_on_me=viewer_rater is not None and not done and not scoring.is_closed,
         hidden_until_i_score=viewer_rater is not None
         and not done
+        and any(line.state == "hidden" for line in lines),
+        hidden_until_everyone_scored=viewer_rater is None
+        and not scoring.is_closed
+        and scoring.context != RoundContext.CALIBRATION  # its organiser waits for the close
         and any(line.state == "hidden" for line in lines),
     )
 
@@ -452,7 +462,8 @@ def team_distribution_windows(
 ) -> dict[Hashable, list[Distribution]]:
     """`team_distribution` for several windows at once: `windows` maps a key (a focus
     area) to its start (None: all time) and its lineages. One aggregate query plus
-    one for the titles, whatever the number of windows."""
+    one for the titles, whatever the number of windows. Only rounds whose scoring is
+    over count: a rater still scoring must not see the others' scores move a bar."""
     keys = list(windows)
     wanted = {pk for _, lineages in windows.values() for pk in lineages}
     scores = (
@@ -463,6 +474,7 @@ def team_distribution_windows(
         )
         .exclude(scorecard__rater_role=RaterRole.SUBJECT)
         .exclude(scorecard__context=RoundContext.CALIBRATION)
+        .filter(scoring_over("scorecard__round"))
     )
     starts = [since for since, _ in windows.values()]
     if starts and None not in starts:

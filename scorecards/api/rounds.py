@@ -4,8 +4,10 @@ template version, and the reveal rule.
 A round is visible to its raters, whoever opened it and (calibrations aside) the
 subject's management chain; anyone else gets 404. What the detail shows of the
 scorecards in it is `Scorecard.objects.visible_to` — self-assessment first, everyone
-blind until they scored, the manager last in a team review, a calibration once
-closed: who has scored is shown, never what, until revealed.
+blind until they scored (the coach and the rest of the management chain too: they see
+what was scored once every rater is done or the round is closed), the manager last in
+a team review, a calibration once closed: who has scored is shown, never what, until
+revealed.
 
 Rounds are opened here for a self-assessment, a coach with the subject, peers asked
 by the subject, or a calibration (team call reviews open theirs from the session).
@@ -162,7 +164,17 @@ class RoundDetailSerializer(serializers.Serializer):
         allow_null=True, help_text="Krippendorff's alpha (interval) over what is shown."
     )
     waiting_on_me = serializers.BooleanField()
-    hidden_until_i_score = serializers.BooleanField()
+    hidden_until_i_score = serializers.BooleanField(
+        help_text="You rate this round and have not submitted or declined, and someone "
+        "else has scored: their scores and words show once you have — whoever you are "
+        "(a coach does not read the self-assessment first)."
+    )
+    hidden_until_everyone_scored = serializers.BooleanField(
+        help_text="You see this round without rating in it (the subject's management "
+        "chain) and someone has scored while others still score: you see who has "
+        "scored, and what once every rater has submitted or declined, or the round "
+        "is closed."
+    )
     mine = RoundScorecardSerializer(allow_null=True, help_text="Your scorecard, draft or not.")
     can_close = serializers.SerializerMethodField()
 

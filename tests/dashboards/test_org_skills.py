@@ -37,8 +37,10 @@ CRITERIA = [
 ]
 
 
-def scored(coach, rep, template, when, *, coach_gave=None, own=None):
-    """A call of `rep`'s scored at `when`: by their coach and/or by themselves."""
+def scored(coach, rep, template, when, *, coach_gave=None, own=None, close=True):
+    """A call of `rep`'s scored at `when`: by their coach and/or by themselves; the
+    coach then closes the round (`close`), which a round must be — or every rater
+    done — before any of it counts."""
     with time_machine.travel(when, tick=False):
         call = RecordedCallFactory(person=rep, call_date=when.date())
         scoring = scorecards.coach_scoring_open(actor=coach, work=call, template=template)
@@ -46,6 +48,8 @@ def scored(coach, rep, template, when, *, coach_gave=None, own=None):
             score(rep, scoring, own)
         if coach_gave:
             score(coach, scoring, coach_gave)
+        if close:
+            scorecards.round_close(actor=coach, scoring=scoring)
     return scoring
 
 
@@ -122,6 +126,22 @@ def test_change_runs_from_the_first_shown_month_to_the_last(world):
         date(2026, 3, 1),
         1.37,
     )
+
+
+def test_a_round_still_being_scored_counts_only_once_it_is_over(world):
+    """Rep 6's coach scored in March but Rep 6 has not yet: nothing of it counts —
+    the March month stays the four reps' — until Rep 6 scores too."""
+    rep = UserFactory(display_name="Rep 6", manager=world.org.manager)
+    when = datetime(2026, 3, 12, 9, tzinfo=UTC)
+    scoring = scored(world.org.manager, rep, world.template, when, coach_gave=[4, 4, 1],
+                     close=False)  # fmt: skip
+    _, months = months_of(skills_of())
+    assert (months[date(2026, 3, 1)].people, months[date(2026, 3, 1)].self_people) == (4, 0)
+    with time_machine.travel(when + timedelta(hours=1), tick=False):
+        score(rep, scoring, [2, 2, 2])
+    _, months = months_of(skills_of())
+    assert (months[date(2026, 3, 1)].people, months[date(2026, 3, 1)].self_people) == (5, 1)
+    assert months[date(2026, 3, 1)].others == 3.2
 
 
 def test_the_month_is_the_readers(world):

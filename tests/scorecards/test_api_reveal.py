@@ -136,11 +136,21 @@ def test_declining_shows_the_subject_the_coach_scores_without_a_gap(org, coach_r
     assert trend_points(org.rep, org.rep)["Open questions"] == [(3.0, None, None)]
 
 
-def test_the_chain_sees_the_coach_scores_and_outsiders_never_do(org, coach_round):
-    assert cards_seen(org.head) == {coach_round.coach_card.pk}
-    assert ratings(round_detail(org.head, coach_round))[0] == {org.manager.pk: 3}
-    assert trend_points(org.head, org.rep)["Open questions"] == [(3.0, None, None)]
+def test_the_chain_sees_the_coach_scores_once_the_scoring_is_over_outsiders_never(
+    org, coach_round
+):
+    # The rep has not scored yet: the head above the coach waits too.
+    detail = round_detail(org.head, coach_round)
+    assert cards_seen(org.head) == set() and ratings(detail)[0] == {}
+    assert detail["hidden_until_everyone_scored"] and not detail["hidden_until_i_score"]
+    assert "Your pause" not in str(detail)
+    assert trend_points(org.head, org.rep) == {}
     submit(org.rep, coach_round, [4, 2, 2])
+    assert coach_round.coach_card.pk in cards_seen(org.head)
+    detail = round_detail(org.head, coach_round)
+    assert ratings(detail)[0] == {org.manager.pk: 3, org.rep.pk: 4}
+    assert not detail["hidden_until_everyone_scored"]
+    assert trend_points(org.head, org.rep)["Open questions"] == [(3.0, 4.0, 1.0)]
     for who in ("hr", "admin", "other_manager", "other_rep", "peer"):
         person = getattr(org, who)
         assert cards_seen(person) == set(), who

@@ -1,6 +1,7 @@
 """The reveal rule: self-assessment first, everyone blind until they scored, the
 manager's scorecard last in a team review, a calibration only once closed, the
-subject's management chain sees what is about them, HR and admins see nothing."""
+subject's management chain sees what is about them once the scoring is over, HR and
+admins see nothing."""
 
 import pytest
 
@@ -44,9 +45,20 @@ def test_declining_self_assessment_reveals_the_coach_scores(org, template, call)
 def test_the_coach_sees_the_self_assessment_only_after_scoring_too(org, template, call):
     scoring = services.coach_scoring_open(actor=org.manager, work=call, template=template)
     submit(org.rep, scoring, [4, 4, 4])
-    # The coach is also the rep's manager: the chain sees submitted scorecards.
-    assert seen_by(org.manager, scoring) == {"rep@example.com"}
-    assert seen_by(org.head, scoring) == {"rep@example.com"}
+    # The coach is also the rep's manager, and the head above both: being in the
+    # chain does not lift the blind while someone is still scoring.
+    assert seen_by(org.manager, scoring) == set()
+    assert seen_by(org.head, scoring) == set()
+    view = selectors.round_view(user=org.manager, scoring=scoring)
+    assert view.hidden_until_i_score and view.waiting_on_me
+    view = selectors.round_view(user=org.head, scoring=scoring)
+    assert view.hidden_until_everyone_scored and not view.hidden_until_i_score
+    assert [line.state for line in view.lines] == ["waiting", "hidden"]
+    submit(org.manager, scoring, [3, 3, 3])
+    both = {"manager@example.com", "rep@example.com"}
+    assert seen_by(org.manager, scoring) == both
+    assert seen_by(org.head, scoring) == both
+    assert not selectors.round_view(user=org.head, scoring=scoring).hidden_until_everyone_scored
 
 
 def test_drafts_are_their_raters_alone(org, template, call):

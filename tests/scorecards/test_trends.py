@@ -1,7 +1,7 @@
 """Trends follow the reveal rule: only the scorecards the viewer may see count, so a
 subject's own trend does not move with a coach's scores until they submitted or
-declined; the chain sees them at once; calibrations never count; a fixed number of
-queries."""
+declined, nor their management chain's until the scoring is over; calibrations never
+count; a fixed number of queries."""
 
 import pytest
 
@@ -24,10 +24,11 @@ def test_the_subject_trend_does_not_move_until_they_submitted(org, template, cal
     scoring = services.coach_scoring_open(actor=org.manager, work=call, template=template)
     submit(org.manager, scoring, [3, 2, 3])
     assert means(org.rep, org.rep) == {}
-    assert means(org.manager, org.rep)["Open questions"] == [(3.0, None)]
-    assert means(org.head, org.rep)["Open questions"] == [(3.0, None)]
+    assert means(org.manager, org.rep)["Open questions"] == [(3.0, None)]  # the coach's own
+    assert means(org.head, org.rep) == {}  # the chain waits for the rep too
     submit(org.rep, scoring, [4, 2, 2])
     assert means(org.rep, org.rep)["Open questions"] == [(3.0, 4.0)]
+    assert means(org.head, org.rep)["Open questions"] == [(3.0, 4.0)]
 
 
 def test_the_subject_trend_does_not_move_until_they_declined(org, template, call):
@@ -51,6 +52,7 @@ def test_outsiders_and_calibrations_add_nothing(org, template, call):
     services.round_close(actor=org.head, scoring=calibration)
     coach = services.coach_scoring_open(actor=org.manager, work=call, template=template)
     submit(org.manager, coach, [3, 3, 3])
+    services.round_decline(actor=org.rep, scoring=coach)
     assert means(org.head, org.rep)["Open questions"] == [(3.0, None)]  # no calibration
     for outsider in (org.hr, org.admin, org.other_manager, org.peer):
         assert means(outsider, org.rep) == {}
