@@ -14,7 +14,8 @@ What it tells, over the twelve weeks of `coaching.demo`'s history:
 - Self-only rounds on pricing, demo and cold calls; two peer rounds between the peer
   coaching pairs; Daniel scoring Lena's escalation retrospective with her.
 - Open business: this week's calls the coach has scored and the rep has not yet
-  (aisha.bello among them), one the rep declined, one waiting on Marcus.
+  (aisha.bello among them), one the rep declined, one waiting on Marcus (Jordan
+  scored first: blind to Marcus and Daniel until Marcus scores too).
 - One team review round per team on its latest held call review (Enterprise East and
   Mid-Market Central closed; EMEA Growth's still open, two people yet to score).
 - Daniel's closed discovery calibration with the three managers (Marcus reads the

@@ -507,6 +507,19 @@ class TestScorecards:
         assert coach_only.count() >= 3
 
     @pytest.mark.django_db
+    def test_jordans_self_assessment_waits_blind_for_marcus_and_daniel(self):
+        """The round waiting on Marcus: Jordan scored first, and neither Marcus (the
+        coach) nor Daniel above him sees a score or a word of it before Marcus scores."""
+        jordan, marcus = _person("jordan.lee"), _person("marcus.chen")
+        scoring = waiting_on(user=marcus).get(context=RoundContext.COACH, work__person=jordan)
+        mine = Scorecard.objects.get(round=scoring, rater=jordan, submitted_at__isnull=False)
+        assert mine.keep and set(Scorecard.objects.visible_to(jordan).filter(round=scoring)) == {
+            mine
+        }
+        for above in (marcus, _person("daniel.mensah")):
+            assert not Scorecard.objects.visible_to(above).filter(round=scoring).exists()
+
+    @pytest.mark.django_db
     def test_the_head_of_sales_ran_a_closed_calibration_with_an_outlier_and_one_is_open(self):
         daniel = _person("daniel.mensah")
         managers = {_person(k).pk for k in ("sofia.alvarez", "marcus.chen", "lena.fischer")}
