@@ -5,6 +5,9 @@ dashboard read-only, with the same numbers and without their inbox."""
 
 import pytest
 
+from scorecards.models import RoundContext, ScoringRound
+from scorecards.services import round_decline
+
 from .team_support import api, page, squash, world  # noqa: F401 - `world` is a fixture
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +95,21 @@ def test_a_managers_dashboard_read_from_above_has_the_same_numbers(client, world
     assert (own["own"], above["own"]) == (True, False)
     for key in ("this_week", "commitments", "coaching", "people_below", "teams_led"):
         assert above[key] == own[key], key
-    # The skill trends are read as Hana may see them: she is above Rita, so the same.
+    # The skill trends are read as Hana may see them: she is above Rita, so the same —
+    # but for February's call, which Mia scored and Rita has not: blind to Hana until
+    # Rita scores or declines it.
+    def without_skill(rows):
+        return [{k: v for k, v in row.items() if k != "skill"} for row in rows]
+
+    assert without_skill(above["people"]) == without_skill(own["people"])
+    assert above["people"] != own["people"]
+    waiting = ScoringRound.objects.filter(context=RoundContext.COACH, work__person=org.rep)
+    waiting = waiting.exclude(scorecards__rater=org.rep).get()
+    round_decline(actor=org.rep, scoring=waiting)
+    client.force_login(org.manager)
+    own = api(client, "/api/v1/dashboards/team/")
+    client.force_login(org.head)
+    above = api(client, f"/api/v1/dashboards/team/{org.manager.pk}/")
     assert above["people"] == own["people"]
     assert own["inbox"]["count"] == 2 and above["inbox"] is None
     html = squash(page(client, f"/team/managers/{org.manager.pk}/"))

@@ -111,10 +111,13 @@ def one_on_ones_of(coach, rep, *, held: int, missed: int, first=datetime(2026, 2
 
 
 def scored(coach, rep, template, when, ratings):
+    """The coach scores, then closes the round (the rep never does): only a round
+    whose scoring is over counts."""
     with time_machine.travel(when, tick=False):
         call = RecordedCallFactory(person=rep, call_date=when.date())
         scoring = scorecards.coach_scoring_open(actor=coach, work=call, template=template)
         score(coach, scoring, ratings)
+        scorecards.round_close(actor=coach, scoring=scoring)
 
 
 @pytest.fixture
