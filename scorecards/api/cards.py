@@ -1,7 +1,7 @@
 """Scorecards under /api/v1/scorecards/, read only: exactly the ones
 `Scorecard.objects.visible_to` shows the requester (the reveal rule: your own, drafts
-included; others' once the rule reveals them; those about people below you). HR and
-programme admins see none here: aggregates only."""
+included; others' once the rule reveals them; those about people below you once the
+round's scoring is over). HR and programme admins see none here: aggregates only."""
 
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
@@ -88,8 +88,11 @@ class ScorecardFilterSerializer(serializers.Serializer):
     ),
 )
 class ScorecardViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Scorecards with their scores, as the reveal rule lets you see them. Scorecards
-    are written through their round (`scoring-rounds/{id}/scorecard/`)."""
+    """Scorecards with their scores, as the reveal rule lets you see them: yours; others'
+    in a round once you scored or declined there; those about people below you once
+    every rater is done or the round is closed — blind both ways while anyone scores,
+    whoever you are. Scorecards are written through their round
+    (`scoring-rounds/{id}/scorecard/`)."""
 
     serializer_class = ScorecardSerializer
     lookup_value_converter = ID_CONVERTER

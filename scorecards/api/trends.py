@@ -2,7 +2,8 @@
 others' mean rating and the self-assessment mean, for yourself or someone below you
 (anyone else is 404 — HR and programme admins too: they get aggregates elsewhere).
 Only the scorecards the reveal rule shows you count, so a coach's scores do not
-reach a subject through their trend before they scored themselves or declined."""
+reach a subject through their trend before they scored themselves or declined, nor a
+round's scores the people above before its scoring is over."""
 
 from datetime import datetime, time
 
