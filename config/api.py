@@ -3,6 +3,8 @@ the common error responses for the schema, and small field types."""
 
 from contextlib import contextmanager
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
@@ -23,10 +25,21 @@ MAX_ID = 2**63 - 1
 
 def exception_handler(exc, context):
     """Services raise django's ValidationError; the API answers it as a 400 with the
-    same message a page would show."""
+    same message a page would show. A body Django refuses to read (over
+    DATA_UPLOAD_MAX_MEMORY_SIZE, or too many form fields) is a 400 saying so, rather
+    than an error Django logs with its traceback."""
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail=detail)
+    elif isinstance(exc, RequestDataTooBig):
+        exc = exceptions.ParseError(
+            "The request body is too large: at most "
+            f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
+        )
+    elif isinstance(exc, TooManyFieldsSent):
+        exc = exceptions.ParseError(
+            f"Too many fields: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}."
+        )
     return drf_exception_handler(exc, context)
 
 

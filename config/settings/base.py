@@ -273,7 +273,16 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Tandem <tandem@local
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- API ------------------------------------------------------------------------
+# The largest request body read into memory (Django's default, said here because the
+# API's answer names it): anything larger is a 400 (config/api.py, config/errors.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # 2.5 MB
 REST_FRAMEWORK = {
+    # JSON nested deeper than 32 levels is a 400 (config/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Token first so an anonymous request gets 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
