@@ -34,7 +34,8 @@ RUN mkdir -p /app/var && chown tandem:tandem /app/var
 
 # Production settings refuse to load without SECRET_KEY and ALLOWED_HOSTS. These dummy
 # build args exist only for collectstatic; they are not part of the image's runtime
-# environment, so the container still needs the real values.
+# environment, so the container still needs the real values — and EMAIL_URL, your mail
+# server: production's system checks (migrate, check --deploy) refuse console mail.
 ARG SECRET_KEY=collectstatic-only-dummy-key-never-used-at-runtime-0123456789abcdef
 ARG ALLOWED_HOSTS=build.invalid
 RUN python manage.py collectstatic --noinput

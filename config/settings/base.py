@@ -266,7 +266,10 @@ STORAGES = {
 }
 
 # --- Email ----------------------------------------------------------------------
+# The default prints mail to the log: right for `make run` and tests, never for
+# production, whose settings turn on a check that refuses it (config/checks.py).
 globals().update(env.email_url("EMAIL_URL", default="consolemail://"))
+EMAIL_MUST_BE_DELIVERED = False
 # A stuck mail server must not hold a worker (or a notification claim) for ever.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Tandem <tandem@localhost>")

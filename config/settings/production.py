@@ -1,5 +1,6 @@
 """Production: refuses to start without SECRET_KEY and ALLOWED_HOSTS (base reads them
-with no default), HTTPS only, mandatory email verification, and passes
+with no default), HTTPS only, mandatory email verification, mail that is really sent
+(a system check refuses EMAIL_URL's console default), and passes
 `manage.py check --deploy` with no warnings."""
 
 from django.core.exceptions import ImproperlyConfigured
@@ -14,6 +15,10 @@ if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("in
 
 DEBUG = False
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
+# EMAIL_URL unset (mail printed to the log) or a backend that sends nothing is a system
+# check error (tandem.E001, config/checks.py): `check`, `check --deploy` and `migrate`
+# refuse, so docker-compose's migration fails before anything starts.
+EMAIL_MUST_BE_DELIVERED = True
 
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -9,9 +9,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "k3y-" + "x7Qp9LmZ2vB8nR4tW6yU1cE5aS0dF3gH-jK8lP2oI9uY7tR5eW3q"
+MAIL_SERVER = "smtp+tls://tandem:secret@smtp.example.com:587"
 
 
-def manage(*args, env_overrides):
+def manage(*args, env_overrides, settings="config.settings.production"):
     # Start from the real environment minus what the test settings put into it.
     dropped = (
         "DJANGO_",
@@ -20,9 +21,10 @@ def manage(*args, env_overrides):
         "ACCOUNT_EMAIL_VERIFICATION",
         "CELERY_TASK_ALWAYS_EAGER",
         "DEBUG",
+        "EMAIL_URL",
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(dropped)}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env_overrides)
+    env.update(DJANGO_SETTINGS_MODULE=settings, **env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -63,10 +65,33 @@ def test_check_deploy_passes_with_no_warnings():
         env_overrides={
             "SECRET_KEY": GOOD_KEY,
             "ALLOWED_HOSTS": "coaching.example.com",
+            "EMAIL_URL": MAIL_SERVER,
         },
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+@pytest.mark.parametrize("email_url", [None, "consolemail://"])
+def test_check_deploy_refuses_mail_that_goes_nowhere(email_url):
+    env = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"}
+    if email_url:
+        env["EMAIL_URL"] = email_url
+    result = manage("check", "--deploy", env_overrides=env)
+    assert result.returncode != 0
+    assert "tandem.E001" in result.stderr and "EMAIL_URL" in result.stderr, result.stderr
+
+
+def test_migrate_refuses_mail_that_goes_nowhere_so_compose_starts_nothing():
+    env = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"}
+    result = manage("migrate", "--plan", env_overrides=env)
+    assert result.returncode != 0
+    assert "tandem.E001" in result.stderr, result.stderr
+
+
+def test_the_local_settings_keep_printing_mail_for_make_run():
+    result = manage("check", env_overrides={}, settings="config.settings.local")
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_email_verification_is_mandatory_and_cookies_are_secure():
