@@ -14,7 +14,8 @@ is then the access check's (404 for an object one may not see), or what the view
 does with empty input for those who pass it.
 
 Outcomes: a status code, or `login` (302 to the sign-in page), `admin-login` (302 to
-the admin site's sign-in), `redirect` (any other 302). The project's own pages are
+the admin site's sign-in: nobody is sent there now, the admin site being a 404 to
+all but staff), `redirect` (any other 302). The project's own pages are
 requested twice, plainly and as htmx does (HX-Request): the same outcome, except that
 an action which redirects a page may answer htmx with its fragment (200).
 
@@ -42,7 +43,7 @@ from django.test import Client
 from django.urls import resolve
 from django.urls.exceptions import Resolver404
 
-from tests.authz_support import ADMIN_LOGIN, LOGIN, REDIRECT, ROLES, Walker, matrix_build, quiet
+from tests.authz_support import LOGIN, REDIRECT, ROLES, Walker, matrix_build, quiet
 from tests.feedback.test_firewall_walk import world  # noqa: F401 - the fixture
 from tests.urlwalk import admin_fill, routes
 
@@ -1177,32 +1178,27 @@ ADMIN_PAGES = {  # page → the permission letters that open it
 
 
 def admin_site(ok: str) -> dict:
-    others = {role: ADMIN_LOGIN for role in SIGNED_IN}
-    return others | {"anonymous": LOGIN, "gone": LOGIN, "admin": ok}
-
-
-def admin_root(ok: str) -> dict:
-    """The admin site's own pages: the signed out go to its sign-in too."""
-    return admin_site(ok) | {"anonymous": ADMIN_LOGIN, "gone": ADMIN_LOGIN}
+    """The admin site is staff's (the programme admin here): for everyone else it is not
+    there — a 404 — and the signed out are sent to sign in, as from any page
+    (config/admin_access.py)."""
+    return page("admin", ok=ok)
 
 
 ADMIN_OTHER = {
-    "admin:index": admin_root("200"),
-    # Its sign-in page refuses the signed-in who are not staff; the others go to ours.
-    "admin:login": {role: "403" for role in SIGNED_IN}
-    | {"admin": REDIRECT, "anonymous": LOGIN, "gone": LOGIN},
-    # Signs anyone out (POST).
-    "admin:logout": {role: REDIRECT for role in SIGNED_IN}
-    | {"admin": LOGIN, "anonymous": ADMIN_LOGIN, "gone": ADMIN_LOGIN},
-    "admin:password_change": admin_root("200"),
-    "admin:password_change_done": admin_root("200"),
-    "admin:autocomplete": admin_root("403"),  # without its parameters
-    "admin:jsi18n": admin_root("200"),
-    "admin:view_on_site": admin_root("404"),
-    "admin:app_list": admin_root("404"),  # "account": nothing of it for the admin
+    "admin:index": admin_site("200"),
+    # Staff already signed in are sent on to the index.
+    "admin:login": admin_site(REDIRECT),
+    # Signs staff out (POST).
+    "admin:logout": admin_site(LOGIN),
+    "admin:password_change": admin_site("200"),
+    "admin:password_change_done": admin_site("200"),
+    "admin:autocomplete": admin_site("403"),  # without its parameters
+    "admin:jsi18n": admin_site("200"),
+    "admin:view_on_site": admin_site("404"),
+    "admin:app_list": admin_site("404"),  # "account": nothing of it for the admin
     "admin:auth_user_password_change": admin_site("403"),  # setting passwords: superusers
     # The catch-all: unknown admin pages.
-    "admin/(?P<url>.*)$": {role: ADMIN_LOGIN for role in ROLES} | {"admin": "404"},
+    "admin/(?P<url>.*)$": admin_site("404"),
 }
 
 

@@ -60,6 +60,8 @@ MIDDLEWARE = [
     # Every page needs sign-in unless marked @login_not_required (allauth marks its
     # public views; DRF marks API views and answers 401 itself).
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # The admin site is a 404 for the signed-in who are not staff (config/admin_access.py).
+    "config.admin_access.AdminHiddenFromOthers",
     "people.middleware.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -117,7 +117,7 @@ def test_programme_admins_edit_modules_in_the_admin(client, org):
         "Coach the coaches"
     ]
     client.force_login(org.rep)
-    assert client.get("/admin/coaching/playbookmodule/").status_code == 302
+    assert client.get("/admin/coaching/playbookmodule/").status_code == 404
 
 
 # --- API -----------------------------------------------------------------------------

@@ -61,7 +61,7 @@ def test_the_admin_site_opens_for_programme_admins_only(client, org):
     assert client.get("/admin/").status_code == 200
     assert client.get("/admin/people/user/").status_code == 200
     client.force_login(org.rep)
-    assert client.get("/admin/", follow=True).status_code == 403
+    assert client.get("/admin/", follow=True).status_code == 404
 
 
 @pytest.mark.django_db
