@@ -3,16 +3,20 @@ team channels. Messages are rendered at send time from what the recipient may se
 then; team channels only ever get names, times and counts — never anyone's words."""
 
 import json
+import logging
 import urllib.request
 from datetime import datetime, time, timedelta
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.db import DatabaseError
 from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.selectors import open_commitments_seen_by
@@ -28,6 +32,8 @@ from .models import (
     TeamChannel,
 )
 
+log = logging.getLogger(__name__)
+
 SENT, SKIPPED = "sent", "skipped"
 WEBHOOK_TIMEOUT = 10
 
@@ -42,6 +48,21 @@ class Defer(Exception):  # noqa: N818 - a signal, not an error
 
 def absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
+
+
+def idempotency_key(row: Notification) -> str:
+    """The same for every attempt at one notification and unlike any other's, so a
+    copy that still goes out twice (a worker killed between sending and recording) is
+    recognisable downstream: the webhook's `Idempotency-Key`, the email's Message-ID.
+    The keyed hash ties it to this installation (its SECRET_KEY) without saying
+    anything a reader could not already see."""
+    token = salted_hmac("cadence.notification", str(row.pk)).hexdigest()[:16]
+    return f"notification-{row.pk}.{token}"
+
+
+def message_id(row: Notification) -> str:
+    host = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"<{idempotency_key(row)}@{host}>"
 
 
 def deliver(row: Notification, *, now: datetime) -> str:
@@ -66,7 +87,10 @@ def deliver(row: Notification, *, now: datetime) -> str:
             for part in ("subject.txt", "body.txt", "body.html")
         )
     message = EmailMultiAlternatives(
-        subject=" ".join(subject.split()), body=text, to=[person.email]
+        subject=" ".join(subject.split()),
+        body=text,
+        to=[person.email],
+        headers={"Message-ID": message_id(row)},
     )
     message.attach_alternative(html, "text/html")
     itip = context.get("itip")
@@ -299,7 +323,7 @@ def _post_to_team(row: Notification) -> str:
     request = urllib.request.Request(  # noqa: S310 - admin-configured https/http webhook
         channel.webhook_url,
         data=json.dumps(payload).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", "Idempotency-Key": idempotency_key(row)},
         method="POST",
     )
     try:
@@ -311,7 +335,12 @@ def _post_to_team(row: Notification) -> str:
             last_failure_at=timezone.now(), last_error=f"{type(exc).__name__}: {exc}"[:500]
         )
         raise
-    TeamChannel.objects.filter(pk=channel.pk).update(last_success_at=timezone.now())
+    try:
+        TeamChannel.objects.filter(pk=channel.pk).update(last_success_at=timezone.now())
+    except DatabaseError as exc:
+        # Posted: the database going away now must not make it look unsent (the outbox
+        # records the row once it is back); the channel's stamp is only for the admin.
+        log.warning("channel %s: posted, but its success not recorded: %s", channel.pk, exc)
     return SENT
 
 

@@ -458,7 +458,11 @@ class Notification(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
     next_attempt_at = models.DateTimeField(default=timezone.now)
+    # A claim's stamp (which claim holds the row) and its lease: renewed by the
+    # sender while it works through the claim, so a row whose sender died goes back
+    # to pending once the lease runs out (cadence/outbox.py).
     claimed_at = models.DateTimeField(null=True, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     read_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -472,12 +476,12 @@ class Notification(models.Model):
                 condition=Q(recipient__isnull=False) | Q(team__isnull=False),
                 name="notification_has_an_audience",
             ),
-            # A claim stamps the row; every way out of "sending" clears the stamp. So
-            # the outcome UPDATE can find a row still in its claim by key and stamp
-            # alone (outbox._finish_sql).
+            # A claim stamps the row and leases it; every way out of "sending" clears
+            # both. So the outcome UPDATE can find a row still in its claim by key and
+            # stamp alone (outbox._finish_sql), and every row being sent can expire.
             models.CheckConstraint(
-                condition=Q(status="sending", claimed_at__isnull=False)
-                | (~Q(status="sending") & Q(claimed_at__isnull=True)),
+                condition=Q(status="sending", claimed_at__isnull=False, lease_until__isnull=False)
+                | (~Q(status="sending") & Q(claimed_at__isnull=True, lease_until__isnull=True)),
                 name="notification_claimed_while_sending",
             ),
             models.UniqueConstraint(
@@ -533,11 +537,11 @@ class Notification(models.Model):
                 condition=Q(status="pending"),
                 name="notification_send_due",
             ),
-            # The reaper: claims that have been "sending" too long.
+            # The reaper: claims whose lease ran out (their sender died).
             models.Index(
-                fields=["claimed_at"],
+                fields=["lease_until"],
                 condition=Q(status="sending"),
-                name="notification_stale_claims",
+                name="notification_expired_leases",
             ),
             # The delivery page's failures, newest first. Only rows that failed are in
             # it, so the sender's updates (pending → sending → sent) never write to it.

@@ -384,9 +384,11 @@ CADENCE_HORIZON_WEEKS = env.int("CADENCE_HORIZON_WEEKS", default=6)
 CADENCE_REMINDER_HOURS = env.int("CADENCE_REMINDER_HOURS", default=24)
 # Sessions the generator made are sent as calendar invitations this many days ahead.
 CADENCE_INVITATION_DAYS = env.int("CADENCE_INVITATION_DAYS", default=7)
-# A notification claimed this long ago but not marked sent is handed back (the worker
-# died): at-least-once delivery, see docs/cadence.md.
-CADENCE_STALE_CLAIM_MINUTES = env.int("CADENCE_STALE_CLAIM_MINUTES", default=10)
+# A sender leases the notifications it claims for this long and renews the lease while
+# it works through them; a lease that runs out (the worker died) hands its rows back:
+# at-least-once delivery, see docs/cadence.md. Longer than the slowest single send
+# (EMAIL_TIMEOUT, the webhook's 10 s) with room to spare.
+CADENCE_CLAIM_LEASE_SECONDS = env.int("CADENCE_CLAIM_LEASE_SECONDS", default=60)
 # How many drains of the outbox a burst of notifications (the sweep, the reminders, the
 # digests) starts side by side; each keeps going while rows are due. About the number
 # of worker processes that send mail.

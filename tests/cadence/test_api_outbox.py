@@ -37,8 +37,9 @@ def api(user=None):
 def note(recipient=None, *, status=NotificationStatus.PENDING, due=None, team=None, **extra):
     fields = {"kind": NotificationKind.MISSED, "recipient": recipient, "team": team, **extra}
     fields["status"] = status
-    if status == NotificationStatus.SENDING:  # a claim stamps the row (a check constraint)
+    if status == NotificationStatus.SENDING:  # a claim stamps and leases the row (a check)
         fields["claimed_at"] = timezone.now()
+        fields["lease_until"] = timezone.now() + timedelta(minutes=1)
     if due is not None:
         fields["next_attempt_at"] = due
     return Notification.objects.create(**fields)

@@ -29,6 +29,7 @@ def note(recipient=None, *, status=NotificationStatus.PENDING, due=None, team=No
     fields = {"kind": "missed", "recipient": recipient, "team": team, "status": status, **extra}
     if status == NotificationStatus.SENDING:
         fields["claimed_at"] = timezone.now()
+        fields["lease_until"] = timezone.now() + timedelta(minutes=1)
     if due is not None:
         fields["next_attempt_at"] = due
     return Notification.objects.create(**fields)

@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.core import mail
 
-from cadence import outbox
+from cadence import delivery, outbox
 from cadence.models import (
     Notification,
     NotificationKind,
@@ -66,18 +66,19 @@ def test_a_failed_send_is_retried_with_backoff_then_marked_failed(org, monkeypat
 
 
 @pytest.mark.django_db
-def test_a_claim_left_by_a_dead_worker_is_handed_back_and_then_sent(org, settings):
-    settings.CADENCE_STALE_CLAIM_MINUTES = 10
+def test_a_claim_left_by_a_dead_worker_is_handed_back_once_its_lease_runs_out(org, settings):
+    settings.CADENCE_CLAIM_LEASE_SECONDS = 60
     with time_machine.travel(NOON, tick=False):
         row = upcoming_for(org)
-        outbox.claim()  # ... and the worker dies here
-    with time_machine.travel(NOON + timedelta(minutes=5), tick=False):
-        assert outbox.reap_stale_claims() == 0
-    with time_machine.travel(NOON + timedelta(minutes=11), tick=False):
-        assert outbox.reap_stale_claims() == 1
-        outbox.drain()
+        outbox.claim()  # ... and the worker dies here: nobody renews the lease
+    with time_machine.travel(NOON + timedelta(seconds=59), tick=False):
+        assert outbox.reap_expired_leases() == 0
+        assert outbox.drain()["sent"] == 0  # still leased: nobody else sends it
+    with time_machine.travel(NOON + timedelta(seconds=61), tick=False):
+        assert outbox.drain()["sent"] == 1  # the drain hands it back itself, then sends it
     row.refresh_from_db()
     assert row.status == NotificationStatus.SENT and len(mail.outbox) == 1
+    assert (row.claimed_at, row.lease_until, row.attempts) == (None, None, 2)
 
 
 @pytest.mark.django_db
@@ -107,11 +108,13 @@ def test_quiet_hours_in_the_recipients_zone_defer_the_email(org):
 
 class _Hook(BaseHTTPRequestHandler):
     received: list = []
+    keys: list = []
     status = 200
 
     def do_POST(self):  # noqa: N802
         body = self.rfile.read(int(self.headers["Content-Length"]))
         _Hook.received.append(json.loads(body))
+        _Hook.keys.append(self.headers["Idempotency-Key"])
         self.send_response(_Hook.status)
         self.end_headers()
 
@@ -124,7 +127,7 @@ def webhook():
     server = HTTPServer(("127.0.0.1", 0), _Hook)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    _Hook.received, _Hook.status = [], 200
+    _Hook.received, _Hook.keys, _Hook.status = [], [], 200
     yield f"http://127.0.0.1:{server.server_port}/hook", _Hook
     server.shutdown()
 
@@ -163,6 +166,10 @@ def test_the_team_channel_gets_the_call_review_reminder_and_failures_are_kept(or
     channel.refresh_from_db()
     row.refresh_from_db()
     assert "500" in channel.last_error and row.status == NotificationStatus.PENDING
+    # Both attempts carried the same key, derived from the notification: a receiver
+    # that got the first one can drop the second.
+    assert hook.keys == [delivery.idempotency_key(row)] * 2
+    assert hook.keys[0].startswith(f"notification-{row.pk}.")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -286,7 +293,7 @@ def reminders_with_commitments(coach, coachees: int, *, start: datetime) -> list
 @pytest.mark.parametrize("coachees", [1, 4])
 def test_a_fresh_claim_costs_the_same_queries_whatever_its_size(org, coachees):
     """Rows, participants, commitments and management chains are read once for the
-    whole claim; a claim younger than half the stale window is ours without asking;
+    whole claim; a claim younger than a third of its lease is ours without asking;
     what is left per row is its outcome UPDATE — one statement, committed before the
     next row is sent."""
     from django.db import connection
@@ -304,21 +311,23 @@ def test_a_fresh_claim_costs_the_same_queries_whatever_its_size(org, coachees):
     reads = [sql for sql in statements if not sql.startswith("UPDATE")]
     # rows, participants, their people, open commitments, the coachees' managers
     assert len(reads) == 5, reads
-    assert len(updates) == len(rows)  # one outcome per row, no ownership query
+    assert len(updates) == len(rows)  # one outcome per row, no renewal
     assert set(Notification.objects.values_list("status", flat=True)) == {"sent"}
 
 
 @pytest.mark.django_db
-def test_a_claim_older_than_half_the_stale_window_is_checked_row_by_row(org, settings, monkeypatch):
-    """A slow claim: its first send takes 11 minutes. By then the reaper has handed
-    every row of the claim back and another sender has claimed them again: the rows
-    still to send are no longer ours, and are left to the other sender."""
+def test_a_slow_sender_whose_lease_ran_out_leaves_the_rows_handed_back_to_their_new_claimer(
+    org, settings, monkeypatch
+):
+    """Its first send takes two minutes (longer than any EMAIL_TIMEOUT allows, but
+    say so): by then its lease has run out, a drain elsewhere has handed the rows back
+    and claimed them again. Renewing finds them no longer ours: they are left alone."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from cadence import delivery
 
-    settings.CADENCE_STALE_CLAIM_MINUTES = 10
+    settings.CADENCE_CLAIM_LEASE_SECONDS = 60
     real_deliver = delivery.deliver
     with time_machine.travel(NOON, tick=False) as clock:
         rows = [upcoming_for(org), upcoming_for(org, org.manager), upcoming_for(org, org.peer)]
@@ -326,8 +335,8 @@ def test_a_claim_older_than_half_the_stale_window_is_checked_row_by_row(org, set
         def slow_first_send(row, now):
             result = real_deliver(row, now=now)
             if len(mail.outbox) == 1:
-                clock.move_to(NOON + timedelta(minutes=11))
-                assert outbox.reap_stale_claims() == 3
+                clock.move_to(NOON + timedelta(minutes=2))
+                assert outbox.reap_expired_leases() == 3
                 assert len(outbox.claim()) == 3  # someone else's claim now
             return result
 
@@ -337,39 +346,51 @@ def test_a_claim_older_than_half_the_stale_window_is_checked_row_by_row(org, set
             outcome = outbox.deliver_claimed(ids)
     assert outcome["sent"] == 1 and outcome["lost"] == 2
     assert len(mail.outbox) == 1  # the other two wait for their new claimer
-    ownership = [q for q in queries if q["sql"].startswith("SELECT 1 AS")]
-    assert len(ownership) == 2  # asked for each row once the claim was old
+    updates = [q["sql"] for q in queries if q["sql"].startswith("UPDATE")]
+    renewals = [sql for sql in updates if "lease_until" in sql and "status" not in sql]
+    assert len(renewals) == 1  # one statement for the rest of the claim
     statuses = dict(Notification.objects.values_list("pk", "status"))
     assert set(statuses.values()) == {NotificationStatus.SENDING}
-    later = NOON + timedelta(minutes=11)
+    later = NOON + timedelta(minutes=2)
     assert set(Notification.objects.values_list("claimed_at", flat=True)) == {later}
     assert {row.pk for row in rows} == set(statuses)
 
 
 @pytest.mark.django_db
-def test_a_claim_only_half_the_stale_window_old_is_checked_and_still_sent(
+def test_a_sender_renews_the_lease_of_what_it_still_holds_so_a_slow_claim_is_never_handed_back(
     org, settings, monkeypatch
 ):
+    """Five sends of 25 s each: two minutes, twice the lease. The sender renews the
+    rows it still holds, in one statement, whenever a third of the lease has passed;
+    a reaper running after every send finds nothing to hand back."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from cadence import delivery
 
-    settings.CADENCE_STALE_CLAIM_MINUTES = 10
+    settings.CADENCE_CLAIM_LEASE_SECONDS = 60
     real_deliver = delivery.deliver
+    reaped = []
     with time_machine.travel(NOON, tick=False) as clock:
-        upcoming_for(org), upcoming_for(org, org.manager)
+        people = [org.rep, org.manager, org.peer, org.hr, org.other_rep]
+        for person in people:
+            upcoming_for(org, person)
 
-        def slow_first_send(row, now):
-            clock.move_to(NOON + timedelta(minutes=5))  # not yet reapable, but asked
-            return real_deliver(row, now=now)
+        def slow_send(row, now):
+            result = real_deliver(row, now=now)
+            clock.shift(timedelta(seconds=25))
+            reaped.append(outbox.reap_expired_leases())
+            return result
 
-        monkeypatch.setattr(delivery, "deliver", slow_first_send)
+        monkeypatch.setattr(delivery, "deliver", slow_send)
         ids = outbox.claim()
         with CaptureQueriesContext(connection) as queries:
-            assert outbox.deliver_claimed(ids)["sent"] == 2
-    assert len([q for q in queries if q["sql"].startswith("SELECT 1 AS")]) == 1
-    assert len(mail.outbox) == 2
+            assert outbox.deliver_claimed(ids)["sent"] == 5
+    assert reaped == [0] * 5 and len(mail.outbox) == 5
+    renewals = [q["sql"] for q in queries if q["sql"].startswith("UPDATE")]
+    renewals = [sql for sql in renewals if "lease_until" in sql and "status" not in sql]
+    assert len(renewals) == 4  # before the 2nd to 5th sends: 25 s (> 20 s) since the last
+    assert not Notification.objects.exclude(status=NotificationStatus.SENT).exists()
 
 
 @pytest.mark.django_db

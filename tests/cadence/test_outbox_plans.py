@@ -76,19 +76,42 @@ def test_an_outcome_is_saved_through_the_primary_key_while_a_claim_is_out(burst_
     params = [NotificationStatus.SENT, timezone.now(), "", None, 0, row.pk, row.claimed_at]
     plan = explain(outbox._finish_sql(connection.vendor), params)
     assert "cadence_notification_pkey" in plan, plan
-    assert "notification_stale_claims" not in plan, plan
+    assert "notification_expired_leases" not in plan, plan
+
+
+@pytest.mark.postgres
+def test_the_lease_renewal_and_the_reaper_read_only_what_they_must(burst_queued):
+    """A renewal by primary key (the claim's rows); the reaper — every drain runs it —
+    off the expired-leases index, never the outbox."""
+    ids = outbox.claim(limit=50, now=burst_queued)
+    mine = Notification.objects.filter(pk__in=ids, claimed_at=burst_queued)
+    sql, params = mine.query.sql_with_params()
+    plan = explain(sql, params)
+    assert "cadence_notification_pkey" in plan and "Seq Scan" not in plan, plan
+    expired = Notification.objects.filter(
+        status=NotificationStatus.SENDING, lease_until__lt=timezone.now()
+    )
+    plan = explain(*expired.query.sql_with_params())
+    assert "notification_expired_leases" in plan, plan
 
 
 @pytest.mark.parametrize(
-    "status, claimed",
-    [(NotificationStatus.SENDING, False), (NotificationStatus.SENT, True)],
+    "status, claimed, leased",
+    [
+        (NotificationStatus.SENDING, False, True),
+        (NotificationStatus.SENDING, True, False),  # a claim nobody could ever hand back
+        (NotificationStatus.SENT, True, True),
+        (NotificationStatus.PENDING, False, True),
+    ],
 )
-def test_a_claim_stamp_goes_with_sending_and_only_with_it(status, claimed):
-    """What lets the outcome UPDATE leave the status out of its WHERE."""
+def test_a_claim_stamp_and_lease_go_with_sending_and_only_with_it(status, claimed, leased):
+    """What lets the outcome UPDATE leave the status out of its WHERE, and the reaper
+    find every row whose sender died."""
     with pytest.raises(IntegrityError), transaction.atomic():
         Notification.objects.create(
             kind=NotificationKind.DIGEST,
             recipient=UserFactory(),
             status=status,
             claimed_at=timezone.now() if claimed else None,
+            lease_until=timezone.now() if leased else None,
         )

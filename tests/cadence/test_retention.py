@@ -33,7 +33,11 @@ def recorded(org, status, *, at=NOON, kind=NotificationKind.UPCOMING):
     """A notification for the rep about a 1:1 of `at`, recorded then, in `status`."""
     with time_machine.travel(at, tick=False):
         session = one_on_one(org.manager, org.rep, start=at + timedelta(hours=20))
-    claimed = {"claimed_at": at} if status == NotificationStatus.SENDING else {}
+    claimed = (
+        {"claimed_at": at, "lease_until": at + timedelta(minutes=1)}
+        if status == NotificationStatus.SENDING
+        else {}
+    )
     return Notification.objects.create(
         kind=kind, session=session, recipient=org.rep, status=status, created_at=at, **claimed
     )

@@ -127,13 +127,14 @@ def test_a_worker_killed_mid_send_loses_nothing_and_repeats_at_most_the_mail_in_
     cadence/outbox.py:
 
     - a row marked `sent` before the death is never sent again;
-    - a row left in `sending` is handed back by the reaper once its claim is older than
-      CADENCE_STALE_CLAIM_MINUTES and sent by the next worker: nothing is lost;
+    - a row left in `sending` is handed back once its lease (CADENCE_CLAIM_LEASE_SECONDS),
+      which nobody renews any more, has run out, and sent by the next worker: nothing is
+      lost;
     - such a row is sent a second time if its email had already gone out when the
       worker died (sent, not yet marked) — the accepted duplicate. So every row ends
       `sent` with one email, or two at most, and only the row in flight gets two.
 
-    The time that passes before the reaper acts is simulated by ageing the claims in
+    The time that passes before the lease runs out is simulated by ageing the leases in
     the database, not by passing the reaper a future `now`: it would then set
     `next_attempt_at` to that future moment, and the fresh worker, on the real clock,
     would not find the rows due."""
@@ -169,14 +170,14 @@ def test_a_worker_killed_mid_send_loses_nothing_and_repeats_at_most_the_mail_in_
     in_flight = [pk for pk in claimed if mailed_at_death[rows[pk]]]
     assert claimed and in_flight, (at_death, mailed_at_death)
 
-    # Within the stale window the reaper leaves the claims alone; past it, it hands
-    # every one back.
-    assert outbox.reap_stale_claims() == 0
-    stale = timedelta(minutes=settings.CADENCE_STALE_CLAIM_MINUTES + 1)
+    # While the lease runs the reaper leaves the claims alone; once it has run out, it
+    # hands every one back.
+    assert outbox.reap_expired_leases() == 0
+    expired = timedelta(seconds=settings.CADENCE_CLAIM_LEASE_SECONDS + 1)
     Notification.objects.filter(status=NotificationStatus.SENDING).update(
-        claimed_at=F("claimed_at") - stale
+        lease_until=F("lease_until") - expired
     )
-    assert outbox.reap_stale_claims() == len(claimed)
+    assert outbox.reap_expired_leases() == len(claimed)
 
     fresh = workers.start(pool="solo")
     workers.enqueue(send_notifications)
