@@ -228,7 +228,7 @@ class Sender:
     def _record_unrecorded(self) -> None:
         while self.unrecorded:
             row, outcome = self.unrecorded[0]
-            _finish(row, **outcome)
+            _finish(row, **outcome, or_handed_back=True)
             self.unrecorded.pop(0)
 
     def _hand_back_held(self) -> None:
@@ -275,7 +275,7 @@ _KEPT_UNLESS_GIVEN = ("sent_at", "last_error", "next_attempt_at")
 
 
 @functools.cache
-def _finish_sql(vendor: str) -> str:
+def _finish_sql(vendor: str, *, or_handed_back: bool = False) -> str:
     """The outcome UPDATE: one fixed statement for every outcome (a field given as
     NULL keeps its value), so no query is built and compiled for every row sent. The
     only text interpolated is our own quoted table and column names.
@@ -284,7 +284,11 @@ def _finish_sql(vendor: str) -> str:
     the stamp to "sending"). The status is left out of the WHERE on purpose: with it,
     PostgreSQL may read the row through the reaper's index — which its statistics
     think empty — walking every row of the claim for each one (about a millisecond a
-    row at 50), instead of the primary key."""
+    row at 50), instead of the primary key.
+
+    `or_handed_back`: also a row handed back (its lease ran out) that nobody has
+    claimed since — an outcome recorded after a database outage, so that a message
+    that went out is not sent again because the reaper got there first."""
     meta, q = Notification._meta, connection.ops.quote_name
     column = {field.name: q(field.column) for field in meta.concrete_fields}
     keep = ", ".join(f"{column[f]} = COALESCE(%s, {column[f]})" for f in _KEPT_UNLESS_GIVEN)
@@ -293,7 +297,12 @@ def _finish_sql(vendor: str) -> str:
         f" SET {column['status']} = %s, {column['claimed_at']} = NULL,"
         f" {column['lease_until']} = NULL, {keep},"
         f" {column['attempts']} = {column['attempts']} - %s"
-        f" WHERE {column['id']} = %s AND {column['claimed_at']} = %s"
+        f" WHERE {column['id']} = %s AND ({column['claimed_at']} = %s"
+        + (
+            f" OR ({column['claimed_at']} IS NULL AND {column['status']} = 'pending'))"
+            if or_handed_back
+            else ")"
+        )
     )
 
 
@@ -305,10 +314,11 @@ def _finish(
     last_error: str | None = None,
     next_attempt_at: datetime | None = None,
     refund_attempt: bool = False,
+    or_handed_back: bool = False,
 ) -> None:
     """Save one row's outcome: one statement in autocommit, so it is committed before
-    the next row is sent. Only a row still in our claim is updated: a row handed back
-    and claimed again is not ours."""
+    the next row is sent. Only a row still in our claim is updated (or, after an
+    outage, handed back and not claimed since): a row claimed again is not ours."""
     ops = connection.ops
     params = [
         status,
@@ -320,7 +330,7 @@ def _finish(
         ops.adapt_datetimefield_value(row.claimed_at),
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_finish_sql(connection.vendor), params)
+        cursor.execute(_finish_sql(connection.vendor, or_handed_back=or_handed_back), params)
         updated = cursor.rowcount
     if not updated:
         log.warning("notification %s was no longer ours when its outcome was saved", row.pk)

@@ -101,6 +101,29 @@ def test_what_went_out_is_recorded_when_the_database_is_back_and_never_sent_agai
 
 
 @pytest.mark.django_db
+def test_a_message_sent_before_an_outage_longer_than_its_lease_is_still_not_sent_again(
+    three_due, outage, monkeypatch, settings
+):
+    """Down for longer than a lease: another drain reconnects first and hands the
+    claim back. What the sender knows it sent is recorded on the handed-back row all
+    the same (nobody had claimed it again), so it is not sent a second time."""
+    settings.CADENCE_CLAIM_LEASE_SECONDS = 60
+    outage.outcomes(2)
+    with time_machine.travel(NOON, tick=False) as clock:
+
+        def meanwhile(seconds):
+            outage.events.append(("pause", seconds))
+            clock.shift(timedelta(seconds=90))
+            assert outbox.reap_expired_leases() == 3  # a drain elsewhere, back first
+
+        monkeypatch.setattr(outbox, "_pause", meanwhile)
+        assert outbox.drain()["sent"] == 3
+    sent = [event[1] for event in outage.events if event[0] == "sent"]
+    assert sorted(sent) == sorted(three_due) and len(mail.outbox) == 3
+    assert set(Notification.objects.values_list("status", flat=True)) == {"sent"}
+
+
+@pytest.mark.django_db
 def test_a_database_that_stays_away_ends_the_drain_after_a_bounded_wait_sending_nothing_more(
     three_due, outage
 ):
