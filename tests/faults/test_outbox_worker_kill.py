@@ -1,0 +1,80 @@
+"""Workers are killed (`kill -9`, the whole process group) six times while they drain
+an outbox of 3,000 notifications, each restarted at once as a supervisor would. Nothing
+is lost; at most the one message a killed drain had sent but not yet recorded goes out
+twice — with the same Message-ID or Idempotency-Key, so it is recognisable — and
+everything is sent within three minutes of the last kill: the dead drains' rows return
+when their one-minute lease runs out (not after ten minutes), and a restarted worker
+starts draining at once (not at beat's next minute)."""
+
+import time
+
+import pytest
+
+from . import outbox_backlog, services
+
+pytestmark = pytest.mark.faults
+
+KILLS = 6
+DRAINED_WITHIN = 180  # seconds after the last kill
+
+
+def test_six_worker_kills_lose_nothing_and_repeat_at_most_one_message_each(
+    cluster, database, redis, mail_dir, tmp_path, processes
+):
+    sink = outbox_backlog.WebhookSink()
+    try:
+        ids = outbox_backlog.queue_backlog(cluster, database, sink)
+        assert len(ids) >= 3000
+        # A mail server taking 20 ms a message: the backlog lasts through the kills.
+        env = services.app_env(
+            database_url=cluster.url(database),
+            redis=redis,
+            mail_dir=mail_dir,
+            TANDEM_TEST_MAIL_DELAY="0.02",
+        )
+        # One pool process each, so a kill ends exactly one drain.
+        workers = [services.worker(env, tmp_path, f"worker{n}") for n in (1, 2)]
+        processes += [*workers, services.beat(env, tmp_path)]
+        # No message is sent: each worker starts draining when it is ready.
+        services.wait_until(
+            lambda: outbox_backlog.mail_files(mail_dir) >= 100,
+            timeout=60,
+            what="the workers draining",
+        )
+        for kill in range(KILLS):
+            target = kill % 2
+            before = outbox_backlog.mail_files(mail_dir)
+            services.wait_until(
+                lambda: outbox_backlog.mail_files(mail_dir) >= before + 100,  # noqa: B023
+                timeout=60,
+                what=f"sending going on before kill {kill + 1}",
+            )
+            workers[target].kill()
+            workers[target] = services.worker(env, tmp_path, f"worker{target + 1}")
+            processes.append(workers[target])
+        left_at_last_kill = outbox_backlog.unfinished(cluster, database, ids)
+        fault_ended = time.monotonic()
+        assert left_at_last_kill, "the backlog was drained before the last kill"
+
+        seconds = outbox_backlog.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
+        time.sleep(1)  # a straggler (a drain sending twice) would show now
+        seen = outbox_backlog.deliveries(mail_dir, sink)
+    finally:
+        sink.close()
+    ours = {pk: seen[pk] for pk in ids}
+    lost = [pk for pk, count in ours.items() if count == 0]
+    twice = {pk: count for pk, count in ours.items() if count > 1}
+    services.report(
+        "outbox-worker-kill",
+        {
+            "notifications": len(ids),
+            "kills": KILLS,
+            "left_at_last_kill": left_at_last_kill,
+            "drained_seconds_after_last_kill": round(time.monotonic() - fault_ended, 1),
+            "lost": len(lost),
+            "duplicates": sum(count - 1 for count in twice.values()),
+        },
+    )
+    print(f"drained {seconds:.0f} s after the last kill; sent twice: {twice}")
+    assert not lost, lost
+    assert set(twice.values()) <= {2} and len(twice) <= KILLS, twice
