@@ -88,7 +88,8 @@ PERIODIC_TASKS = [
         name="Hand back stale notification claims",
         task="cadence.reap_stale_claims",
         crontab={"minute": "*/5"},
-        description="Returns notifications claimed by a worker that died to the queue.",
+        description="Returns notifications whose claim's lease ran out (their worker died) "
+        "to the queue; every drain of the outbox does it too.",
     ),
     PeriodicTaskSpec(
         name="Forget old notifications",
