@@ -101,12 +101,17 @@ def send_notifications() -> dict:
 
 
 @worker_ready.connect(dispatch_uid="cadence-drain-on-worker-start")
-def drain_on_worker_start(**kwargs) -> None:
+def drain_on_worker_start(sender=None, **kwargs) -> None:
     """A worker (re)started — after a crash, its supervisor restarts it — drains at
     once: the message of a worker killed whole stays unacknowledged in Redis for the
     visibility timeout (an hour), so without this sending would wait for beat. Sent
     straight away: the worker's main process has no transaction to wait for (and
-    should open no database connection its pool processes could inherit)."""
+    should open no database connection its pool processes could inherit). Only by a
+    worker that takes the drains' queue (the default one)."""
+    consumer = getattr(sender, "task_consumer", None)
+    queues = {queue.name for queue in getattr(consumer, "queues", ())}
+    if send_notifications.app.conf.task_default_queue not in queues:
+        return
     for _ in range(settings.CADENCE_SENDERS):
         send_notifications.delay()
 
