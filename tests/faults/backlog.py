@@ -98,10 +98,11 @@ def backlog_emails(mail_dir: Path) -> Counter:
 
 class WebhookSink:
     """An incoming-webhook endpoint on loopback: answers 200 after `delay` seconds (a
-    chat service's round trip) and counts the posts by path."""
+    chat service's round trip) and counts the posts by path, and by Idempotency-Key."""
 
     def __init__(self, delay: float = 0.0):
         self.posts: Counter = Counter()
+        self.keys: Counter = Counter()
         self.lock = threading.Lock()
         sink = self
 
@@ -111,6 +112,7 @@ class WebhookSink:
                 time.sleep(delay)
                 with sink.lock:
                     sink.posts[self.path] += 1
+                    sink.keys[self.headers.get("Idempotency-Key")] += 1
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

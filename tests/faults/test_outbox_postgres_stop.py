@@ -9,9 +9,11 @@ import time
 
 import pytest
 
-from . import outbox_backlog, services
+from . import backlog, outbox_counts, services
 
 pytestmark = pytest.mark.faults
+
+EMAILS, TEAMS, POSTS_PER_TEAM = 2700, 3, 100  # 3,000 notifications
 
 DOWN_SECONDS = 20
 DRAINED_WITHIN = 180  # seconds after the server is back
@@ -20,16 +22,18 @@ DRAINED_WITHIN = 180  # seconds after the server is back
 def test_a_postgres_stop_mid_drain_loses_nothing_and_sends_nothing_twice(
     cluster, database, redis, mail_dir, tmp_path, processes
 ):
-    sink = outbox_backlog.WebhookSink()
-    try:
-        ids = outbox_backlog.queue_backlog(cluster, database, sink)
-        assert len(ids) >= 3000
+    with backlog.WebhookSink() as sink:
         env = services.app_env(
             database_url=cluster.url(database),
             redis=redis,
             mail_dir=mail_dir,
             TANDEM_TEST_MAIL_DELAY="0.02",
         )
+        teams = backlog.queue_backlog(
+            env, emails=EMAILS, teams=TEAMS, posts_per_team=POSTS_PER_TEAM, sink=sink.url
+        )
+        ids = outbox_counts.backlog_ids(cluster, database, teams)
+        assert len(ids) == EMAILS + TEAMS * POSTS_PER_TEAM
         # Two workers of two pool processes: four drains side by side.
         processes += [
             services.worker(env, tmp_path, "worker1", concurrency=2),
@@ -37,26 +41,24 @@ def test_a_postgres_stop_mid_drain_loses_nothing_and_sends_nothing_twice(
             services.beat(env, tmp_path),
         ]
         services.wait_until(
-            lambda: outbox_backlog.mail_files(mail_dir) >= 300,
+            lambda: outbox_counts.mail_files(mail_dir) >= 300,
             timeout=60,
             what="the workers draining",
         )
         try:
             cluster.stop("fast")
-            sent_while_down = outbox_backlog.mail_files(mail_dir)
+            sent_while_down = outbox_counts.mail_files(mail_dir)
             time.sleep(DOWN_SECONDS)
-            sent_while_down = outbox_backlog.mail_files(mail_dir) - sent_while_down
+            sent_while_down = outbox_counts.mail_files(mail_dir) - sent_while_down
         finally:
             cluster.start()
         back = time.monotonic()
-        left_when_back = outbox_backlog.unfinished(cluster, database, ids)
+        left_when_back = outbox_counts.unfinished(cluster, database, ids)
         assert left_when_back, "the backlog was drained before the server stopped"
 
-        seconds = outbox_backlog.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
+        seconds = outbox_counts.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
         time.sleep(1)  # a straggler (a drain sending twice) would show now
-        seen = outbox_backlog.deliveries(mail_dir, sink)
-    finally:
-        sink.close()
+        seen = outbox_counts.deliveries(mail_dir, sink)
     ours = {pk: seen[pk] for pk in ids}
     lost = [pk for pk, count in ours.items() if count == 0]
     twice = {pk: count for pk, count in ours.items() if count > 1}

@@ -10,9 +10,11 @@ import time
 
 import pytest
 
-from . import outbox_backlog, services
+from . import backlog, outbox_counts, services
 
 pytestmark = pytest.mark.faults
+
+EMAILS, TEAMS, POSTS_PER_TEAM = 2700, 3, 100  # 3,000 notifications
 
 KILLS = 6
 DRAINED_WITHIN = 180  # seconds after the last kill
@@ -21,10 +23,7 @@ DRAINED_WITHIN = 180  # seconds after the last kill
 def test_six_worker_kills_lose_nothing_and_repeat_at_most_one_message_each(
     cluster, database, redis, mail_dir, tmp_path, processes
 ):
-    sink = outbox_backlog.WebhookSink()
-    try:
-        ids = outbox_backlog.queue_backlog(cluster, database, sink)
-        assert len(ids) >= 3000
+    with backlog.WebhookSink() as sink:
         # A mail server taking 20 ms a message: the backlog lasts through the kills.
         env = services.app_env(
             database_url=cluster.url(database),
@@ -32,35 +31,38 @@ def test_six_worker_kills_lose_nothing_and_repeat_at_most_one_message_each(
             mail_dir=mail_dir,
             TANDEM_TEST_MAIL_DELAY="0.02",
         )
+        teams = backlog.queue_backlog(
+            env, emails=EMAILS, teams=TEAMS, posts_per_team=POSTS_PER_TEAM, sink=sink.url
+        )
+        ids = outbox_counts.backlog_ids(cluster, database, teams)
+        assert len(ids) == EMAILS + TEAMS * POSTS_PER_TEAM
         # One pool process each, so a kill ends exactly one drain.
         workers = [services.worker(env, tmp_path, f"worker{n}") for n in (1, 2)]
         processes += [*workers, services.beat(env, tmp_path)]
         # No message is sent: each worker starts draining when it is ready.
         services.wait_until(
-            lambda: outbox_backlog.mail_files(mail_dir) >= 100,
+            lambda: outbox_counts.mail_files(mail_dir) >= 100,
             timeout=60,
             what="the workers draining",
         )
         for kill in range(KILLS):
             target = kill % 2
-            before = outbox_backlog.mail_files(mail_dir)
+            before = outbox_counts.mail_files(mail_dir)
             services.wait_until(
-                lambda: outbox_backlog.mail_files(mail_dir) >= before + 100,  # noqa: B023
+                lambda: outbox_counts.mail_files(mail_dir) >= before + 100,  # noqa: B023
                 timeout=60,
                 what=f"sending going on before kill {kill + 1}",
             )
             workers[target].kill()
             workers[target] = services.worker(env, tmp_path, f"worker{target + 1}")
             processes.append(workers[target])
-        left_at_last_kill = outbox_backlog.unfinished(cluster, database, ids)
+        left_at_last_kill = outbox_counts.unfinished(cluster, database, ids)
         fault_ended = time.monotonic()
         assert left_at_last_kill, "the backlog was drained before the last kill"
 
-        seconds = outbox_backlog.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
+        seconds = outbox_counts.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
         time.sleep(1)  # a straggler (a drain sending twice) would show now
-        seen = outbox_backlog.deliveries(mail_dir, sink)
-    finally:
-        sink.close()
+        seen = outbox_counts.deliveries(mail_dir, sink)
     ours = {pk: seen[pk] for pk in ids}
     lost = [pk for pk, count in ours.items() if count == 0]
     twice = {pk: count for pk, count in ours.items() if count > 1}
