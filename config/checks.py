@@ -2,8 +2,10 @@
 `check --deploy`), `migrate` and `runserver`, so the distributed shape's one-shot
 migration refuses before any web or worker process starts."""
 
+import os
+
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Warning, register
 
 # The backends that take a message and deliver it to nobody: what each does instead.
 SENDS_NOTHING = {
@@ -32,4 +34,25 @@ def email_is_delivered(app_configs, **kwargs):
             "smtp+tls://user:password@smtp.example.com:587 (docs/operations.md, Email).",
             id="tandem.E001",
         )
+    ]
+
+
+# Environment variables Tandem no longer reads, and what took their place.
+RETIRED_SETTINGS = {
+    "CADENCE_STALE_CLAIM_MINUTES": "CADENCE_CLAIM_LEASE_SECONDS (claims are leased and "
+    "renewed while sending; an expired lease returns in under two minutes)",
+}
+
+
+@register()
+def no_retired_settings(app_configs, **kwargs):
+    """A deployment that still sets a retired variable is told, not silently ignored."""
+    return [
+        Warning(
+            f"{name} is set but no longer read.",
+            hint=f"Remove it; see {instead}.",
+            id="tandem.W001",
+        )
+        for name, instead in RETIRED_SETTINGS.items()
+        if name in os.environ
     ]
