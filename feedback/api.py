@@ -20,6 +20,8 @@ themes and shares go to the recipient alone; evaluative items read by anyone els
 audited, in lists too; and anonymous answers carry no author for anyone but the
 author, and are held back from everyone else until enough of them arrived."""
 
+from datetime import UTC
+
 from django.db.models import Prefetch
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -53,6 +55,7 @@ from people.api import PersonRefSerializer
 from people.models import User
 
 from . import selectors, services
+from .converters import FEEDBACK_REF, FeedbackRefConverter
 from .models import (
     TEXT_LIMIT,
     Feedback,
@@ -62,6 +65,8 @@ from .models import (
 
 # Ids in paths are `<int:pk>`: anything else is a plain 404 from the resolver.
 ID_CONVERTER = "int"
+# A feedback item's path names its `Feedback.ref` (feedback.converters).
+ITEM_CONVERTER = FEEDBACK_REF
 
 STREAM_IS_FIXED = "The stream cannot be changed."
 
@@ -78,6 +83,13 @@ FORBIDDEN = OpenApiResponse(
 )
 NOT_ALLOWED = OpenApiResponse(DetailSerializer, description="Feedback is never edited in place.")
 ID_PARAM = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
+REF_PARAM = OpenApiParameter(
+    "id",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    pattern=FeedbackRefConverter.regex,
+    description="The item's `ref`: its number, or an anonymous answer's random id.",
+)
 
 
 # --- Feedback: representation --------------------------------------------------------
@@ -88,7 +100,44 @@ class LiteracyHintSerializer(serializers.Serializer):
     hint = serializers.CharField()
 
 
-class FeedbackSerializer(serializers.ModelSerializer):
+class AnonymitySafeSerializer(serializers.ModelSerializer):
+    """How an item is named and dated in the API. An anonymous answer has no number
+    and no moment — `id` and `created_at` are null, for everyone alike — only its
+    random `ref` and the day it came (`created_on`, UTC): a number from the shared
+    sequence or a time to the microsecond would let the requester line answers up
+    with the order people answered in."""
+
+    id = serializers.SerializerMethodField(
+        help_text="The item's number; null for an anonymous answer (use `ref`)."
+    )
+    ref = serializers.CharField(
+        read_only=True,
+        help_text="The item's address in paths (`/api/v1/feedback/{ref}/`, "
+        "`/feedback/{ref}/`): its number, or a random id for an anonymous answer.",
+    )
+    created_at = serializers.SerializerMethodField(
+        help_text="When it was given; null for an anonymous answer (see `created_on`)."
+    )
+    created_on = serializers.SerializerMethodField(
+        help_text="The day it was given (UTC): all that is told of an anonymous answer."
+    )
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_id(self, item):
+        return None if item.anonymous else item.pk
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_created_at(self, item):
+        return None if item.anonymous else serializers.DateTimeField().to_representation(
+            item.created_at
+        )
+
+    @extend_schema_field(serializers.DateField())
+    def get_created_on(self, item):
+        return item.created_at.astimezone(UTC).date().isoformat()
+
+
+class FeedbackSerializer(AnonymitySafeSerializer):
     """One item as the requester may see it. The author is null when the item is
     anonymous and the requester is not its author; the reflection, themes and shares
     are the recipient's own and null for everyone else."""
@@ -112,6 +161,7 @@ class FeedbackSerializer(serializers.ModelSerializer):
         model = Feedback
         fields = [
             "id",
+            "ref",
             "stream",
             "direction",
             "recipient",
@@ -122,6 +172,7 @@ class FeedbackSerializer(serializers.ModelSerializer):
             "impact",
             "suggestion",
             "created_at",
+            "created_on",
             "acknowledged_at",
             "reflection",
             "themes",
@@ -267,7 +318,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     recipient acknowledges it and may share a developmental item with named people."""
 
     serializer_class = FeedbackSerializer
-    lookup_value_converter = ID_CONVERTER
+    lookup_value_converter = ITEM_CONVERTER
 
     @property
     def _roles(self):
@@ -322,7 +373,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         operation_id="feedback_retrieve",
-        parameters=[ID_PARAM],
+        parameters=[REF_PARAM],
         responses={200: FeedbackSerializer, 404: NOT_FOUND},
     )
     def retrieve(self, request, pk=None):
@@ -342,7 +393,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return given(item, request)
 
     def _never_edited(self, request, pk):
-        if not self.get_queryset().filter(pk=pk).exists():
+        if not self.get_queryset().filter(selectors.by_ref(pk)).exists():
             raise Http404
         refuse_stream_change(request.data)
         raise MethodNotAllowed(request.method)
@@ -353,7 +404,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         description="Sending `stream` is refused with 400 “The stream cannot be "
         "changed.”; anything else is 405. The recipient acknowledges through "
         "`acknowledge`.",
-        parameters=[ID_PARAM],
+        parameters=[REF_PARAM],
         request=None,
         responses={400: VALIDATION_ERROR, 404: NOT_FOUND, 405: NOT_ALLOWED},
     )
@@ -365,7 +416,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         summary="Not allowed: feedback is never edited",
         description="Sending `stream` is refused with 400 “The stream cannot be "
         "changed.”; anything else is 405.",
-        parameters=[ID_PARAM],
+        parameters=[REF_PARAM],
         request=None,
         responses={400: VALIDATION_ERROR, 404: NOT_FOUND, 405: NOT_ALLOWED},
     )
@@ -377,7 +428,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         summary="Acknowledge feedback you received",
         description="“Thank you, I'll think about it”, with an optional private "
         "reflection and themes. Only the recipient (others who can see it: 403).",
-        parameters=[ID_PARAM],
+        parameters=[REF_PARAM],
         request=AcknowledgeSerializer,
         responses={200: FeedbackSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
     )
@@ -399,7 +450,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         operation_id="feedback_share",
         summary="Show a developmental item you received to a named person",
-        parameters=[ID_PARAM],
+        parameters=[REF_PARAM],
         request=ShareSerializer,
         responses={200: FeedbackSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
     )
@@ -414,7 +465,7 @@ class FeedbackViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         operation_id="feedback_unshare",
         summary="Stop showing an item to someone",
-        parameters=[ID_PARAM],
+        parameters=[REF_PARAM],
         request=UnshareSerializer,
         responses={200: FeedbackSerializer, 400: VALIDATION_ERROR, 403: FORBIDDEN, 404: NOT_FOUND},
     )

@@ -63,11 +63,20 @@ class ResponderSerializer(serializers.Serializer):
         )
 
 
+ANONYMOUS_COUNT = "Null on an anonymous request: see `answered_band`."
+
+
 class ResponseCountsSerializer(serializers.Serializer):
     asked = serializers.IntegerField()
-    answered = serializers.IntegerField()
-    declined = serializers.IntegerField()
-    waiting = serializers.IntegerField()
+    answered = serializers.IntegerField(allow_null=True, help_text=ANONYMOUS_COUNT)
+    declined = serializers.IntegerField(allow_null=True, help_text=ANONYMOUS_COUNT)
+    waiting = serializers.IntegerField(allow_null=True, help_text=ANONYMOUS_COUNT)
+    answered_band = serializers.CharField(
+        allow_null=True,
+        help_text=f"On an anonymous request, all that is told of how many answered: "
+        f"“fewer than {services.ANONYMITY_THRESHOLD}” or “{services.ANONYMITY_THRESHOLD} "
+        "or more” (a live count would let answers be matched to people). Null otherwise.",
+    )
 
 
 class FeedbackRequestSerializer(serializers.ModelSerializer):
@@ -129,11 +138,22 @@ class FeedbackRequestSerializer(serializers.ModelSerializer):
         if request.requester_id != self._viewer.pk:
             return None
         statuses = [row.status for row in self._asked(request)]
+        answered = statuses.count(ResponderStatus.ANSWERED)
+        if request.anonymous:
+            band = selectors.answered_band(answered)
+            return {
+                "asked": len(statuses),
+                "answered": None,
+                "declined": None,
+                "waiting": None,
+                "answered_band": band,
+            }
         return {
             "asked": len(statuses),
-            "answered": statuses.count(ResponderStatus.ANSWERED),
+            "answered": answered,
             "declined": statuses.count(ResponderStatus.DECLINED),
             "waiting": statuses.count(ResponderStatus.WAITING),
+            "answered_band": None,
         }
 
     def get_answers_shown(self, request) -> bool:
@@ -158,10 +178,8 @@ class FeedbackRequestDetailSerializer(FeedbackRequestSerializer):
     def get_answers(self, request):
         if request.requester_id != self._viewer.pk:
             return None
-        answers = (
-            selectors.my_feedback(user=self._viewer, stream=request.stream)
-            .filter(request=request)
-            .select_related("recipient")
+        answers = selectors.answers_to(user=self._viewer, request=request).select_related(
+            "recipient"
         )
         return FeedbackSerializer(answers, many=True, context=self.context).data
 

@@ -18,10 +18,11 @@ from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer
 
 from . import evaluations, selectors, services
+from .api import AnonymitySafeSerializer
 from .models import Feedback
 
 
-class ReviewItemSerializer(serializers.ModelSerializer):
+class ReviewItemSerializer(AnonymitySafeSerializer):
     """An evaluative item as a reviewer sees it: never the recipient's reflection,
     themes or shares, and no author where the item is anonymous."""
 
@@ -32,6 +33,7 @@ class ReviewItemSerializer(serializers.ModelSerializer):
         model = Feedback
         fields = [
             "id",
+            "ref",
             "stream",
             "direction",
             "recipient",
@@ -41,6 +43,7 @@ class ReviewItemSerializer(serializers.ModelSerializer):
             "impact",
             "suggestion",
             "created_at",
+            "created_on",
         ]
         read_only_fields = fields
 

@@ -8,7 +8,7 @@ read event per item, as the screen does. Items come from
 import csv
 import io
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -44,6 +44,7 @@ class ExportedItem:
 
     pk: int
     created_at: datetime
+    anonymous: bool
     recipient_id: int
     recipient_name: str
     recipient_email: str
@@ -106,6 +107,7 @@ def evaluative_export(
         ExportedItem(
             pk=row.pk,
             created_at=row.created_at,
+            anonymous=row.anonymous,
             recipient_id=row.recipient_id,
             recipient_name=row.recipient__display_name,
             recipient_email=row.recipient__email,
@@ -146,7 +148,7 @@ def evaluative_csv(*, items: list[ExportedItem], reader: User) -> str:
         [
             safe_cell(value)
             for value in (
-                item.created_at.astimezone(tz).strftime("%Y-%m-%d %H:%M"),
+                _when(item, tz),
                 item.recipient_name,
                 item.recipient_email,
                 item.author_name,
@@ -159,6 +161,13 @@ def evaluative_csv(*, items: list[ExportedItem], reader: User) -> str:
         for item in items
     )
     return out.getvalue()
+
+
+def _when(item: ExportedItem, tz) -> str:
+    """The reader's local time; an anonymous answer's day (UTC) only, as everywhere."""
+    if item.anonymous:
+        return item.created_at.astimezone(UTC).strftime("%Y-%m-%d")
+    return item.created_at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
 
 def export_filename(reader: User) -> str:

@@ -19,6 +19,7 @@ from .models import DEFAULT_QUESTION, TEXT_LIMIT, Stream
 from .selectors import (
     FROM_AFTER_TO,
     ReviewFilters,
+    by_ref,
     may_review,
     my_feedback,
     reviewable_people,
@@ -70,7 +71,8 @@ def share_candidates(feedback, shared_with) -> QuerySet[User]:
     written it."""
     people = colleagues(feedback.recipient, {}).exclude(pk__in=[p.pk for p in shared_with])
     if feedback.anonymous:
-        # Leaving out only the author would name them; leave out everyone asked.
+        # Leaving out only the author would name them; leave out everyone asked
+        # (as `services.share_refusal` refuses them all alike).
         return people.exclude(feedback_asked_of_me__request=feedback.request_id)
     return people.exclude(pk=feedback.author_id)
 
@@ -79,11 +81,7 @@ def share_candidates(feedback, shared_with) -> QuerySet[User]:
 def _share_to_pick(user: User, params) -> QuerySet[User]:
     """`?item=`: a developmental item `user` received; anything else is not found."""
     raw = params.get("item", "")
-    item = (
-        my_feedback(user=user, stream=Stream.DEVELOPMENTAL).filter(pk=raw).first()
-        if raw.isdigit()
-        else None
-    )
+    item = my_feedback(user=user, stream=Stream.DEVELOPMENTAL).filter(by_ref(raw)).first()
     if item is None:
         raise Http404
     return share_candidates(item, [share.person for share in item.live_shares])
@@ -298,7 +296,7 @@ class ShareForm(forms.Form):
             self.fields["person"],
             source="share",
             user=feedback.recipient,
-            params={"item": feedback.pk},
+            params={"item": feedback.ref},
             people=share_candidates(feedback, shared_with),
         )
 

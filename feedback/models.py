@@ -10,6 +10,8 @@ CHECK says which values exist; no service changes it), and everything evaluative
 screens, exports, HR views — starts from `Feedback.evaluative`, a manager that can
 only ever return the evaluative stream."""
 
+import uuid
+from datetime import UTC, date, datetime, time
 from functools import reduce
 from operator import or_
 
@@ -105,6 +107,10 @@ class Feedback(models.Model):
     request = models.ForeignKey(
         "FeedbackRequest", null=True, blank=True, on_delete=models.SET_NULL, related_name="answers"
     )
+    # An anonymous answer's only address (pages, API, downloads): random, so it says
+    # nothing about when it arrived, unlike the pk from the shared sequence. Null on
+    # named feedback, which keeps its number.
+    public_id = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     observation = models.TextField(
         max_length=TEXT_LIMIT, help_text="What happened — what you saw or heard."
     )
@@ -127,10 +133,16 @@ class Feedback(models.Model):
     evaluative = EvaluativeManager()
 
     class Meta:
-        ordering = ["-created_at", "-id"]
+        # Anonymous answers of one day share a `created_at` (the day): among them the
+        # random `public_id` decides, so the order is not the order they arrived in.
+        ordering = ["-created_at", "public_id", "-id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(stream__in=Stream.values), name="feedback_stream_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(anonymous=False) | Q(public_id__isnull=False),
+                name="anonymous_feedback_has_public_id",
             ),
             models.CheckConstraint(
                 condition=Q(direction__in=Direction.values), name="feedback_direction_valid"
@@ -152,7 +164,29 @@ class Feedback(models.Model):
         ]
 
     def __str__(self):
-        return feedback_name(self.pk)
+        return feedback_name(self.ref)
+
+    @property
+    def ref(self) -> str:
+        """How pages, the API and downloads address the item: its random public id
+        when anonymous, else its number."""
+        return str(self.public_id) if self.public_id else str(self.pk)
+
+    @property
+    def shown_at(self) -> datetime | date:
+        """When it was given, as far as anyone is told: the day (UTC) for an anonymous
+        answer, the moment for everything else."""
+        return self.created_at.astimezone(UTC).date() if self.anonymous else self.created_at
+
+
+def anonymous_stamp(moment: datetime) -> datetime:
+    """What an anonymous answer keeps of when it arrived: the start of its day (UTC).
+    Microseconds would let the requester match answers to the order people answered."""
+    return datetime.combine(moment.astimezone(UTC).date(), time.min, tzinfo=UTC)
+
+
+def new_public_id() -> uuid.UUID:
+    return uuid.uuid4()
 
 
 def feedback_name(pk) -> str:

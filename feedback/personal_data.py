@@ -2,14 +2,18 @@
 
 The download: what they received on both streams (they are the recipient) with their
 reflections, themes and shares, less anonymous answers still held back from everyone;
-an anonymous author stays unnamed. What they gave, on both streams. Their requests
-(on an anonymous one, counts only — never who answered) and what they were asked.
+an anonymous answer stays unnamed, numberless and dated by the day (its share
+history cannot name its author either: no one asked for it can be shown it). What they
+gave, on both streams. Their requests (on an anonymous one, whether enough answered —
+never who, nor how many) and what they were asked.
 Wins they shared. Never someone else's developmental feedback, even one shared with
 them: it is addressed to someone else, and theirs to share or take back.
 
 Erasure: developmental feedback they gave or received goes (with its shares, themes
 and the requests they made for it); on evaluative feedback they received, their
 private reflection, themes and goal link are removed and the record kept."""
+
+from datetime import UTC
 
 from django.db.models import Prefetch, Q
 
@@ -24,12 +28,15 @@ from .models import (
     Stream,
     Win,
 )
-from .selectors import author_shown, held_back_for_others
+from .selectors import answered_band, author_shown, held_back_for_others
 
 
 def _item(item: Feedback, person: User) -> dict:
+    """As the API names and dates it: an anonymous answer by its random ref and its
+    day only, to its author too (nothing more of it is kept)."""
     return {
-        "id": item.pk,
+        "id": None if item.anonymous else item.pk,
+        "ref": item.ref,
         "stream": item.stream,
         "direction": item.direction,
         "author": ref(author_shown(item, person)),
@@ -39,7 +46,8 @@ def _item(item: Feedback, person: User) -> dict:
         "observation": item.observation,
         "impact": item.impact,
         "suggestion": item.suggestion,
-        "created_at": when(item.created_at),
+        "created_at": None if item.anonymous else when(item.created_at),
+        "created_on": when(item.created_at.astimezone(UTC).date()),
     }
 
 
@@ -100,12 +108,10 @@ def feedback_requests(person: User) -> dict:
     def responders(req):
         rows = list(req.responders.all())
         if req.anonymous:
-            # Who answered an anonymous request is nobody's to know: counts only.
-            return {
-                "asked": len(rows),
-                "answered": sum(r.status == "answered" for r in rows),
-                "declined": sum(r.status == "declined" for r in rows),
-            }
+            # Who answered an anonymous request is nobody's to know, nor how many did
+            # (a count taken twice tells who answered between): as on the page.
+            answered = sum(r.status == "answered" for r in rows)
+            return {"asked": len(rows), "answered": answered_band(answered)}
         return [{**ref(r.responder), "status": r.status} for r in rows]
 
     return {

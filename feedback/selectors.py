@@ -5,6 +5,7 @@ the author hidden where the item is anonymous.
 Evaluation screens, review exports and HR views start from `evaluative_reviews`, which
 is built on `Feedback.evaluative` alone: it cannot return developmental feedback."""
 
+import uuid
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -95,12 +96,26 @@ def given_by(*, user: User) -> QuerySet[Feedback]:
     return Feedback.objects.filter(author=user).select_related("recipient")
 
 
-def access_feedback(*, user: User, roles, pk: int, ip: str | None = None) -> Feedback:
+def by_ref(ref) -> Q:
+    """The item a path or a form names: an anonymous answer by its public id only (its
+    number is never an address, so trying numbers finds nothing), anything else by its
+    number. Whatever is not one of those matches nothing."""
+    text = str(ref)
+    if text.isdigit():
+        return Q(pk=int(text), public_id__isnull=True)
+    try:
+        return Q(public_id=uuid.UUID(text), anonymous=True)
+    except ValueError:
+        return Q(pk__in=[])
+
+
+def access_feedback(*, user: User, roles, pk, ip: str | None = None) -> Feedback:
+    """One item by its `Feedback.ref` (`pk`, as paths name it)."""
     try:
         item = (
             visible_feedback(user=user, roles=roles)
             .select_related("author", "recipient")
-            .get(pk=pk)
+            .get(by_ref(pk))
         )
     except Feedback.DoesNotExist:
         raise Http404 from None
@@ -122,6 +137,24 @@ def anonymous_answers_may_show(request: FeedbackRequest | None) -> bool:
         return True
     answered = request.responders.filter(status=ResponderStatus.ANSWERED).count()
     return answered >= services.ANONYMITY_THRESHOLD
+
+
+def answered_band(answered: int) -> str:
+    """All anyone but the people asked learns of how many answered an anonymous
+    request: below the threshold or not. A live count climbing one by one would let
+    the requester match each answer to whoever they saw busy at the time."""
+    threshold = services.ANONYMITY_THRESHOLD
+    return f"{threshold} or more" if answered >= threshold else f"fewer than {threshold}"
+
+
+def answers_to(*, user: User, request: FeedbackRequest) -> QuerySet[Feedback]:
+    """The answers to the requester's own request that they may read, in the order
+    they are shown: anonymous ones all at once (held back until enough arrived) and
+    shuffled — by their random public id, never by when they came."""
+    answers = my_feedback(user=user, stream=request.stream).filter(request=request)
+    if request.anonymous:
+        answers = answers.order_by("public_id")
+    return answers
 
 
 def my_feedback(*, user: User, stream: str) -> QuerySet[Feedback]:

@@ -29,6 +29,8 @@ from .models import (
     Stream,
     Theme,
     Win,
+    anonymous_stamp,
+    new_public_id,
 )
 from .signals import feedback_requested
 
@@ -102,6 +104,11 @@ def feedback_give(
         raise ValidationError(
             {"anonymous": "Anonymous feedback is given in answer to an anonymous request."}
         )
+    anonymity = {}
+    if anonymous:
+        # No number from the shared sequence and no moment: nothing to line up with
+        # the order people answered in.
+        anonymity = {"public_id": new_public_id(), "created_at": anonymous_stamp(timezone.now())}
     return Feedback.objects.create(
         stream=stream,
         direction=direction,
@@ -109,6 +116,7 @@ def feedback_give(
         recipient=recipient,
         anonymous=anonymous,
         request=request,
+        **anonymity,
         **text,
     )
 
@@ -148,6 +156,24 @@ def feedback_acknowledge(
     return feedback
 
 
+SHARE_SOMEONE_ELSE = "Pick someone else to share it with."
+NOT_WITH_THOSE_ASKED = (
+    "An anonymous answer is not shown to anyone who was asked for it: pick someone else."
+)
+
+
+def share_refusal(*, feedback: Feedback, person: User) -> str | None:
+    """Why `feedback` may not be shown to `person`, or None. On an anonymous answer
+    everyone asked for it is refused alike, in the same words and with the same
+    query — its author among them — so no answer singles the author out."""
+    if person.pk == feedback.recipient_id or not person.is_active:
+        return SHARE_SOMEONE_ELSE
+    if feedback.anonymous:
+        asked = RequestedResponder.objects.filter(request_id=feedback.request_id, responder=person)
+        return NOT_WITH_THOSE_ASKED if asked.exists() else None
+    return SHARE_SOMEONE_ELSE if person.pk == feedback.author_id else None
+
+
 @transaction.atomic
 def feedback_share(*, feedback: Feedback, actor: User, person: User) -> FeedbackShare:
     """The recipient shows one developmental item to a named person (e.g. their coach)."""
@@ -155,8 +181,9 @@ def feedback_share(*, feedback: Feedback, actor: User, person: User) -> Feedback
         raise ValidationError("Only the person who received it can share it.")
     if feedback.stream != Stream.DEVELOPMENTAL:
         raise ValidationError("Evaluative feedback is not shared this way.")
-    if person.pk in (feedback.recipient_id, feedback.author_id) or not person.is_active:
-        raise ValidationError({"person": "Pick someone else to share it with."})
+    refusal = share_refusal(feedback=feedback, person=person)
+    if refusal:
+        raise ValidationError({"person": refusal})
     share = FeedbackShare.objects.filter(
         feedback=feedback, person=person, revoked_at__isnull=True
     ).first()
@@ -288,7 +315,10 @@ def feedback_request_answer(
         anonymous=request.anonymous,
         request=request,
     )
-    asked.status, asked.answered_at = ResponderStatus.ANSWERED, timezone.now()
+    now = timezone.now()
+    # As the answer itself: an anonymous one keeps the day only.
+    asked.status = ResponderStatus.ANSWERED
+    asked.answered_at = anonymous_stamp(now) if request.anonymous else now
     asked.save(update_fields=["status", "answered_at"])
     return feedback
 

@@ -1,6 +1,9 @@
 from django.urls import path
 
-from . import views
+from . import (
+    converters,  # noqa: F401 - registers <feedback_ref:…>
+    views,
+)
 
 urlpatterns = [
     path("feedback/", views.feedback_mine, name="feedback_mine"),
@@ -16,10 +19,14 @@ urlpatterns = [
         views.feedback_reviews_export,
         name="feedback_reviews_export",
     ),
-    path("feedback/<int:pk>/", views.feedback_detail, name="feedback_detail"),
-    path("feedback/<int:pk>/acknowledge/", views.feedback_acknowledge, name="feedback_acknowledge"),
-    path("feedback/<int:pk>/share/", views.feedback_share, name="feedback_share"),
-    path("feedback/<int:pk>/unshare/", views.feedback_unshare, name="feedback_unshare"),
+    path("feedback/<feedback_ref:pk>/", views.feedback_detail, name="feedback_detail"),
+    path(
+        "feedback/<feedback_ref:pk>/acknowledge/",
+        views.feedback_acknowledge,
+        name="feedback_acknowledge",
+    ),
+    path("feedback/<feedback_ref:pk>/share/", views.feedback_share, name="feedback_share"),
+    path("feedback/<feedback_ref:pk>/unshare/", views.feedback_unshare, name="feedback_unshare"),
     path("feedback/requests/", views.feedback_requests, name="feedback_requests"),
     path("feedback/requests/new/", views.feedback_request_new, name="feedback_request_new"),
     path(

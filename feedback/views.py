@@ -275,7 +275,7 @@ def feedback_detail(request, pk):
 
 def _fragment_or_page(request, item, fragment, status, **extra):
     if not request.htmx and status == 200:
-        return redirect("feedback_detail", item.pk)
+        return redirect("feedback_detail", item.ref)
     item = selectors.my_feedback(user=request.user, stream=item.stream).get(pk=item.pk)
     context = _detail_context(request, item, **extra)
     template = fragment if request.htmx else "feedback/detail.html"
@@ -401,7 +401,13 @@ def feedback_requests(request):
 
 
 def _tally(asked: FeedbackRequest) -> None:
+    """How many answered, declined and wait — on an anonymous request only whether
+    enough answered (`selectors.answered_band`): a count climbing one by one would
+    let the requester match answers to people."""
     statuses = [r.status for r in asked.responders.all()]
+    if asked.anonymous:
+        asked.answered_band = selectors.answered_band(statuses.count(ResponderStatus.ANSWERED))
+        return
     asked.answered = statuses.count(ResponderStatus.ANSWERED)
     asked.declined = statuses.count(ResponderStatus.DECLINED)
     asked.waiting = statuses.count(ResponderStatus.WAITING)
@@ -422,11 +428,7 @@ def _request_context(request, asked, *, answer_form=None, **extra):
     if context["is_requester"]:
         _tally(asked)
         context["held_back"] = not selectors.anonymous_answers_may_show(asked)
-        answers = (
-            selectors.my_feedback(user=user, stream=asked.stream)
-            .filter(request=asked)
-            .prefetch_related(None)
-        )
+        answers = selectors.answers_to(user=user, request=asked).prefetch_related(None)
         context["answers"] = _with_author(list(answers), user)
     context.update(extra)
     return context

@@ -1,6 +1,7 @@
 """factory-boy factories for every model. Import from here in tests."""
 
 import datetime as _dt
+import uuid
 
 import factory
 from django.contrib.auth.models import Group
@@ -193,6 +194,9 @@ class FeedbackFactory(factory.django.DjangoModelFactory):
     author = factory.SubFactory(UserFactory)
     recipient = factory.SubFactory(UserFactory)
     observation = "You let the customer finish before answering"
+    anonymous = False
+    # As `feedback.services.feedback_give`: an anonymous answer has a random address.
+    public_id = factory.LazyAttribute(lambda item: uuid.uuid4() if item.anonymous else None)
 
 
 class FeedbackShareFactory(factory.django.DjangoModelFactory):

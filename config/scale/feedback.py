@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import uuid
 from datetime import date, datetime, timedelta
 
 from feedback.models import (
@@ -32,6 +33,7 @@ from feedback.models import (
     Stream,
     Theme,
     Win,
+    anonymous_stamp,
 )
 
 from . import words
@@ -78,6 +80,7 @@ class FeedbackHistory:
         for team in org.teams:
             self.region_teams.setdefault(team.region, []).append(team)
         self.acks = {p.id: self.rng.uniform(0.2, 0.8) for p in org.people}
+        self.public_ids = random.Random(f"{seed}-anonymous-answers")
 
         t, ids = sink.table, sink.next_id
         self.items = t(
@@ -89,6 +92,7 @@ class FeedbackHistory:
                 "author_id",
                 "recipient_id",
                 "anonymous",
+                "public_id",
                 "request_id",
                 "observation",
                 "impact",
@@ -187,6 +191,12 @@ class FeedbackHistory:
     ) -> None:
         rng = self.rng
         pk = self.item_id()
+        public_id = None
+        if anonymous:
+            # As `services.feedback_give`: a random address and the day only. From a
+            # generator of its own, so the rest of the history is drawn as before.
+            public_id = uuid.UUID(int=self.public_ids.getrandbits(128), version=4).hex
+            at = anonymous_stamp(at)
         acknowledged = reflection = goal = None
         reflection = ""
         if rng.random() < self.acks[recipient]:
@@ -217,6 +227,7 @@ class FeedbackHistory:
                 author,
                 recipient,
                 anonymous,
+                public_id,
                 request,
                 text[0],
                 text[1],
@@ -410,8 +421,16 @@ class FeedbackHistory:
                     status = ResponderStatus.DECLINED
                 else:
                     declined_at = None
+            answered_on = anonymous_stamp(answered_at) if anonymous and answered_at else None
             self.responders.add(
-                (self.responder_id(), pk, responder, status, answered_at, declined_at)
+                (
+                    self.responder_id(),
+                    pk,
+                    responder,
+                    status,
+                    answered_on or answered_at,
+                    declined_at,
+                )
             )
             if status != ResponderStatus.ANSWERED:
                 continue

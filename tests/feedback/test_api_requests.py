@@ -41,6 +41,11 @@ def ids(response):
     return [row["id"] for row in response.json()["results"]]
 
 
+def refs(response):
+    assert response.status_code == 200, response.content
+    return [row["ref"] for row in response.json()["results"]]
+
+
 def person(user):
     return {"id": user.pk, "display_name": user.display_name}
 
@@ -72,7 +77,13 @@ def test_a_rep_asks_two_people_and_sees_each_ones_status(api, org):
         (person(org.peer), "waiting"),
         (person(org.manager), "waiting"),
     ]
-    assert body["counts"] == {"asked": 2, "answered": 0, "declined": 0, "waiting": 2}
+    assert body["counts"] == {
+        "asked": 2,
+        "answered": 0,
+        "declined": 0,
+        "waiting": 2,
+        "answered_band": None,
+    }
     assert (body["answers"], body["answers_shown"]) == ([], True)
 
 
@@ -340,7 +351,8 @@ def test_anonymous_answers_stay_hidden_until_three_and_never_name_their_author(
         assert response.status_code == 201
         assert response.json()["anonymous"] is True
         assert response.json()["author"] == person(responder)  # the author knows
-        answers.append(response.json()["id"])
+        assert response.json()["id"] is None  # no number from the shared sequence
+        answers.append(response.json()["ref"])
 
     # Two answers: nothing of them reaches the requester, nor the requester's manager.
     for client in (manager, head):
@@ -350,8 +362,14 @@ def test_anonymous_answers_stay_hidden_until_three_and_never_name_their_author(
             assert client.get(f"/api/v1/feedback/{answer}/").status_code == 404
     body = manager.get(f"/api/v1/feedback-requests/{request.pk}/").json()
     assert (body["answers"], body["answers_shown"]) == ([], False)
-    assert body["counts"] == {"asked": 3, "answered": 2, "declined": 0, "waiting": 1}
-    # Who answered is not shown either, only how many.
+    # Who answered is not shown either, nor how many: only that it is not enough yet.
+    assert body["counts"] == {
+        "asked": 3,
+        "answered": None,
+        "declined": None,
+        "waiting": None,
+        "answered_band": "fewer than 3",
+    }
     assert {(r["status"], r["answered_at"]) for r in body["responders"]} == {(None, None)}
     # The author still sees their own answer.
     assert api(reports[0]).get(f"/api/v1/feedback/{answers[0]}/").status_code == 200
@@ -375,7 +393,7 @@ def test_anonymous_answers_stay_hidden_until_three_and_never_name_their_author(
         assert response.status_code == 200, path
         for row in found_feedback(response.json()):
             assert row["author"] is None, path
-    received = ids(manager.get("/api/v1/feedback/?received=1"))
+    received = refs(manager.get("/api/v1/feedback/?received=1"))
     assert len(received) == 3
     for answer in received:
         assert manager.get(f"/api/v1/feedback/{answer}/").json()["author"] is None

@@ -684,6 +684,16 @@ def _pks(model, first=None):
     return fill
 
 
+def _feedback_refs():
+    """Every item by the address pages and the API use (`Feedback.ref`: an anonymous
+    answer's random id), and every anonymous answer by its number too, which must
+    reach nothing."""
+    items = list(Feedback.objects.order_by("pk"))
+    return [{"pk": item.ref} for item in items] + [
+        {"pk": item.pk} for item in items if item.anonymous
+    ]
+
+
 def _feed_tokens():
     tokens = list(CalendarFeed.objects.order_by("pk").values_list("token", flat=True))
     return [{"token": t} for t in [*tokens, "no-such-token"]]
@@ -884,6 +894,7 @@ FILLS = {
         for model, keys in FILLS_BY_MODEL.items()
         for key in keys
     },
+    **{key: _feedback_refs for key in FILLS_BY_MODEL[Feedback]},
     "person_detail": _pks(User),
     "person_goal_add": _pks(User),
     "person_skills": _pks(User),

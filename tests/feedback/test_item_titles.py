@@ -34,7 +34,7 @@ def _item(author, recipient, *, stream="developmental", day=(2026, 3, 3), **extr
 
 
 def _title_and_heading(client, item) -> tuple[str, str]:
-    response = client.get(f"/feedback/{item.pk}/")
+    response = client.get(f"/feedback/{item.ref}/")
     assert response.status_code == 200
     page = response.content.decode()
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)

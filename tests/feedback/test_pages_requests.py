@@ -126,7 +126,7 @@ def test_anonymous_answers_wait_for_three_and_never_show_who(client, org):
     assert "Answered" not in page  # no status per person on an anonymous request
     assert "ANON-ONE" not in client.get("/feedback/").content.decode()
     held = Feedback.objects.get(observation="ANON-ONE")
-    assert client.get(f"/feedback/{held.pk}/").status_code == 404
+    assert client.get(f"/feedback/{held.ref}/").status_code == 404
 
     client.force_login(third)
     client.post(f"/feedback/requests/{asked.pk}/answer/", {"observation": "ANON-THREE"})
@@ -140,7 +140,7 @@ def test_anonymous_answers_wait_for_three_and_never_show_who(client, org):
     }
     mine = client.get("/feedback/").content.decode()
     assert "ANON-TWO" in mine and "From Anonymous" in mine
-    detail = client.get(f"/feedback/{held.pk}/").content.decode()
+    detail = client.get(f"/feedback/{held.ref}/").content.decode()
     assert "From Anonymous" in detail and "Rita Rep" not in detail
 
 
@@ -157,11 +157,11 @@ def test_anonymous_items_cannot_be_shared_with_anyone_who_was_asked(client, org)
         feedback_request_answer(request=asked, responder=person, observation="Go last")
     item = Feedback.objects.filter(author=org.rep).get()
     client.force_login(org.manager)
-    share_form = client.get(f"/feedback/{item.pk}/").content.decode().split('id="sharing"')[1]
+    share_form = client.get(f"/feedback/{item.ref}/").content.decode().split('id="sharing"')[1]
     for name in ("Rita Rep", "Pavel Peer", "Tara Third"):
         assert name not in share_form  # leaving out only the author would name them
     assert "Hana Head" in share_form
-    response = client.post(f"/feedback/{item.pk}/share/", {"person": org.rep.pk})
+    response = client.post(f"/feedback/{item.ref}/share/", {"person": org.rep.pk})
     assert response.status_code == 400
 
 
