@@ -61,7 +61,7 @@ def feedback_received(person: User) -> list:
             "themes",
             Prefetch("shares", queryset=FeedbackShare.objects.select_related("person")),
         )
-        .order_by("created_at", "pk")
+        .order_by("created_at", "public_id", "pk")  # anonymous answers of a day: shuffled
     )
     return [
         {
@@ -84,7 +84,7 @@ def feedback_given(person: User) -> list:
     given = (
         Feedback.objects.filter(author=person)
         .select_related("author", "recipient")
-        .order_by("created_at", "pk")
+        .order_by("created_at", "public_id", "pk")  # anonymous answers of a day: shuffled
     )
     return [_item(item, person) for item in given]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from coaching.models import FocusArea, Goal
 from people.models import Team, User
 from people.selectors import is_in_management_chain
-from people.services import audit_record, audit_record_many
+from people.services import audit_record_targets
 
 from .models import (
     TEXT_LIMIT,
@@ -209,7 +209,15 @@ def evaluative_read_record(*, feedback: Feedback, reader: User, ip: str | None =
         feedback.recipient_id,
         feedback.author_id,
     ):
-        audit_record(actor=reader, verb=READ_VERB, target=feedback, ip=ip)
+        audit_record_targets(
+            actor=reader, verb=READ_VERB, model=Feedback, targets=[_audit_target(feedback)], ip=ip
+        )
+
+
+def _audit_target(item: Feedback) -> tuple[str, str]:
+    """How the audit trail names an item: by `Feedback.ref`, so an anonymous answer's
+    number never reaches a reader's data download either."""
+    return item.ref, str(item)
 
 
 # --- Requests ------------------------------------------------------------------------------
@@ -366,6 +374,11 @@ def evaluative_reads_record(*, items, reader: User, ip: str | None = None) -> in
         for item in items
         if item.stream == Stream.EVALUATIVE and reader.pk not in (item.recipient_id, item.author_id)
     ]
-    return audit_record_many(
-        actor=reader, verb=READ_VERB, targets=read, data={"via": "list"}, ip=ip
+    return audit_record_targets(
+        actor=reader,
+        verb=READ_VERB,
+        model=Feedback,
+        targets=[_audit_target(item) for item in read],
+        data={"via": "list"},
+        ip=ip,
     )
