@@ -125,9 +125,13 @@ class MyDataSerializer(serializers.Serializer):
     )
     experiments = _records("Your experiments.")
     learnings = _records("Learnings you published.")
-    feedback_received = _records("Both streams; anonymous authors unnamed.")
+    feedback_received = _records(
+        "Both streams; an anonymous answer without author, number or time (`ref`, `created_on`)."
+    )
     feedback_given = _records("Both streams.")
-    feedback_requests = _record("`made` (counts only when anonymous) and `asked_of_me`.")
+    feedback_requests = _record(
+        "`made` (when anonymous, only whether enough answered) and `asked_of_me`."
+    )
     wins_shared = _records("Wins you shared.")
     notifications = _records("Your notifications (kinds, times, references).")
     settings = _record("Email preferences; when your calendar feed was made.")
