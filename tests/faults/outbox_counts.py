@@ -74,3 +74,10 @@ def wait_drained(cluster, database: str, ids: list[int], *, timeout: float) -> f
             raise AssertionError(f"not drained {timeout:.0f} s after the fault: {by_status}")
         time.sleep(0.5)
     return time.monotonic() - began
+
+
+def lost_and_twice(seen: Counter, ids: list[int]) -> tuple[list[int], dict[int, int]]:
+    """Of `ids`, those never delivered, and those delivered more than once (how often)."""
+    lost = [pk for pk in ids if seen[pk] == 0]
+    twice = {pk: seen[pk] for pk in ids if seen[pk] > 1}
+    return lost, twice

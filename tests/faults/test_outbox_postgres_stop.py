@@ -59,9 +59,7 @@ def test_a_postgres_stop_mid_drain_loses_nothing_and_sends_nothing_twice(
         seconds = outbox_counts.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
         time.sleep(1)  # a straggler (a drain sending twice) would show now
         seen = outbox_counts.deliveries(mail_dir, sink)
-    ours = {pk: seen[pk] for pk in ids}
-    lost = [pk for pk, count in ours.items() if count == 0]
-    twice = {pk: count for pk, count in ours.items() if count > 1}
+    lost, twice = outbox_counts.lost_and_twice(seen, ids)
     services.report(
         "outbox-postgres-stop",
         {

@@ -63,9 +63,7 @@ def test_six_worker_kills_lose_nothing_and_repeat_at_most_one_message_each(
         seconds = outbox_counts.wait_drained(cluster, database, ids, timeout=DRAINED_WITHIN)
         time.sleep(1)  # a straggler (a drain sending twice) would show now
         seen = outbox_counts.deliveries(mail_dir, sink)
-    ours = {pk: seen[pk] for pk in ids}
-    lost = [pk for pk, count in ours.items() if count == 0]
-    twice = {pk: count for pk, count in ours.items() if count > 1}
+    lost, twice = outbox_counts.lost_and_twice(seen, ids)
     services.report(
         "outbox-worker-kill",
         {
