@@ -84,7 +84,7 @@ def test_the_lease_renewal_and_the_reaper_read_only_what_they_must(burst_queued)
     """A renewal by primary key (the claim's rows); the reaper — every drain runs it —
     off the expired-leases index, never the outbox."""
     ids = outbox.claim(limit=50, now=burst_queued)
-    mine = Notification.objects.filter(pk__in=ids, claimed_at=burst_queued)
+    mine = Notification.objects.filter(pk__in=ids, claimed_at=burst_queued).order_by()  # as updated
     sql, params = mine.query.sql_with_params()
     plan = explain(sql, params)
     assert "cadence_notification_pkey" in plan and "Seq Scan" not in plan, plan

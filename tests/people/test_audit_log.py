@@ -91,8 +91,7 @@ def test_the_list_reads_no_column_of_the_whole_trail(
 def test_people_outside_the_admin_site_cannot_read_the_log(client, org, events):
     for who in ("rep", "manager", "hr", "head"):
         client.force_login(getattr(org, who))
-        response = client.get(LIST)
-        assert response.status_code == 302 and "/login/" in response["Location"]
+        assert client.get(LIST).status_code == 404  # the admin site is invisible to them
     client.logout()
     assert client.get(LIST).status_code == 302
 
