@@ -21,6 +21,7 @@ from django.utils.crypto import salted_hmac
 from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.selectors import open_commitments_seen_by
 from coaching.selectors_pairs import cadence_text as pair_cadence_text
+from feedback.services import ANONYMITY_THRESHOLD
 
 from . import escalations, feedback_reminders, invitations, pair_invitations, peer_requests
 from .calendar import itip_ical, itip_withdrawn
@@ -252,6 +253,7 @@ def message_context(row: Notification) -> dict | None:
             requester=asked.requester,
             stream=asked.stream,
             request_url=absolute(reverse("feedback_request_detail", args=[asked.pk])),
+            anonymity_threshold=ANONYMITY_THRESHOLD,
         )
     elif row.kind == NotificationKind.PAIR_INVITED:
         if not pair_invitations.still_invited(row):

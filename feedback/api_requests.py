@@ -88,7 +88,9 @@ class FeedbackRequestSerializer(serializers.ModelSerializer):
     responders = serializers.SerializerMethodField()
     counts = serializers.SerializerMethodField(help_text="For the requester; null for others.")
     answers_shown = serializers.SerializerMethodField(
-        help_text="False while an anonymous request waits for enough answers."
+        help_text="False until an anonymous request's answers are released: together, "
+        f"once it is over (closed, or nobody asked still waiting) with at least "
+        f"{services.ANONYMITY_THRESHOLD} answers."
     )
     goal = GoalRefSerializer(
         read_only=True, allow_null=True, help_text="The requester's goal it is for."
@@ -157,11 +159,7 @@ class FeedbackRequestSerializer(serializers.ModelSerializer):
         }
 
     def get_answers_shown(self, request) -> bool:
-        # `selectors.anonymous_answers_may_show`, from the prefetched rows.
-        if not request.anonymous:
-            return True
-        answered = [r for r in self._asked(request) if r.status == ResponderStatus.ANSWERED]
-        return len(answered) >= services.ANONYMITY_THRESHOLD
+        return selectors.anonymous_answers_may_show(request)  # from the prefetched rows
 
 
 class FeedbackRequestDetailSerializer(FeedbackRequestSerializer):

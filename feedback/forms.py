@@ -29,7 +29,9 @@ from .services import ANONYMITY_THRESHOLD
 
 ANONYMOUS_RULE = (
     f"Only for upward feedback from at least {ANONYMITY_THRESHOLD} of your direct reports; "
-    f"answers appear once {ANONYMITY_THRESHOLD} have arrived, so no one can be identified."
+    "answers appear together once the request closes (at the end of its due date, or when "
+    f"everyone asked has answered or declined) with at least {ANONYMITY_THRESHOLD} answers, "
+    "so no one can be identified."
 )
 
 

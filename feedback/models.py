@@ -174,14 +174,17 @@ class Feedback(models.Model):
 
     @property
     def shown_at(self) -> datetime | date:
-        """When it was given, as far as anyone is told: the day (UTC) for an anonymous
-        answer, the moment for everything else."""
+        """When it was given, as far as anyone is told: for an anonymous answer the day
+        (UTC) its request was made — the same for every answer to it — the moment for
+        everything else."""
         return self.created_at.astimezone(UTC).date() if self.anonymous else self.created_at
 
 
 def anonymous_stamp(moment: datetime) -> datetime:
-    """What an anonymous answer keeps of when it arrived: the start of its day (UTC).
-    Microseconds would let the requester match answers to the order people answered."""
+    """What an anonymous answer keeps of a moment: the start of its day (UTC). It is
+    given its request's moment, so all answers to one request carry the same day:
+    microseconds, or even the day each came, would let the requester match answers
+    to the order people answered in."""
     return datetime.combine(moment.astimezone(UTC).date(), time.min, tzinfo=UTC)
 
 
@@ -261,7 +264,9 @@ class FeedbackRequest(models.Model):
         "coaching.FocusArea", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     anonymous = models.BooleanField(
-        default=False, help_text="Upward requests only; answers shown once enough arrived."
+        default=False,
+        help_text="Upward requests only; answers shown together once the request is over "
+        "and enough arrived.",
     )
     due_on = models.DateField()
     created_at = models.DateTimeField(default=timezone.now)

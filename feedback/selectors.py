@@ -36,20 +36,35 @@ def _is_hr(roles) -> bool:
 
 
 def held_back_for_others(user: User) -> Q:
-    """Anonymous answers to a request that has not yet had enough answers: nobody but
-    their author sees them — not the requester, nor the requester's managers or HR,
-    who could otherwise watch them arrive one by one and tell who wrote which."""
+    """Anonymous answers not yet released: nobody but their author sees them — not the
+    requester, nor the requester's managers or HR, who could otherwise watch them
+    arrive one by one and tell who wrote which. The rule is `answers_released`'s."""
     # The item's own request only, tested last (after the cheap columns): a list of
     # every such request in the organisation cost 23 ms a read and turned PostgreSQL
     # to scanning the whole feedback table around it.
-    waiting_for_more = (
+    not_released = (
         FeedbackRequest.objects.filter(pk=OuterRef("request_id"), anonymous=True)
         .annotate(
-            answered=Count("responders", filter=Q(responders__status=ResponderStatus.ANSWERED))
+            answered=Count("responders", filter=Q(responders__status=ResponderStatus.ANSWERED)),
+            waiting=Count("responders", filter=Q(responders__status=ResponderStatus.WAITING)),
         )
-        .filter(answered__lt=services.ANONYMITY_THRESHOLD)
+        .filter(
+            Q(answered__lt=services.ANONYMITY_THRESHOLD)
+            | Q(waiting__gt=0, due_on__gte=services.earliest_open_due_date())
+        )
     )
-    return Q(anonymous=True) & ~Q(author=user) & Exists(waiting_for_more)
+    return Q(anonymous=True) & ~Q(author=user) & Exists(not_released)
+
+
+def answers_released(*, answered: int, waiting: int, due_on: date) -> bool:
+    """The one release rule, as `held_back_for_others` writes it in SQL: an anonymous
+    request's answers appear when at least the threshold answered AND the request is
+    over — it closed (`services.request_closed`) or nobody asked is still waiting.
+    Then all of them come out together; none can follow, since a closed anonymous
+    request takes no answers and one nobody waits on has no one left to answer. So
+    no answer ever appears on its own."""
+    over = waiting == 0 or due_on < services.earliest_open_due_date()
+    return answered >= services.ANONYMITY_THRESHOLD and over
 
 
 def visible_feedback(
@@ -132,11 +147,16 @@ def author_shown(item: Feedback, viewer: User):
 
 
 def anonymous_answers_may_show(request: FeedbackRequest | None) -> bool:
-    """Anonymous answers appear only once enough of them arrived."""
+    """Whether `answers_released` lets this request's anonymous answers show (its
+    responders read from a prefetch where there is one)."""
     if request is None or not request.anonymous:
         return True
-    answered = request.responders.filter(status=ResponderStatus.ANSWERED).count()
-    return answered >= services.ANONYMITY_THRESHOLD
+    statuses = [row.status for row in request.responders.all()]
+    return answers_released(
+        answered=statuses.count(ResponderStatus.ANSWERED),
+        waiting=statuses.count(ResponderStatus.WAITING),
+        due_on=request.due_on,
+    )
 
 
 def answered_band(answered: int) -> str:
@@ -149,7 +169,7 @@ def answered_band(answered: int) -> str:
 
 def answers_to(*, user: User, request: FeedbackRequest) -> QuerySet[Feedback]:
     """The answers to the requester's own request that they may read, in the order
-    they are shown: anonymous ones all at once (held back until enough arrived) and
+    they are shown: anonymous ones all at once (held back until released) and
     shuffled — by their random public id, never by when they came."""
     answers = my_feedback(user=user, stream=request.stream).filter(request=request)
     if request.anonymous:
@@ -159,7 +179,7 @@ def answers_to(*, user: User, request: FeedbackRequest) -> QuerySet[Feedback]:
 
 def my_feedback(*, user: User, stream: str) -> QuerySet[Feedback]:
     """What I received in one stream, with themes, live shares and the goal I linked
-    (fixed queries). Anonymous answers still below the threshold are held back."""
+    (fixed queries). Anonymous answers not yet released are held back."""
     return (
         Feedback.objects.filter(recipient=user, stream=stream)
         .exclude(held_back_for_others(user))
@@ -258,9 +278,14 @@ def last_asked(*, user: User) -> datetime | None:
 
 
 def inbox(*, user: User) -> QuerySet[RequestedResponder]:
-    """Requests waiting on me, soonest due first."""
+    """Requests waiting on me, soonest due first — less anonymous ones that closed:
+    they take no more answers (`services.feedback_request_answer`)."""
+    closed_anonymous = Q(
+        request__anonymous=True, request__due_on__lt=services.earliest_open_due_date()
+    )
     return (
         RequestedResponder.objects.filter(responder=user, status=ResponderStatus.WAITING)
+        .exclude(closed_anonymous)
         .select_related("request", "request__requester", "request__goal", "request__focus_area")
         .order_by("request__due_on", "pk")
     )

@@ -6,6 +6,7 @@ No service ever changes an item's stream: it is chosen once, at creation."""
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -37,6 +38,21 @@ from .signals import feedback_requested
 # Anonymous upward feedback needs this many direct reports asked, and is shown only
 # once this many answered, so the author cannot be inferred.
 ANONYMITY_THRESHOLD = getattr(settings, "FEEDBACK_ANONYMITY_THRESHOLD", 3)
+
+# A request closes at the end of its due date in the last time zone on Earth (UTC−12,
+# "anywhere on Earth"): no one asked is told it closed while it is still their due
+# date wherever they are, and the moment is the same for every request, so a single
+# date compared in SQL decides for all of them (`selectors.held_back_for_others`).
+LAST_ZONE = dt_timezone(timedelta(hours=-12))
+
+
+def earliest_open_due_date() -> date:
+    """Requests due on this day or later are still open; earlier ones have closed."""
+    return timezone.localdate(timezone=LAST_ZONE)
+
+
+def request_closed(request: FeedbackRequest) -> bool:
+    return request.due_on < earliest_open_due_date()
 
 
 def direction_between(*, author: User, recipient: User) -> Direction:
@@ -106,9 +122,11 @@ def feedback_give(
         )
     anonymity = {}
     if anonymous:
-        # No number from the shared sequence and no moment: nothing to line up with
-        # the order people answered in.
-        anonymity = {"public_id": new_public_id(), "created_at": anonymous_stamp(timezone.now())}
+        # No number from the shared sequence and no moment of its own: dated the day
+        # the request was made, as every answer to it is, so nothing lines up with the
+        # order (or the day) people answered in.
+        day = anonymous_stamp(request.created_at)
+        anonymity = {"public_id": new_public_id(), "created_at": day}
     return Feedback.objects.create(
         stream=stream,
         direction=direction,
@@ -302,6 +320,14 @@ def _asked(request: FeedbackRequest, responder: User) -> RequestedResponder:
     return asked
 
 
+def closed_to_answers(request: FeedbackRequest) -> str:
+    due = f"{request.due_on.day} {request.due_on:%b %Y}"
+    return (
+        f"This request closed on {due}. Answers to an anonymous request are not taken "
+        "after it closes: they would appear on their own."
+    )
+
+
 @transaction.atomic
 def feedback_request_answer(
     *,
@@ -311,8 +337,13 @@ def feedback_request_answer(
     impact: str = "",
     suggestion: str = "",
 ) -> Feedback:
-    """Answer in the request's stream; anonymous requests get anonymous answers."""
+    """Answer in the request's stream; anonymous requests get anonymous answers, and
+    only until they close: their answers are released once, all together, when the
+    request is over (`selectors.held_back_for_others`), and one arriving after that
+    would appear alone — so whoever the requester knew to be late would be named."""
     asked = _asked(request, responder)
+    if request.anonymous and request_closed(request):
+        raise ValidationError(closed_to_answers(request))
     feedback = feedback_give(
         author=responder,
         recipient=request.requester,
@@ -323,10 +354,9 @@ def feedback_request_answer(
         anonymous=request.anonymous,
         request=request,
     )
-    now = timezone.now()
-    # As the answer itself: an anonymous one keeps the day only.
+    # As the answer itself: an anonymous one keeps the request's day only.
     asked.status = ResponderStatus.ANSWERED
-    asked.answered_at = anonymous_stamp(now) if request.anonymous else now
+    asked.answered_at = feedback.created_at if request.anonymous else timezone.now()
     asked.save(update_fields=["status", "answered_at"])
     return feedback
 

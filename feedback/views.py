@@ -424,7 +424,10 @@ def _request_context(request, asked, *, answer_form=None, **extra):
         "threshold": services.ANONYMITY_THRESHOLD,
     }
     if mine is not None and mine.status == ResponderStatus.WAITING:
-        context["answer_form"] = answer_form or AnswerForm()
+        if asked.anonymous and services.request_closed(asked):
+            context["closed_to_answers"] = services.closed_to_answers(asked)
+        else:
+            context["answer_form"] = answer_form or AnswerForm()
     if context["is_requester"]:
         _tally(asked)
         context["held_back"] = not selectors.anonymous_answers_may_show(asked)

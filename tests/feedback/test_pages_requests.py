@@ -24,8 +24,9 @@ def test_the_form_has_the_default_question_the_rule_and_the_labels(client, org):
         assert f">{label}</" in page, label
     assert DEFAULT_QUESTION.replace("'", "&#x27;") in page
     assert (
-        "Only for upward feedback from at least 3 of your direct reports; answers appear once "
-        "3 have arrived, so no one can be identified."
+        "Only for upward feedback from at least 3 of your direct reports; answers appear "
+        "together once the request closes (at the end of its due date, or when everyone asked "
+        "has answered or declined) with at least 3 answers, so no one can be identified."
     ) in page
     assert 'value="developmental" hx-get' in page and "checked" in page
     assert "Developmental feedback — for growth." in page
@@ -122,12 +123,15 @@ def test_anonymous_answers_wait_for_three_and_never_show_who(client, org):
 
     client.force_login(org.manager)
     page = client.get(f"/feedback/requests/{asked.pk}/").content.decode()
-    assert "ANON-ONE" not in page and "Answers appear once 3 have arrived" in page
+    assert "ANON-ONE" not in page
+    assert "Answers appear together once the request closes on" in page
+    assert "with at least 3 answers" in page and "fewer than 3 have answered so far" in page
     assert "Answered" not in page  # no status per person on an anonymous request
     assert "ANON-ONE" not in client.get("/feedback/").content.decode()
     held = Feedback.objects.get(observation="ANON-ONE")
     assert client.get(f"/feedback/{held.ref}/").status_code == 404
 
+    # The last one asked answers: the request is over, and all come out together.
     client.force_login(third)
     client.post(f"/feedback/requests/{asked.pk}/answer/", {"observation": "ANON-THREE"})
     client.force_login(org.manager)
