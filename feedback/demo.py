@@ -218,7 +218,8 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
             suggestion=up[2],
         )
         made += 1
-        # an anonymous upward request with three answers, and an open request
+        # an anonymous upward request with three answers that closed two days ago, so
+        # its answers are out (released together once over), and an open request
         anonymous = services.feedback_request_create(
             requester=manager,
             responders=reps[:4],
@@ -226,6 +227,8 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
             question="What's one thing I could do differently in our 1:1s?",
             anonymous=True,
         )
+        FeedbackRequest.objects.filter(pk=anonymous.pk).update(created_at=now - timedelta(days=16))
+        anonymous.refresh_from_db()
         for rep in reps[:3]:
             services.feedback_request_answer(
                 request=anonymous,
@@ -233,6 +236,9 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
                 observation="You sometimes answer your own question before I do.",
                 suggestion="Leave a longer silence after asking.",
             )
+        FeedbackRequest.objects.filter(pk=anonymous.pk).update(
+            due_on=timezone.localdate() - timedelta(days=2)
+        )
         asker = reps[0]
         services.feedback_request_create(
             requester=asker,
