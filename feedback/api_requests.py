@@ -165,7 +165,8 @@ class FeedbackRequestSerializer(serializers.ModelSerializer):
 class FeedbackRequestDetailSerializer(FeedbackRequestSerializer):
     answers = serializers.SerializerMethodField(
         help_text="For the requester: the answers that may be shown (anonymous ones "
-        "only once enough arrived, and without their authors). Null for others."
+        "only once released — see `answers_shown` — and without their authors). Null for "
+        "others."
     )
 
     class Meta(FeedbackRequestSerializer.Meta):
@@ -212,7 +213,9 @@ class FeedbackRequestCreateSerializer(StrictSerializer):
         required=False,
         default=False,
         help_text=f"Upward only: at least {services.ANONYMITY_THRESHOLD} of your direct "
-        "reports asked, and only them; answers shown once that many arrived.",
+        "reports asked, and only them; answers shown together once the request is over "
+        "(its due date ended anywhere on Earth, or nobody still waiting) with that many, and "
+        "none taken after it closes.",
     )
 
 

@@ -9,7 +9,11 @@ same number of queries. The secrets, one pair of worlds each:
 - *who wrote which answer*: two reports answer at the same moments, in the same
   order, but each wrote the other's words (one pair of answers per stream);
 - *who answered so far, and how many*: on a request still below the threshold,
-  one report answered in one world, two others in the other.
+  one report answered in one world, two others in the other;
+- *who answered late*: on a request of four, three answer the day it is asked and
+  the fourth two days later — a different fourth in each world, each writing their
+  own words — and the walk comes once the request closed. Released at the third
+  answer, or dated the day each came, the late one would stand out.
 
 Routes come from the resolver (tests/urlwalk.py, the firewall walk's fills): every
 route without parameters, every object of every route the firewall walk fills. Every
@@ -19,7 +23,8 @@ someone not asked, someone gone — and with no target. A new route that takes a
 is posted to the day it appears; one that is neither filled nor skipped fails the
 firewall walk's own check.
 
-Time stands still (time-machine), so "today" and "3 days ago" read alike."""
+Time stands still (time-machine), so "today" and "3 days ago" read alike; where a
+world moves it on, the other moves it the same."""
 
 import re
 import uuid
@@ -33,6 +38,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.cache import caches
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -59,6 +65,8 @@ class Org:
     people: dict
     released: dict  # stream → the anonymous request whose answers are shown
     held: object  # an anonymous request still below the threshold
+    late: object  # an anonymous request of four, open while the worlds are built
+    clock: object
 
 
 def _build(org, clock) -> Org:
@@ -85,7 +93,8 @@ def _build(org, clock) -> Org:
     shown = Feedback.objects.filter(request=released[Stream.DEVELOPMENTAL], author=p["r3"]).get()
     feedback_share(feedback=shown, actor=p["manager"], person=p["head"])
     held = _ask(p["manager"], [p["rep"], p["peer"], p["r3"], p["r4"]], Stream.DEVELOPMENTAL)
-    return Org(p, released, held)
+    late = _ask(p["manager"], [p["rep"], p["peer"], p["r3"], p["r4"]], Stream.DEVELOPMENTAL)
+    return Org(p, released, held, late, clock)
 
 
 def _ask(requester, responders, stream):
@@ -137,9 +146,41 @@ def _answer_held(world: Org, who: list[str]) -> None:
         )
 
 
+# A fresh random draw each, independent of when the answer came: fixed per author so
+# both worlds drew alike (and the walk can open them, below).
+LATE_REFS = {
+    name: str(uuid.UUID(int=n, version=4)) for n, name in enumerate(("rep", "peer", "r3", "r4"), 1)
+}
+
+
+def _answer_late(world: Org, *, early: list[str], late: str) -> None:
+    """Three answer the day the request was asked, `late` two days on; then the walk
+    comes the day after it closed (its due date, in the last zone on Earth)."""
+    for name in [*early, late]:
+        if name == late:
+            world.clock.shift(timedelta(days=2))
+        answer = feedback_request_answer(
+            request=world.late,
+            responder=world.people[name],
+            observation=f"LATEWORDS as {name} wrote them",
+        )
+        Feedback.objects.filter(pk=answer.pk).update(public_id=LATE_REFS[name])
+    world.late.refresh_from_db()
+    world.clock.move_to(f"{world.late.due_on + timedelta(days=2)} 11:00 +00:00")
+
+
+def _r4_late(world: Org) -> None:
+    _answer_late(world, early=["rep", "peer", "r3"], late="r4")
+
+
+def _r3_late(world: Org) -> None:
+    _answer_late(world, early=["rep", "peer", "r4"], late="r3")
+
+
 SECRETS: dict[str, tuple[Callable, Callable]] = {
     "who wrote which answer": (_as_written, _swap_answers),
     "who answered, and how many, below the threshold": (_one_answered, _two_others_answered),
+    "who answered late": (_r4_late, _r3_late),
 }
 
 
@@ -202,7 +243,14 @@ def _gets() -> list[str]:
     visits, _unfilled = concrete_paths(FILLS, SKIP)
     # The admin site's pages of every object would list rows by number: feedback is
     # not on it (tests/feedback/test_firewall.py), and the readers here are not staff.
-    return [v.path for v in visits if v.route.namespace != "admin" and v.route.key not in NO_DATA]
+    paths = [v.path for v in visits if v.route.namespace != "admin" and v.route.key not in NO_DATA]
+    # The late answers come after the fills were taken: their pages by their ids.
+    for ref in LATE_REFS.values():
+        paths += [
+            reverse("feedback_detail", args=[ref]),
+            reverse("api:feedback-detail", args=[ref]),
+        ]
+    return paths
 
 
 # No item has it: what an answer still held back must look like.
@@ -217,6 +265,7 @@ def _posts(world: Org) -> list[tuple[str, dict]]:
     targets = [p[n].pk for n in ("rep", "peer", "r3", "other_rep", "gone")]
     bodies = [{}, *({"person": pk} for pk in targets), {"person": 10**9}]
     refs = [item.ref for item in Feedback.objects.filter(request__in=world.released.values())]
+    refs += LATE_REFS.values()
     posts = []
     for route in routes():
         if not _takes_an_item(route):
@@ -271,10 +320,12 @@ def _observe(client, world: Org, gets: list[str], posts: list) -> dict:
 
 
 def _in_world(client, base: Org, variant: Callable, gets: list[str], posts: list) -> dict:
+    built = timezone.now()  # a world may move the clock on: the next starts from here
     with transaction.atomic():
         variant(base)
         seen = _observe(client, base, gets, posts)
         transaction.set_rollback(True)
+    base.clock.move_to(built)
     return seen
 
 
@@ -325,6 +376,8 @@ def test_no_page_or_endpoint_tells_the_worlds_apart(client, org, frozen, secret)
     # The walk reached what it guards: the answers themselves, item pages by their
     # random ids, a share that went through and one refused.
     assert any("ANONWORDS" in s.body for s in one.values())
+    if secret == "who answered late":
+        assert any("LATEWORDS as r4" in s.body for s in one.values())  # released
     posted = [(k, s) for k, s in one.items() if k[1] == "POST"]
     assert {s.status for _, s in posted} >= {200, 400}
     assert any(s.written[:1] == (1,) for _, s in posted)  # a new share
