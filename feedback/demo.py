@@ -227,7 +227,7 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
             question="What's one thing I could do differently in our 1:1s?",
             anonymous=True,
         )
-        FeedbackRequest.objects.filter(pk=anonymous.pk).update(created_at=now - timedelta(days=16))
+        FeedbackRequest.objects.filter(pk=anonymous.pk).update(created_at=now - timedelta(days=12))
         anonymous.refresh_from_db()
         for rep in reps[:3]:
             services.feedback_request_answer(
