@@ -39,5 +39,7 @@ class Migration(migrations.Migration):
                 "over and enough arrived.",
             ),
         ),
-        migrations.RunPython(date_answers_by_their_request, migrations.RunPython.noop, elidable=True),
+        migrations.RunPython(
+            date_answers_by_their_request, migrations.RunPython.noop, elidable=True
+        ),
     ]
