@@ -99,6 +99,23 @@ WINS = {
 }
 
 
+# Three reps' answers to their manager's anonymous question about the 1:1s.
+ANONYMOUS_ANSWERS = [
+    (
+        "You sometimes answer your own question before I do.",
+        "Leave a longer silence after asking.",
+    ),
+    (
+        "When a deal slips we spend the whole 1:1 on the forecast, not on how I sell.",
+        "Keep the pipeline review for the Monday call and the 1:1 for my goal.",
+    ),
+    (
+        "The call clips you pick to review are the ones that went well.",
+        "Pick one that went badly now and then, and let me choose the moment to look at.",
+    ),
+]
+
+
 def _since_last_one_on_one(rep: User, coach: User, now):
     """A moment between the end of the last 1:1 `coach` held with `rep` and now (None
     without coaching history)."""
@@ -229,12 +246,9 @@ def seed_feedback(*, rng_seed: int = 2026) -> str:
         )
         FeedbackRequest.objects.filter(pk=anonymous.pk).update(created_at=now - timedelta(days=12))
         anonymous.refresh_from_db()
-        for rep in reps[:3]:
+        for rep, (observation, suggestion) in zip(reps[:3], ANONYMOUS_ANSWERS, strict=False):
             services.feedback_request_answer(
-                request=anonymous,
-                responder=rep,
-                observation="You sometimes answer your own question before I do.",
-                suggestion="Leave a longer silence after asking.",
+                request=anonymous, responder=rep, observation=observation, suggestion=suggestion
             )
         FeedbackRequest.objects.filter(pk=anonymous.pk).update(
             due_on=timezone.localdate() - timedelta(days=2)
