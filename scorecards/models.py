@@ -20,7 +20,7 @@ management chain see them; HR and programme admins get aggregates only."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Case, Exists, OuterRef, Q, Subquery, When
 from django.utils import timezone
 
 USER = settings.AUTH_USER_MODEL
@@ -279,6 +279,11 @@ class ScoringRound(models.Model):
     # A team call review's round names its session (coaching), kept as a plain id:
     # scorecards sits left of coaching and never imports it.
     session_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    # Open, and a rater has neither submitted nor declined: the opposite of
+    # `scoring_over`, kept by the services that change it (`refresh_awaiting_scores`)
+    # so the reveal rule and the aggregates read one indexed column rather than every
+    # round's raters and scorecards (the head's scorecards list 0.4 -> 0.9 s without).
+    awaiting_scores = models.BooleanField(default=False, db_default=False, editable=False)
 
     objects = RoundQuerySet.as_manager()
 
@@ -295,6 +300,11 @@ class ScoringRound(models.Model):
                 fields=["created_at", "id"],
                 condition=Q(context=RoundContext.CALIBRATION),
                 name="round_calibrations_newest",
+            ),
+            # The rounds still being scored (`scoring_over`): a few in seven at 10,000
+            # people, read whole when a list or an aggregate covers most scorecards.
+            models.Index(
+                fields=["id"], condition=Q(awaiting_scores=True), name="round_awaiting_scores"
             ),
         ]
         constraints = [
@@ -437,10 +447,16 @@ def scoring_over(round_path: str = "round") -> Q:
     no aggregate counts them (team distributions, skills across the organisation),
     so no average moves while someone is still scoring. Who has submitted is no
     secret; what they scored is. `round_path`: the way to the round from the rows
-    filtered ("scorecard__round" for scores)."""
-    closed = ScoringRound.objects.filter(pk=OuterRef(round_path), closed_at__isnull=False)
+    filtered ("scorecard__round" for scores). Read from the round's
+    `awaiting_scores`, which `awaiting_scores_now` decides."""
+    return ~Exists(ScoringRound.objects.filter(pk=OuterRef(round_path), awaiting_scores=True))
+
+
+def awaiting_scores_now() -> Q:
+    """For rounds: open, and a rater has neither submitted nor declined — what
+    `ScoringRound.awaiting_scores` keeps."""
     someone_scoring = RoundRater.objects.filter(
-        round=OuterRef(round_path), declined_at__isnull=True
+        round=OuterRef("pk"), declined_at__isnull=True
     ).exclude(
         Exists(
             Scorecard.objects.filter(
@@ -448,7 +464,16 @@ def scoring_over(round_path: str = "round") -> Q:
             )
         )
     )
-    return Q(Exists(closed)) | ~Exists(someone_scoring)
+    return Q(closed_at__isnull=True) & Exists(someone_scoring)
+
+
+def refresh_awaiting_scores(rounds) -> int:
+    """Set `awaiting_scores` of `rounds` (a queryset of rounds) from their raters and
+    scorecards: after a round is opened or closed, a scorecard submitted, a rater
+    declines or is erased. One UPDATE."""
+    return rounds.update(
+        awaiting_scores=Case(When(awaiting_scores_now(), then=True), default=False)
+    )
 
 
 def _shown_in_its_round(user) -> Q:

@@ -33,6 +33,7 @@ from .models import (
     Template,
     TemplateVersion,
     WorkKind,
+    refresh_awaiting_scores,
 )
 
 DEFAULT_SCALE = 4
@@ -324,7 +325,14 @@ def _open_round(
     RoundRater.objects.bulk_create(
         RoundRater(round=scoring, person=person, role=role) for person, role in raters
     )
+    _refresh(scoring)
     return scoring
+
+
+def _refresh(scoring: ScoringRound) -> None:
+    """Whether the round still waits for someone's scores (`scoring_over`), after
+    whatever changed it; under the round's lock, or as it is opened."""
+    refresh_awaiting_scores(ScoringRound.objects.filter(pk=scoring.pk))
 
 
 @transaction.atomic
@@ -449,6 +457,7 @@ def round_close(*, actor: User, scoring: ScoringRound) -> ScoringRound:
         raise ValidationError("This scoring is already closed.")
     scoring.closed_at = timezone.now()
     scoring.save(update_fields=["closed_at"])
+    _refresh(scoring)
     return scoring
 
 
@@ -473,6 +482,7 @@ def round_decline(*, actor: User, scoring: ScoringRound) -> RoundRater:
         rater.declined_at = timezone.now()
         rater.save(update_fields=["declined_at"])
         Scorecard.objects.filter(round=scoring, rater=actor).delete()  # drop a draft
+        _refresh(scoring)
     return rater
 
 
@@ -561,6 +571,8 @@ def scorecard_save(
         for i in scores
         if i.rating is not None
     )
+    if submit:
+        _refresh(scoring)
     return card
 
 

@@ -35,6 +35,7 @@ from feedback.models import Feedback
 from people.below import reporting_changed
 from people.demo import DEMO_PASSWORD
 from people.models import Team, User
+from scorecards.models import ScoringRound, refresh_awaiting_scores
 
 from . import (
     cadence,
@@ -163,6 +164,8 @@ def seed(
         progress("finishing: sequences, foreign keys, VACUUM ANALYZE …")
         sink.close()
         sink.reset_sequences()
+        # Rounds went in by COPY: which still wait for someone's scores (`scoring_over`).
+        refresh_awaiting_scores(ScoringRound.objects.using(using))
         checked = sink.verify_foreign_keys() if (verify and sink.triggers_off) else 0
         sink.analyze()
         # Where beat's hourly count of session usefulness would stand today.
