@@ -128,8 +128,10 @@ class AnonymitySafeSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_created_at(self, item):
-        return None if item.anonymous else serializers.DateTimeField().to_representation(
-            item.created_at
+        return (
+            None
+            if item.anonymous
+            else serializers.DateTimeField().to_representation(item.created_at)
         )
 
     @extend_schema_field(serializers.DateField())

@@ -28,7 +28,7 @@ from .models import (
     Stream,
     Win,
 )
-from .selectors import answered_band, author_shown, held_back_for_others
+from .selectors import answered_band, author_shown, held_back_for_others, responders_in_order
 
 
 def _item(item: Feedback, person: User) -> dict:
@@ -94,9 +94,7 @@ def feedback_requests(person: User) -> dict:
     made = (
         FeedbackRequest.objects.filter(requester=person)
         .select_related("focus_area")
-        .prefetch_related(
-            Prefetch("responders", queryset=RequestedResponder.objects.select_related("responder"))
-        )
+        .prefetch_related(Prefetch("responders", queryset=responders_in_order()))
         .order_by("created_at", "pk")
     )
     asked = (

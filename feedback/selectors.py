@@ -35,6 +35,15 @@ def _is_hr(roles) -> bool:
     return Role.HR in roles
 
 
+def responders_in_order():
+    """The people asked, by name: never in the order the database keeps them, which
+    follows who answered (an answered row is written again) and would tell, on an
+    anonymous request, who answered."""
+    return RequestedResponder.objects.select_related("responder").order_by(
+        "responder__display_name", "pk"
+    )
+
+
 def held_back_for_others(user: User) -> Q:
     """Anonymous answers not yet released: nobody but their author sees them — not the
     requester, nor the requester's managers or HR, who could otherwise watch them
@@ -260,14 +269,7 @@ def my_requests(*, user: User) -> QuerySet[FeedbackRequest]:
     return (
         FeedbackRequest.objects.filter(requester=user)
         .select_related("goal", "focus_area")
-        .prefetch_related(
-            Prefetch(
-                "responders",
-                queryset=RequestedResponder.objects.select_related("responder").order_by(
-                    "responder__display_name"
-                ),
-            )
-        )
+        .prefetch_related(Prefetch("responders", queryset=responders_in_order()))
     )
 
 
@@ -296,11 +298,7 @@ def access_request(*, user: User, pk: int) -> FeedbackRequest:
         return (
             FeedbackRequest.objects.visible_to(user)
             .select_related("requester", "goal", "focus_area")
-            .prefetch_related(
-                Prefetch(
-                    "responders", queryset=RequestedResponder.objects.select_related("responder")
-                )
-            )
+            .prefetch_related(Prefetch("responders", queryset=responders_in_order()))
             .get(pk=pk)
         )
     except FeedbackRequest.DoesNotExist:
