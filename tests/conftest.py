@@ -23,8 +23,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # Tests that share an expensive set-up, run on one process under pytest-xdist
 # (`-n 2 --dist loadgroup`, as CI runs): the fault tests share one private PostgreSQL
 # cluster and Redis (tests/faults/conftest.py), the demo tests one seeded demo
-# organisation (tests/demo/conftest.py).
-SHARED_SETUP = {"tests/faults/": "faults", "tests/demo/": "demo"}
+# organisation (tests/devdata/conftest.py).
+SHARED_SETUP = {"tests/faults/": "faults", "tests/devdata/": "demo"}
 
 
 def pytest_itemcollected(item):

@@ -9,6 +9,10 @@ os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "none")
 
 from .base import *  # noqa: E402,F403
 
+# The demo organisation and the data at scale (`seed_demo`, `seed_scale`): development
+# only, never in production's settings (devdata/README.md).
+INSTALLED_APPS = [*INSTALLED_APPS, "devdata"]  # noqa: F405
+
 # The demo (`make run`: bin/run-demo) runs with DEBUG off, so visitors meet Tandem's
 # own 404, 403 and 500 pages, never Django's debug pages; `manage.py runserver` on its
 # own keeps DEBUG on for development. With DEBUG off, runserver serves no static files:

@@ -13,6 +13,9 @@ os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 
 from .base import *  # noqa: E402,F403
 
+# The demo organisation and the data at scale, as in local settings (devdata/README.md).
+INSTALLED_APPS = [*INSTALLED_APPS, "devdata"]  # noqa: F405
+
 # Under pytest-xdist each process has its own test database (pytest-django adds the
 # worker's name), and needs its own cache too: every test empties the cache, and with
 # one Redis database shared, one process's test would empty another's mid-test.

@@ -23,7 +23,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from config import scale
+from devdata import scale
 from people.models import User
 from tests.urlwalk import routes
 

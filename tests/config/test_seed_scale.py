@@ -56,10 +56,10 @@ from coaching.models import (
     SharedNotes,
     UsefulnessRelease,
 )
-from config.scale import org
-from config.scale.notifications import RUNS_IT
+from devdata.demo.people import DEMO_PASSWORD
+from devdata.scale import org
+from devdata.scale.notifications import RUNS_IT
 from feedback.models import Direction, Feedback, FeedbackRequest, RequestedResponder, Stream
-from people.demo import DEMO_PASSWORD
 from people.models import ReportingLine, ReportingVersion, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
 from scorecards.models import CriterionVersion, RoundContext, Score, Scorecard

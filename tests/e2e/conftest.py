@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from people.demo import (
+from devdata.demo.people import (
     ADMIN,
     DEMO_PASSWORD,
     HEAD,

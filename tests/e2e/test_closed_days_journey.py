@@ -22,11 +22,11 @@ from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from cadence import engine
-from cadence.demo import WINTER_BREAK, seed_cadence
 from cadence.models import Closure
 from cadence.services_policies import SUGGESTED_ITEMS
 from cadence.tasks import clear_closed_days
 from coaching.models import CoachingSession, SessionStatus
+from devdata.demo.cadence import WINTER_BREAK, seed_cadence
 from people.models import AuditEvent, User
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import check_both_widths

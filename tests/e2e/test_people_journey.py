@@ -26,8 +26,8 @@ import pytest
 from django.core import mail
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from cadence.demo import seed_cadence
 from cadence.models import CadencePlan
+from devdata.demo.cadence import seed_cadence
 from people.models import AuditEvent, ReportingLine, User
 from people.roles import Role
 from people.selectors import roles_of

@@ -17,8 +17,8 @@ import pytest
 from django.db.models import Q
 from playwright.sync_api import Page, expect
 
-from cadence.demo import seed_cadence
 from cadence.models import CadencePlan
+from devdata.demo.cadence import seed_cadence
 from people.models import AuditEvent, User
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import check_both_widths

@@ -20,10 +20,10 @@ from datetime import time
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from cadence.demo import POLICY, RAMP_UP, seed_cadence
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, Recurrence, Weekday
 from cadence.placement import clashes_of
 from coaching.models import SessionKind
+from devdata.demo.cadence import POLICY, RAMP_UP, seed_cadence
 from people.models import AuditEvent, Team, TeamMembership
 from tests.e2e.a11y import DUPLICATE_IDS_JS
 from tests.e2e.conftest import sign_in

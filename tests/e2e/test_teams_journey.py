@@ -19,9 +19,9 @@ read the policy once per member, an N+1 the tests' detector answered with a 500)
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from cadence.demo import POLICY, seed_cadence
 from cadence.models import CadencePlan, EndReason, PolicyAssignment
 from coaching.models import SessionKind
+from devdata.demo.cadence import POLICY, seed_cadence
 from people.models import AuditEvent, Team, TeamMembership, User
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import check_both_widths

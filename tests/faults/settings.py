@@ -12,6 +12,9 @@ os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "none")
 
 from config.settings.base import *  # noqa: E402,F403
 
+# The fault tests seed the demo organisation (`seed_demo`).
+INSTALLED_APPS = [*INSTALLED_APPS, "devdata"]  # noqa: F405
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
     "django.contrib.staticfiles.storage.StaticFilesStorage"

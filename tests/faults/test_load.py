@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 import requests
 
-from people.demo import demo_people
+from devdata.demo.people import demo_people
 
 from . import services
 

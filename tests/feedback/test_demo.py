@@ -1,9 +1,9 @@
 import pytest
 
-from feedback.demo import seed_feedback
+from devdata.demo.feedback import seed_feedback
+from devdata.demo.people import seed_people
 from feedback.models import Feedback, FeedbackRequest, FeedbackShare, Stream, Win
 from feedback.selectors import my_feedback
-from people.demo import seed_people
 
 
 @pytest.mark.django_db

@@ -512,7 +512,7 @@ def test_every_verb_the_code_writes_is_in_the_catalogue_under_one_area():
     assert "people/admin_audit.py" in written["role.granted"] & written["group.removed"]
     assert "feedback/evaluations.py" in written["feedback.evaluative_export"]
     assert "people/erasure.py" in written["privacy.person_erased"]
-    assert "config/demo_audit.py" in written["mfa.added"] & written["auth.sign_in_failed"]
+    assert "devdata/demo/audit.py" in written["mfa.added"] & written["auth.sign_in_failed"]
     assert len(written) > 50
 
     assert {verb: places for verb, places in written.items() if verb not in VERBS} == {}

@@ -13,8 +13,8 @@ from datetime import datetime, time, timedelta
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
+from devdata.demo.people import ADMIN, HEAD, HR, TEAMS
 from feedback.models import Feedback
-from people.demo import ADMIN, HEAD, HR, TEAMS
 from people.models import AuditEvent, Team, User
 
 WEEKS = 6

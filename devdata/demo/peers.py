@@ -1,8 +1,8 @@
 """Peer coaching and the learning loop for the demo organisation, on top of
-`coaching.demo`'s twelve weeks of history (and its scorecards and cadence).
+`devdata.demo.coaching`'s twelve weeks of history (and its scorecards and cadence).
 
 What it tells, relative to today (week 13 is this week, 12 last week, as in
-`coaching.demo`):
+`devdata.demo.coaching`):
 - The peer pairs behind the history's ad hoc peer sessions (`PEER_PAIRS`) become
   pairs, formed by their team lead (Grace and Nina, on two teams, by Daniel, above
   both), each with a rationale quoting the scorecard averages of the day they were
@@ -21,8 +21,8 @@ What it tells, relative to today (week 13 is this week, 12 last week, as in
 Every change goes through the services a person would use (`services_pairs`,
 `services_learning`, `services_diagnosis`, `coaching.services` for the ad hoc
 sessions); the moments they stamp with "now" are then moved back with `.update()`,
-as `coaching.demo` does. The pairs' cadence plans are the cadence engine's: made
-when a pair starts; `cadence.demo_rollout` starts the live ones where the pairs' own
+as `devdata.demo.coaching` does. The pairs' cadence plans are the cadence engine's: made
+when a pair starts; `devdata.demo.rollout` starts the live ones where the pairs' own
 bookings leave off, so nothing is doubled.
 
 Idempotent: if a demo person formed any pair, nothing is written.
@@ -39,12 +39,7 @@ from django.db import transaction
 from django.db.models import Avg, Count
 from django.utils import timezone
 
-from people.demo import TEAMS
-from people.models import Team, TeamMembership, User
-from scorecards.models import RaterRole, RoundContext, Score
-
-from .demo import SERVICE_SHIFT, _at, _demo_people, _monday
-from .models import (
+from coaching.models import (
     CancelReason,
     CheckInOutcome,
     CoachingSession,
@@ -68,11 +63,11 @@ from .models import (
     SessionStatus,
     SharedNotes,
 )
-from .models_library import Audience, LearningKind
-from .programme_content import seed_programme_content
-from .services import notes_save, peer_session_create, session_cancel, session_mark_held
-from .services_diagnosis import diagnosis_record
-from .services_learning import (
+from coaching.models_library import Audience, LearningKind
+from coaching.programme_content import seed_programme_content
+from coaching.services import notes_save, peer_session_create, session_cancel, session_mark_held
+from coaching.services_diagnosis import diagnosis_record
+from coaching.services_learning import (
     experiment_create,
     experiment_drop,
     experiment_finish,
@@ -80,7 +75,7 @@ from .services_learning import (
     learning_publish,
     team_playbooks_set,
 )
-from .services_pairs import (
+from coaching.services_pairs import (
     habit_add,
     habit_check_in,
     habit_retire,
@@ -90,7 +85,11 @@ from .services_pairs import (
     pair_leave,
     pair_note_add,
 )
-from .services_peer_requests import peer_request_set
+from coaching.services_peer_requests import peer_request_set
+from devdata.demo.coaching import SERVICE_SHIFT, _at, _demo_people, _monday
+from devdata.demo.people import TEAMS
+from people.models import Team, TeamMembership, User
+from scorecards.models import RaterRole, RoundContext, Score
 
 DISCOVERY = "Discovery: ask before you pitch"
 MULTITHREADING = "Multi-threading: reach the economic buyer"
@@ -1187,7 +1186,7 @@ class _Builder:
 
     def adhoc_sessions(self, spec: PairSpec) -> None:
         """The pair's meetings, booked ad hoc as the history's pairs did (through the
-        services 13 weeks ahead, then moved back: see `coaching.demo`)."""
+        services 13 weeks ahead, then moved back: see `devdata.demo.coaching`)."""
         a, b = (self.of(k) for k in spec.members)
         for week in spec.met:
             start = self.session_at(spec, week)

@@ -43,12 +43,7 @@ from django.db.models import Count, Q
 from django.db.models.query import prefetch_related_objects
 from django.utils import timezone
 
-from people.demo import HEAD, REPS, TEAMS, _key, demo_email, demo_people
-from people.models import Team, User
-from scorecards.models import RecordedCall
-from scorecards.services import recorded_call_create
-
-from .models import (
+from coaching.models import (
     AgendaItem,
     CancelReason,
     CoachingSession,
@@ -67,7 +62,7 @@ from .models import (
     SessionStatus,
     SharedNotes,
 )
-from .services import (
+from coaching.services import (
     agenda_item_add,
     commitment_close,
     commitment_create,
@@ -84,6 +79,10 @@ from .services import (
     session_reschedule,
     team_call_review_create,
 )
+from devdata.demo.people import HEAD, REPS, TEAMS, _key, demo_email, demo_people
+from people.models import Team, User
+from scorecards.models import RecordedCall
+from scorecards.services import recorded_call_create
 
 # Sessions go through the services this much later than they happened (see above).
 # Whole weeks, and more than the 12 weeks of history, so the oldest commitment's due

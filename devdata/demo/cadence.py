@@ -33,22 +33,10 @@ from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from coaching.models import (
-    RUNNING_ROLES,
-    CoachingSession,
-    SessionChange,
-    SessionKind,
-    SessionParticipant,
-    SessionStatus,
-)
-from coaching.services import session_reschedule
-from people.demo import ADMIN, HEAD, TEAMS, demo_email, demo_people
-from people.models import Team, User
-
-from . import availability, engine, invitations
-from .escalations import miss_runs
-from .health import week_of
-from .models import (
+from cadence import availability, engine, invitations
+from cadence.escalations import miss_runs
+from cadence.health import week_of
+from cadence.models import (
     CadencePlan,
     CadencePolicy,
     Closure,
@@ -63,9 +51,20 @@ from .models import (
     TeamChannel,
     Weekday,
 )
-from .services import plan_create, plan_end, plan_update, policy_apply
-from .services_closures import closure_clear, closure_create
-from .services_policies import SUGGESTED_ITEMS, policy_save
+from cadence.services import plan_create, plan_end, plan_update, policy_apply
+from cadence.services_closures import closure_clear, closure_create
+from cadence.services_policies import SUGGESTED_ITEMS, policy_save
+from coaching.models import (
+    RUNNING_ROLES,
+    CoachingSession,
+    SessionChange,
+    SessionKind,
+    SessionParticipant,
+    SessionStatus,
+)
+from coaching.services import session_reschedule
+from devdata.demo.people import ADMIN, HEAD, TEAMS, demo_email, demo_people
+from people.models import Team, User
 
 POLICY = "Sales team standard"
 POLICY_DESCRIPTION = (
@@ -326,7 +325,7 @@ def queue_notifications() -> None:
 
 def _history_change_notifications() -> None:
     """The coaching history's moves and cancellations told the others as the services
-    made them, and were then backdated (`coaching.demo`): sent and read when they
+    made them, and were then backdated (`devdata.demo.coaching`): sent and read when they
     happened. (A move made now, like `_a_moved_one_on_one`'s, is told now.)"""
     when = Subquery(SessionChange.objects.filter(pk=OuterRef("session_change_id")).values("at"))
     Notification.objects.filter(

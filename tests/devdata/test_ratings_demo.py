@@ -1,4 +1,4 @@
-"""The demo's session usefulness (`coaching.demo_ratings`) on a fully seeded
+"""The demo's session usefulness (`devdata.demo.ratings`) on a fully seeded
 organisation: ratings only where the rules allow them, given a little after each
 session; Sofia's team rate high, Lena's dipped in weeks 5–8 and recovered, Marcus's
 are too few to show (two people only), Daniel's reviews are rated by his three

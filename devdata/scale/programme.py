@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 
-from cadence.demo import ITEMS, POLICY, POLICY_DESCRIPTION
 from cadence.models import CadencePolicy, PolicyAssignment, PolicyItem, Rollout, RolloutTick
 from coaching.models import FocusArea, Goal, GoalStatus
+from devdata.demo.cadence import ITEMS, POLICY, POLICY_DESCRIPTION
 from scorecards.models import CriterionVersion, Template
 
 from . import words

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 
-from config import scale
+from devdata import scale
 
 
 class Command(BaseCommand):

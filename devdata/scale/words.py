@@ -4,7 +4,7 @@ like a real organisation, cheap enough to make a million of.
 The coaching words (themes, accounts, cancel notes, remarks) are the demo's own, so a
 1:1 in the scale data reads like one in the demo."""
 
-from coaching.demo import (
+from devdata.demo.coaching import (
     ACCOUNTS,
     CALL_MOMENTS,
     CANCEL_NOTES,
@@ -17,7 +17,7 @@ from coaching.demo import (
     ROLE_PLAYS,
     THEMES,
 )
-from feedback.demo import EVALUATIVE, OBSERVATIONS
+from devdata.demo.feedback import EVALUATIVE, OBSERVATIONS
 
 __all__ = [
     "ACCOUNT_NAMES",
@@ -389,7 +389,7 @@ CALIBRATION_TITLES = (
 )
 
 
-# --- The learning loop (config.scale.practice) ------------------------------------------
+# --- The learning loop (devdata.scale.practice) ------------------------------------------
 
 # (hypothesis, the small test, what would change my mind, what happened, what I learned)
 EXPERIMENTS = (

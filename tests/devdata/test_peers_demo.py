@@ -1,5 +1,5 @@
-"""The demo's peer coaching and learning loop (`coaching.demo_peers`, and the pairs'
-plans and install plans of `cadence.demo_rollout`) on a fully seeded organisation:
+"""The demo's peer coaching and learning loop (`devdata.demo.peers`, and the pairs'
+plans and install plans of `devdata.demo.rollout`) on a fully seeded organisation:
 the history's peer pairs as pairs with their notes, habits and check-ins, a trio, an
 invitation waiting for a rep, a pair someone left and one that ended; live pair
 plans that carry on after the pairs' own bookings; experiments in every state; a
@@ -26,7 +26,6 @@ from cadence.models import (
     RolloutTick,
 )
 from cadence.rollout import MANUAL, progress_for
-from coaching.demo import PEER_PAIRS
 from coaching.models import (
     Audience,
     CheckInOutcome,
@@ -50,7 +49,8 @@ from coaching.models import (
 )
 from coaching.selectors_learning import LibraryFilters, library
 from coaching.selectors_pairs import member_state, my_pairs
-from people.demo import TEAMS
+from devdata.demo.coaching import PEER_PAIRS
+from devdata.demo.people import TEAMS
 from people.models import Team, User
 
 MANAGERS = {"sofia.alvarez", "marcus.chen", "lena.fischer", "daniel.mensah"}

@@ -28,8 +28,8 @@ from coaching.models import (
 from coaching.selectors import coaching_quality
 from dashboards.org_feedback import organisation_feedback
 from dashboards.org_skills import organisation_skills
+from devdata.demo.people import NEW_STARTERS
 from feedback.models import Feedback, FeedbackRequest, RequestedResponder
-from people.demo import NEW_STARTERS
 from people.models import ImportStatus, PeopleImport, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of

@@ -19,9 +19,9 @@ channels, private calendar addresses and a programme closure ahead.
   (so nothing already planned falls on it).
 
 Written elsewhere: a pair's notes, habits and check-ins with its sessions
-(`config.scale.peers`), a few teams' own focus areas with the organisation's
-(`config.scale.programme`), notification preferences with the outbox they shape
-(`config.scale.notifications`)."""
+(`devdata.scale.peers`), a few teams' own focus areas with the organisation's
+(`devdata.scale.programme`), notification preferences with the outbox they shape
+(`devdata.scale.notifications`)."""
 
 from __future__ import annotations
 

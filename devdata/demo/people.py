@@ -10,7 +10,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
-from .models import (
+from people.models import (
     WORK_ENDS_DEFAULT,
     WORK_STARTS_DEFAULT,
     AuditEvent,
@@ -19,8 +19,8 @@ from .models import (
     User,
     work_days_bits,
 )
-from .roles import Role
-from .services import (
+from people.roles import Role
+from people.services import (
     audit_record,
     person_create,
     reporting_line_change,
@@ -185,8 +185,8 @@ def demo_export_csv() -> str:
 def seed_imports(people: dict[str, User]) -> str:
     """Last Monday's import of HR's export, applied by the programme admin: everyone
     unchanged, as a nightly sync finds most nights. Once only."""
-    from . import services_imports as imports
-    from .models import PeopleImport
+    from people import services_imports as imports
+    from people.models import PeopleImport
 
     if PeopleImport.objects.exists():
         return "People imports already present — left as they are."

@@ -31,9 +31,9 @@ from django.db import transaction
 
 from coaching.models import CoachingSession
 from coaching.ratings import release_usefulness
+from devdata.demo.people import DEMO_PASSWORD
 from feedback.models import Feedback
 from people.below import reporting_changed
-from people.demo import DEMO_PASSWORD
 from people.models import Team, User
 from scorecards.models import ScoringRound, refresh_awaiting_scores
 

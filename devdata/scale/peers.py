@@ -12,7 +12,7 @@ its cadence plan (kind peer, naming the pair, as `cadence.services.pair_cadence_
 makes it), for eight to thirty-two weeks, until whoever formed it ends it, or sooner
 if a member leaves the company; the pairs still going at "now" have their sessions
 up to the horizon, like every live plan. Sessions are held, cancelled or missed and
-logged as `config.scale.cadence` does for group sessions.
+logged as `devdata.scale.cadence` does for group sessions.
 
 Between sessions a started pair keeps what only its members read: each member commits
 to a habit or two in the first week (about one in four is let go later, because it

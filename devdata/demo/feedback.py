@@ -11,13 +11,12 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from coaching.demo import last_held_end
 from coaching.models import Goal
-from people.demo import HEAD, TEAMS, demo_email
+from devdata.demo.coaching import last_held_end
+from devdata.demo.people import HEAD, TEAMS, demo_email
+from feedback import services
+from feedback.models import Feedback, FeedbackRequest, RequestedResponder, Stream, Win
 from people.models import Team, User
-
-from . import services
-from .models import Feedback, FeedbackRequest, RequestedResponder, Stream, Win
 
 OBSERVATIONS = [
     (

@@ -1,15 +1,15 @@
-"""The demo's install plans and its peer pairs' cadence, after `coaching.demo_peers`.
+"""The demo's install plans and its peer pairs' cadence, after `devdata.demo.peers`.
 
 - Peer pairs: the cadence engine made each pair's plan the moment its last member
   accepted — today, as far as the wall clock knows — while the pairs started weeks ago
-  and booked their sessions ad hoc until now (`coaching.demo`'s `PEER_PAIRS`). So
+  and booked their sessions ad hoc until now (`devdata.demo.coaching`'s `PEER_PAIRS`). So
   that nothing is doubled, each live pair plan starts after the last session its
   members booked together, keeping their rhythm (a pair without any starts on its
   weekday after today); what the engine drafted before is discarded by its own
   `occurrences_discard_untouched` and drafted again. Plans of pairs that ended carry
   the pair's dates, and the invitations queued when each pair was formed are dated
   then too: delivered, and read by whoever has answered (aisha.bello has not). So are
-  the requests for feedback `feedback.demo` made weeks ago: told then, read when
+  the requests for feedback `devdata.demo.feedback` made weeks ago: told then, read when
   answered (it runs first).
 - Install plans: each demo team's 30/60/90-day checklist, started about 90 days ago
   by its lead through `cadence.services_rollout`. Most items tick themselves from
@@ -26,13 +26,8 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.utils import timezone
 
-from coaching.models import CoachingSession, SessionKind, SessionParticipant, SessionStatus
-from feedback.models import RequestedResponder
-from people.demo import TEAMS, demo_email, demo_people
-from people.models import Team, User
-
-from . import engine
-from .models import (
+from cadence import engine
+from cadence.models import (
     CadencePlan,
     Notification,
     NotificationKind,
@@ -40,8 +35,12 @@ from .models import (
     Rollout,
     RolloutTick,
 )
-from .rollout import progress_for
-from .services_rollout import rollout_start, rollout_tick
+from cadence.rollout import progress_for
+from cadence.services_rollout import rollout_start, rollout_tick
+from coaching.models import CoachingSession, SessionKind, SessionParticipant, SessionStatus
+from devdata.demo.people import TEAMS, demo_email, demo_people
+from feedback.models import RequestedResponder
+from people.models import Team, User
 
 # Team → (days since its rollout started, {by-hand item: days after the start it was ticked}).
 ROLLOUTS = {
@@ -167,7 +166,7 @@ def _peer_asked(people: dict[str, User]) -> None:
 
 
 def _feedback_asked(people: dict[str, User]) -> None:
-    """The people asked for feedback weeks ago (`feedback.demo`'s answered requests)
+    """The people asked for feedback weeks ago (`devdata.demo.feedback`'s answered requests)
     were told then: dated to the request, delivered a couple of minutes later, and
     read when they answered."""
     rows = Notification.objects.filter(

@@ -16,14 +16,6 @@ from django.core.management import call_command
 from django.db.models import F
 from django.utils import timezone
 
-from cadence.demo import (
-    FORECAST_PUSH_NOTE,
-    FORECAST_PUSH_TEAM,
-    POLICY,
-    RAMP_UP,
-    WINTER_BREAK,
-    seed_cadence,
-)
 from cadence.health import consecutive_misses, coverage_by_coach
 from cadence.models import (
     CadencePlan,
@@ -38,6 +30,14 @@ from cadence.models import (
     TeamChannel,
 )
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
+from devdata.demo.cadence import (
+    FORECAST_PUSH_NOTE,
+    FORECAST_PUSH_TEAM,
+    POLICY,
+    RAMP_UP,
+    WINTER_BREAK,
+    seed_cadence,
+)
 from people.models import AuditEvent, Team, User
 
 
@@ -227,7 +227,7 @@ class TestDemoCadence:
     def test_every_live_weekly_plan_has_sessions_ahead(self):
         now = timezone.now()
         # Every week: three within the horizon. Peer pairs meet every two or three
-        # weeks (tests/demo/test_peers_demo.py checks theirs).
+        # weeks (tests/devdata/test_peers_demo.py checks theirs).
         for plan in CadencePlan.objects.live().filter(recurrence="weekly", interval_weeks=1):
             ahead = Occurrence.objects.filter(plan=plan, session__scheduled_start__gt=now)
             assert ahead.count() >= 3, plan

@@ -1,14 +1,14 @@
 from django.core.management.base import BaseCommand
 
-from cadence.demo import queue_notifications, seed_cadence, seed_forecast_push
-from cadence.demo_rollout import seed_rollouts
-from coaching.demo import seed_coaching
-from coaching.demo_peers import seed_peers
-from coaching.demo_ratings import seed_ratings
-from coaching.demo_scorecards import seed_scorecards
-from config.demo_audit import seed_audit_history
-from feedback.demo import seed_feedback
-from people.demo import DEMO_PASSWORD, seed_imports, seed_new_starters, seed_people
+from devdata.demo.audit import seed_audit_history
+from devdata.demo.cadence import queue_notifications, seed_cadence, seed_forecast_push
+from devdata.demo.coaching import seed_coaching
+from devdata.demo.feedback import seed_feedback
+from devdata.demo.peers import seed_peers
+from devdata.demo.people import DEMO_PASSWORD, seed_imports, seed_new_starters, seed_people
+from devdata.demo.ratings import seed_ratings
+from devdata.demo.rollout import seed_rollouts
+from devdata.demo.scorecards import seed_scorecards
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """A quarter of scorecards for the demo organisation, so the skill trends, team
 distributions, rounds and calibration pages all tell a story.
 
-What it tells, over the twelve weeks of `coaching.demo`'s history:
+What it tells, over the twelve weeks of `devdata.demo.coaching`'s history:
 - Focus areas name the criteria that measure them: discovery → the Discovery call
   template's question, listening and problem criteria; objection handling → the
   Objection handling template; multi-threading (EMEA) → stakeholders and next step.
@@ -24,7 +24,7 @@ What it tells, over the twelve weeks of `coaching.demo`'s history:
 Everything goes through `scorecards.services` (and `coaching.services` for the call
 review round) as a person would; what no service can express for history — when a
 call was added, a round opened or closed, a scorecard saved or submitted — is then
-moved back with `.update()`, as `coaching.demo` does.
+moved back with `.update()`, as `devdata.demo.coaching` does.
 
 Idempotent: if a demo person opened any scoring round, nothing is written.
 Deterministic: one seeded random generator per rep and per story."""
@@ -39,7 +39,10 @@ from django.db import transaction
 from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
-from people.demo import HEAD, REPS, TEAMS, _key
+from coaching.models import CoachingSession, FocusArea, SessionKind, SessionStatus
+from coaching.services import call_review_scoring_open
+from devdata.demo.coaching import ACCOUNTS, CENTRAL, EAST, EMEA, _at, _demo_people, _monday, _slug
+from devdata.demo.people import HEAD, REPS, TEAMS, _key
 from people.models import Team, User
 from scorecards.library import seed_starter_library
 from scorecards.models import (
@@ -63,10 +66,6 @@ from scorecards.services import (
     scorecard_save,
     self_assessment_open,
 )
-
-from .demo import ACCOUNTS, CENTRAL, EAST, EMEA, _at, _demo_people, _monday, _slug
-from .models import CoachingSession, FocusArea, SessionKind, SessionStatus
-from .services import call_review_scoring_open
 
 DISCOVERY, OBJECTIONS, DEMO, COLD_CALL, RETRO = (
     "Discovery call",
@@ -420,7 +419,7 @@ class _Builder:
     # Times ------------------------------------------------------------------------------
 
     def week_day(self, tz: str, week: int, weekday: int) -> date:
-        """Week 12 is last week and 13 this week, as in `coaching.demo`."""
+        """Week 12 is last week and 13 this week, as in `devdata.demo.coaching`."""
         this_monday = _monday(self.now.astimezone(ZoneInfo(tz)).date())
         return this_monday + timedelta(weeks=week - 13, days=weekday)
 

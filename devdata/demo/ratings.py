@@ -1,8 +1,8 @@
-"""Session usefulness for the demo organisation, on top of `coaching.demo`'s history:
+"""Session usefulness for the demo organisation, on top of `devdata.demo.coaching`'s history:
 the coachees' "was this useful?" ratings of their held 1:1s and manager reviews.
 
 What it tells, over the last 13 weeks (week 13 is this week, 12 last week, as in
-`coaching.demo`):
+`devdata.demo.coaching`):
 - Sofia Alvarez's Enterprise East rate most of their 1:1s 4 or 5, with a few
   comments; the 1:1s logged with nothing written get a 3.
 - Lena Fischer's EMEA Growth dipped in weeks 5–8 (the escalations: short, moved,
@@ -17,7 +17,7 @@ What it tells, over the last 13 weeks (week 13 is this week, 12 last week, as in
 
 Every rating goes through `services.session_rating_save`, which checks that only the
 coachee rates, only a held session, only within 14 days after it was held. History
-is older than that, so — as `coaching.demo` creates sessions in a shifted frame and
+is older than that, so — as `devdata.demo.coaching` creates sessions in a shifted frame and
 moves them back — a session held longer ago has its `held_at` moved to an hour ago
 for the call and put back straight after; the rating's own times are then backdated
 to a day or two after the session with `.update()`.
@@ -34,11 +34,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from people.demo import HEAD, TEAMS
-from people.models import User
-
-from .demo import _demo_people, _monday
-from .models import (
+from coaching.models import (
     CoachingSession,
     ParticipantRole,
     SessionKind,
@@ -46,7 +42,7 @@ from .models import (
     SessionRating,
     SessionStatus,
 )
-from .ratings import (
+from coaching.ratings import (
     RATED_KINDS,
     RATING_DAYS,
     Released,
@@ -55,7 +51,10 @@ from .ratings import (
     release_usefulness,
     released_summaries,
 )
-from .services import session_rating_save
+from coaching.services import session_rating_save
+from devdata.demo.coaching import _demo_people, _monday
+from devdata.demo.people import HEAD, TEAMS
+from people.models import User
 
 EAST, CENTRAL, EMEA = "Enterprise East", "Mid-Market Central", "EMEA Growth"
 WEEKS = 13
@@ -134,7 +133,7 @@ class Rated:
 
 
 def _week(moment: datetime, tz: str, now: datetime) -> int:
-    """Week 13 is this week, 12 last week (as `coaching.demo`)."""
+    """Week 13 is this week, 12 last week (as `devdata.demo.coaching`)."""
     this_monday = _monday(now.astimezone(ZoneInfo(tz)).date())
     that_monday = _monday(moment.astimezone(ZoneInfo(tz)).date())
     return WEEKS - (this_monday - that_monday).days // 7

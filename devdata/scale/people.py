@@ -8,7 +8,7 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
 
-from people.demo import DEMO_PASSWORD
+from devdata.demo.people import DEMO_PASSWORD
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
 
