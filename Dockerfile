@@ -24,6 +24,8 @@ RUN groupadd --system --gid 1000 tandem \
         --shell /usr/sbin/nologin tandem
 
 WORKDIR /app
+# .dockerignore leaves out what production never runs: devdata/ (the demo and scale
+# data, with seed_demo and seed_scale), tests/ and bench/.
 COPY . .
 
 # Dependencies come from pyproject.toml, pinned by the pip-freeze constraints file.

@@ -1,6 +1,8 @@
 """Dependencies between apps point one way (docs/architecture.md): an app never
 imports from an app to its right, so the firewall and the layers cannot be bypassed
-by a convenient import."""
+by a convenient import. `devdata` (the demo and scale data, installed only by the
+local and test settings) sits above them all: it may import every app, and nothing
+in the product imports it."""
 
 import ast
 from pathlib import Path
@@ -16,7 +18,7 @@ ALLOWED = {
     "cadence": {"people", "scorecards", "coaching", "feedback"},
     "dashboards": {"people", "scorecards", "coaching", "feedback", "cadence"},
 }
-APPS = set(ALLOWED) | {"config"}
+APPS = set(ALLOWED) | {"config", "devdata"}
 
 
 def imported_apps(path: Path) -> set[str]:
@@ -51,3 +53,21 @@ def _uses_glue(path: Path) -> bool:
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("config")
     }
     return bool(modules - {"config.api", "config.celery", "config.slots"})
+
+
+def test_nothing_in_the_product_imports_devdata():
+    # Every package at the top of the tree is product code, except the dev-only app
+    # and the tests and benchmarks (which may use it); apps added later count too.
+    product = [
+        path.parent
+        for path in sorted(ROOT.glob("*/__init__.py"))
+        if path.parent.name not in {"devdata", "tests", "bench"}
+    ]
+    assert {"people", "config", "dashboards"} <= {package.name for package in product}
+    wrong = sorted(
+        str(path.relative_to(ROOT))
+        for package in product
+        for path in package.rglob("*.py")
+        if "devdata" in imported_apps(path)
+    )
+    assert wrong == []

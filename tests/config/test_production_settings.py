@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,32 @@ def test_migrate_refuses_mail_that_goes_nowhere_so_compose_starts_nothing():
 def test_the_local_settings_keep_printing_mail_for_make_run():
     result = manage("check", env_overrides={}, settings="config.settings.local")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_has_no_demo_or_scale_data_and_no_command_to_seed_them():
+    env = {"SECRET_KEY": GOOD_KEY, "ALLOWED_HOSTS": "coaching.example.com"}
+    apps = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print('devdata' in settings.INSTALLED_APPS)",
+        env_overrides=env,
+    )
+    assert apps.stdout.split()[-1] == "False", apps.stdout + apps.stderr
+    for command in ("seed_demo", "seed_scale"):
+        result = manage("help", command, env_overrides=env)
+        assert result.returncode != 0
+        assert f"Unknown command: '{command}'" in result.stderr, result.stderr
+    local = manage("help", "seed_demo", env_overrides={}, settings="config.settings.local")
+    assert local.returncode == 0, local.stdout + local.stderr
+
+
+def test_the_package_and_the_image_leave_out_the_dev_only_code():
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = found["packages"]["find"]
+    assert "devdata*" in found["exclude"]
+    assert not any(name.startswith(("devdata", "tests", "bench")) for name in found["include"])
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {"devdata", "tests", "bench"} <= set(ignored)
 
 
 def test_email_verification_is_mandatory_and_cookies_are_secure():
