@@ -27,10 +27,12 @@ run: install
 ## test: the whole suite, browser journeys included (installs Debian's chromium if needed).
 test: install chromium
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/pytest -n 2 --dist loadgroup
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 chromium:
 	@bin/ensure-chromium

@@ -145,6 +145,7 @@ def at_scale(logs: Path):
     files collected, the shared cache emptied before and after."""
     redis_url = pages._environment()  # noqa: SLF001
     import config.wsgi  # noqa: F401
+
     # Every 404, 405 and refused submission of a sweep would be logged as a warning.
     logging.disable(logging.WARNING)
     pages._require_migrated()  # noqa: SLF001

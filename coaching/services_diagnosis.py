@@ -98,10 +98,7 @@ def asked(diagnosis: Diagnosis) -> list[tuple[Question, bool | None]]:
 
 def may_diagnose(*, author: User, coachee: User) -> bool:
     """Anyone above the coachee in the reporting line (never oneself)."""
-    return (
-        coachee.pk != author.pk
-        and active_below(manager=author, pk=coachee.pk).exists()
-    )
+    return coachee.pk != author.pk and active_below(manager=author, pk=coachee.pk).exists()
 
 
 @transaction.atomic

@@ -10,8 +10,7 @@ from rest_framework.parsers import JSONParser
 
 MAX_DEPTH = 32
 TOO_DEEP = (
-    f"JSON parse error - the body nests objects and arrays too deeply "
-    f"(at most {MAX_DEPTH} levels)."
+    f"JSON parse error - the body nests objects and arrays too deeply (at most {MAX_DEPTH} levels)."
 )
 
 

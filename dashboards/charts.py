@@ -47,22 +47,53 @@ def week_bars(
             f"({week.held} of {week.due} held)"
         )
         if week.adherence is None:
-            parts.append(el("line", el("title", tip), x1=f"{centre - 4:.1f}",
-                            x2=f"{centre + 4:.1f}", y1=top + plot_h - 2, y2=top + plot_h - 2,
-                            stroke=INK, stroke_width=2))
+            parts.append(
+                el(
+                    "line",
+                    el("title", tip),
+                    x1=f"{centre - 4:.1f}",
+                    x2=f"{centre + 4:.1f}",
+                    y1=top + plot_h - 2,
+                    y2=top + plot_h - 2,
+                    stroke=INK,
+                    stroke_width=2,
+                )
+            )
         else:
             bar_h = max(plot_h * week.adherence, 1)
-            parts.append(el("rect", el("title", tip), x=f"{centre - slot * 0.35:.1f}",
-                            y=f"{top + plot_h - bar_h:.1f}", width=f"{slot * 0.7:.1f}",
-                            height=f"{bar_h:.1f}", fill=OTHERS_COLOUR))
+            parts.append(
+                el(
+                    "rect",
+                    el("title", tip),
+                    x=f"{centre - slot * 0.35:.1f}",
+                    y=f"{top + plot_h - bar_h:.1f}",
+                    width=f"{slot * 0.7:.1f}",
+                    height=f"{bar_h:.1f}",
+                    fill=OTHERS_COLOUR,
+                )
+            )
         if i % step == 0:
-            parts.append(el("text", f"{week.week_start:%-d %b}", x=f"{centre:.1f}",
-                            y=height - 6, text_anchor="middle", font_size=10, fill=INK))
+            parts.append(
+                el(
+                    "text",
+                    f"{week.week_start:%-d %b}",
+                    x=f"{centre:.1f}",
+                    y=height - 6,
+                    text_anchor="middle",
+                    font_size=10,
+                    fill=INK,
+                )
+            )
     return svg(parts, width=width, height=height, label=label)
 
 
 def month_bars(
-    *, months: list, values: list[int | None], label: str, what: str, width: int = 360,
+    *,
+    months: list,
+    values: list[int | None],
+    label: str,
+    what: str,
+    width: int = 360,
     height: int = 150,
 ) -> SafeString:
     """A count per month as bars from zero; a month without a value to show (too few
@@ -75,23 +106,58 @@ def month_bars(
     parts = []
     for share in (0, 1):  # whole people only: no line halfway
         y = top + plot_h * (1 - share)
-        parts.append(el("line", x1=left, x2=width - right, y1=f"{y:.1f}", y2=f"{y:.1f}",
-                        stroke=GRID))
-        parts.append(el("text", f"{top_value * share}", x=left - 4, y=f"{y + 4:.1f}",
-                        text_anchor="end", font_size=10, fill=INK))
+        parts.append(
+            el("line", x1=left, x2=width - right, y1=f"{y:.1f}", y2=f"{y:.1f}", stroke=GRID)
+        )
+        parts.append(
+            el(
+                "text",
+                f"{top_value * share}",
+                x=left - 4,
+                y=f"{y + 4:.1f}",
+                text_anchor="end",
+                font_size=10,
+                fill=INK,
+            )
+        )
     for i, (month, value) in enumerate(zip(months, values, strict=True)):
         centre = left + slot * (i + 0.5)
         if value is None:
             tip = f"{month:%B %Y}: too few to show"
-            parts.append(el("line", el("title", tip), x1=f"{centre - 4:.1f}",
-                            x2=f"{centre + 4:.1f}", y1=top + plot_h - 2, y2=top + plot_h - 2,
-                            stroke=INK, stroke_width=2))
+            parts.append(
+                el(
+                    "line",
+                    el("title", tip),
+                    x1=f"{centre - 4:.1f}",
+                    x2=f"{centre + 4:.1f}",
+                    y1=top + plot_h - 2,
+                    y2=top + plot_h - 2,
+                    stroke=INK,
+                    stroke_width=2,
+                )
+            )
         else:
             bar_h = max(plot_h * value / top_value, 1)
-            parts.append(el("rect", el("title", f"{month:%B %Y}: {value} {what}"),
-                            x=f"{centre - slot * 0.35:.1f}", y=f"{top + plot_h - bar_h:.1f}",
-                            width=f"{slot * 0.7:.1f}", height=f"{bar_h:.1f}",
-                            fill=OTHERS_COLOUR))
-        parts.append(el("text", f"{month:%b}", x=f"{centre:.1f}", y=height - 6,
-                        text_anchor="middle", font_size=10, fill=INK))
+            parts.append(
+                el(
+                    "rect",
+                    el("title", f"{month:%B %Y}: {value} {what}"),
+                    x=f"{centre - slot * 0.35:.1f}",
+                    y=f"{top + plot_h - bar_h:.1f}",
+                    width=f"{slot * 0.7:.1f}",
+                    height=f"{bar_h:.1f}",
+                    fill=OTHERS_COLOUR,
+                )
+            )
+        parts.append(
+            el(
+                "text",
+                f"{month:%b}",
+                x=f"{centre:.1f}",
+                y=height - 6,
+                text_anchor="middle",
+                font_size=10,
+                fill=INK,
+            )
+        )
     return svg(parts, width=width, height=height, label=label)  # fmt: skip

@@ -76,8 +76,7 @@ def active_areas(*, today: date, team_ids: set[int] | None = None) -> list[Focus
         areas.prefetch_related(
             Prefetch("teams", queryset=Team.objects.only("pk")),
             "criteria",
-        )
-        .order_by("-starts_on", "pk")
+        ).order_by("-starts_on", "pk")
     )
 
 

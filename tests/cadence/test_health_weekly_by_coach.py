@@ -26,9 +26,7 @@ def everyone(org):
 def test_weekly_adherence_per_coach_equals_the_one_scope_weeks(world, weeks):  # noqa: F811
     org = world.org
     coaches = [p.pk for p in everyone(org)]
-    count, by_coach = count_queries(
-        lambda: weekly_by_coach(coaches, weeks=weeks, now=NOW, tz=UTC)
-    )
+    count, by_coach = count_queries(lambda: weekly_by_coach(coaches, weeks=weeks, now=NOW, tz=UTC))
     assert count == 1
     for person in everyone(org):
         one = weekly_adherence(Scope.coach(person), weeks=weeks, now=NOW, tz=UTC)

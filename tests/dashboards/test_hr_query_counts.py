@@ -91,10 +91,7 @@ def test_every_page_export_and_endpoint_costs_the_same_for_5_and_50_teams(client
         "/hr/": request + organisation + header + waiting,
         f"/hr/teams/{team}/": request + one_team + header,
         **{f"/hr/export/{table}.csv": request + organisation + 1 for table in ORGANISATION_TABLES},
-        **{
-            f"/hr/teams/{team}/export/{table}.csv": request + one_team + 1
-            for table in TEAM_TABLES
-        },
+        **{f"/hr/teams/{team}/export/{table}.csv": request + one_team + 1 for table in TEAM_TABLES},
         "/api/v1/health/organisation/": request + organisation,
         "/api/v1/health/teams/": request + organisation,
         f"/api/v1/health/teams/{team}/": request + one_team,

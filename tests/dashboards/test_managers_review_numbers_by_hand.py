@@ -95,6 +95,7 @@ def test_a_managers_dashboard_read_from_above_has_the_same_numbers(client, world
     assert (own["own"], above["own"]) == (True, False)
     for key in ("this_week", "commitments", "coaching", "people_below", "teams_led"):
         assert above[key] == own[key], key
+
     # The skill trends are read as Hana may see them: she is above Rita, so the same —
     # but for February's call, which Mia scored and Rita has not: blind to Hana until
     # Rita scores or declines it.

@@ -136,9 +136,7 @@ def test_declining_shows_the_subject_the_coach_scores_without_a_gap(org, coach_r
     assert trend_points(org.rep, org.rep)["Open questions"] == [(3.0, None, None)]
 
 
-def test_the_chain_sees_the_coach_scores_once_the_scoring_is_over_outsiders_never(
-    org, coach_round
-):
+def test_the_chain_sees_the_coach_scores_once_the_scoring_is_over_outsiders_never(org, coach_round):
     # The rep has not scored yet: the head above the coach waits too.
     detail = round_detail(org.head, coach_round)
     assert cards_seen(org.head) == set() and ratings(detail)[0] == {}

@@ -66,4 +66,3 @@ class Command(BaseCommand):
         # The reminders for sessions planned since the cadence's own queueing (a pair's
         # session tomorrow), as beat would have queued them.
         queue_notifications()
-
