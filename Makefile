@@ -28,11 +28,13 @@ run: install
 test: install chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/pytest -n 2 --dist loadgroup
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 chromium:
 	@bin/ensure-chromium
