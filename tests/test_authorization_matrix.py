@@ -29,7 +29,7 @@ notes, developmental feedback, pair notes, shared notes, scorecards, evaluative
 words): a marker shown to a role outside its circle fails the test.
 
 With TRUST_REPORT_DIR set, the test writes its numbers to
-$TRUST_REPORT_DIR/authorization.json for docs/trust-report.md."""
+$TRUST_REPORT_DIR/authorization.json for bin/trust-report."""
 
 import functools
 import json

@@ -19,7 +19,7 @@ Pages and forms are discovered (tests/urlwalk.py, tests/formwalk.py) in the worl
 the firewall walk (tests/feedback/test_firewall_walk.py), so a form is covered the
 day it is added. The admin site (Django's own forms) and the API (Schemathesis,
 tests/config/test_api_fuzz.py) are left out. With TRUST_REPORT_DIR set, the numbers
-go to forms.json for docs/trust-report.md."""
+go to forms.json for bin/trust-report."""
 
 import json
 import logging

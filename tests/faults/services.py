@@ -257,7 +257,7 @@ def csrf(session: requests.Session) -> dict:
 
 
 def report(name: str, data: dict) -> None:
-    """Numbers for docs/trust-report.md, when the run collects them (TRUST_REPORT_DIR)."""
+    """Numbers for bin/trust-report, when the run collects them (TRUST_REPORT_DIR)."""
     import json
 
     folder = os.environ.get("TRUST_REPORT_DIR")

@@ -1,7 +1,7 @@
 """A bounded load test on loopback: 50 people signed in at once (the demo
 organisation's managers, reps, HR and head) using Tandem flat out for a minute — no
 think time — through gunicorn and PostgreSQL. Zero errors; the throughput and
-latency are reported (docs/trust-report.md), not asserted. A minute (1,000 to 1,800
+latency are reported (bin/trust-report), not asserted. A minute (1,000 to 1,800
 requests, every worker saturated from the first second) says as much as the two it
 used to run, and gives the suite's other process its two cores back a minute
 sooner; FAULTS_LOAD_SECONDS runs it longer."""
