@@ -123,8 +123,8 @@ def _generate_batch(ids: list[int], *, now: datetime, horizon: datetime) -> int:
         .filter(pk__in=ids, ended_at__isnull=True, paused=False)
         # The coach's zone dates a role-play's focus area: the zone alone, not 500
         # people built as model instances; looked up by key for each plan, as a join
-        # made PostgreSQL hash every person in the organisation for each batch (18 ms
-        # at 40,000 people, 2.3 ms this way).
+        # made PostgreSQL hash every person in the organisation for each batch
+        # (measured by bench/generate.py).
         .annotate(
             coach_time_zone=Subquery(
                 User.objects.filter(pk=OuterRef("coach_id")).values("time_zone")
@@ -402,7 +402,7 @@ class _BatchContext:
         )
         # Members in name order, their names read by key apart from the memberships:
         # joined, PostgreSQL hashed every person in the organisation for a batch's
-        # few hundred (17 ms at 40,000 people; 0.6 ms by key).
+        # few hundred (measured by bench/generate.py).
         by_name = User.objects.filter(
             pk__in={person_id for _, person_id in memberships}, is_active=True
         ).order_by("display_name", "pk")
@@ -601,7 +601,7 @@ def occurrences_discard_closed(closure: Closure, *, now: datetime | None = None)
     # slot, so the range is the sessions' own start too: `session_by_status_start`
     # then finds the closure's few days of scheduled sessions, where by the slot alone
     # PostgreSQL walked every scheduled session ahead (10,000 people, 24 Dec – 1 Jan:
-    # 61,000 rows for 14,000, 0.74 s → 0.27 s).
+    # 61,000 rows for 14,000; bench/routes.py at tandem_scale).
     since = utc_midnight(closure.first_day - timedelta(days=1))
     until = utc_midnight(closure.last_day + timedelta(days=2))
     window = _untouched(now).filter(

@@ -301,7 +301,7 @@ class Scope:
     # from the participants' person index (and the sessions' team index), so a window's
     # sessions are fetched by id: an EXISTS per session made PostgreSQL read every
     # session of the window in the organisation (a team's 8 weeks at 10,000 people:
-    # 78,000 rows, 1.1 s; as a set: 1,119 ids, 11 ms).
+    # 78,000 rows; as a set, 1,119 ids; bench/routes.py).
 
     @classmethod
     def person(cls, person: User) -> Scope:
@@ -424,7 +424,7 @@ def _covered(*, until: datetime, now: datetime, among: QuerySet | None = None) -
     if among is not None:
         # By array, so the rows come from `participant_by_person_time` whatever the
         # planner guesses: as a join it scanned every participant from a few hundred
-        # reps on (the head's managers below: 110 ms → 5 ms).
+        # reps on (the head's managers below; bench/routes.py).
         rows = rows.filter(
             any_of("person_id", among), scheduled_start__gte=start, scheduled_start__lt=end
         )
@@ -762,8 +762,8 @@ def consecutive_misses(
     # how many resolved ones come after it: all of them missed. Both are short walks
     # of `occurrence_once_per_slot` (plan, slot_start) from the newest end, so a plan
     # costs its latest few occurrences, not its whole history: a running count over
-    # every resolved occurrence of every plan took 3.3 s for the ~4,000 plans below
-    # the head of a 10,000-person organisation (two years of history).
+    # every resolved occurrence of every plan read two years of history for the ~4,000
+    # plans below the head of a 10,000-person organisation (bench/routes.py).
     resolved = Occurrence.objects.filter(plan=OuterRef("pk"), slot_start__lt=now).exclude(
         session__status=SessionStatus.SCHEDULED
     )

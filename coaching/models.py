@@ -380,7 +380,7 @@ class CoachingSession(models.Model):
             # Held sessions of a kind, first held first: the install plans' evidence
             # (a team's first call review, role-play, manager review; cadence.rollout),
             # which otherwise scans every session for a few thousand role-plays (HR's
-            # /rollout/ 278 -> 226 ms at 10,000 people). Only held rows: generation
+            # /rollout/ at 10,000 people; bench/routes.py). Only held rows: generation
             # writes none.
             models.Index(
                 fields=["kind", "held_at"],
@@ -725,7 +725,7 @@ class Commitment(models.Model):
             # Close rate (`cadence.health`): the commitments made in a window, with the
             # session they were made in and their status, read from the index alone
             # and hash-joined to the sessions a scope led — no probe per session of two
-            # years of a coach's history (the head's page: 24,000 probes, 32 ms → 18).
+            # years of a coach's history (the head's page: 24,000 probes; bench/routes.py).
             models.Index(
                 fields=["created_at"],
                 include=["created_in", "status", "id"],

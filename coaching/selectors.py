@@ -436,7 +436,7 @@ def current_goal(*, person: User) -> str:
     1:1 notes. One query: the session page of every 1:1 not yet held reads it."""
     # Their own coachee rows newest first: joined from the sessions, PostgreSQL walked
     # every session newest first looking for one, and for someone never coached yet (a
-    # new rep, the head of the organisation) read a million (1.2 s of /me/).
+    # new rep, the head of the organisation) read a million (/me/; bench/pages.py).
     goal = Coalesce(
         Subquery(_newest_active_goal(person.pk).values("title")[:1]),
         Subquery(_latest_notes_goal(person.pk).values("session__notes__goal")[:1]),

@@ -129,7 +129,7 @@ def with_next_session(pairs: QuerySet[PeerPair], *, viewer: User, now: datetime 
     ).order_by("scheduled_start", "pk")
     # Two subqueries, each read by its own index, not one OR across them: as an OR,
     # PostgreSQL walked every scheduled session ahead for each pair (a member's
-    # /peers/ 38 → 378 ms at 10,000 people).
+    # /peers/ at 10,000 people; bench/routes.py).
     planned = upcoming.filter(occurrence__plan__pair=OuterRef("pk"))
     member_now = PairMember.objects.filter(
         pair=OuterRef(OuterRef(OuterRef("pk"))), person=OuterRef("person"), left_at__isnull=True

@@ -14,8 +14,8 @@ from django.core.cache import cache
 from django.utils import timezone
 
 # How long a computation may hold its slot: past this another reader starts one (the
-# first died). Above the longest compute measured, 47 s on a busy machine at 10,000
-# people (bench/HISTORY.md).
+# first died). Above the longest compute measured at 10,000 people on a busy machine
+# (bench/slot_start.py measures it).
 COMPUTING_SECONDS = 120
 # Beat warms HR's default window as each slot starts; for this long readers leave the
 # slot to it rather than start a computation of their own beside beat's.

@@ -125,7 +125,7 @@ class OrganisationHealthView(_HealthView):
 
 
 class TeamsHealthView(_HealthView):
-    # Paged as every list: 900 teams at once were 855 KB and 0.37 s (bench/HISTORY.md),
+    # Paged as every list: 900 teams at once were 855 KB (bench/routes.py measures it),
     # though the snapshot holds them all ready. Not a GenericAPIView: there is no
     # queryset, and the browsable API would ask for one.
     pagination_class = api_settings.DEFAULT_PAGINATION_CLASS

@@ -89,7 +89,7 @@ def _left_to_beat(weeks: int, as_of: datetime, now: datetime | None, shared) -> 
 
 # The organisation's snapshot is kept as its parts, written together: an API call or
 # a download reads the part it shows, not the whole (at 10,000 people the heatmap and
-# the install plans are about 1 MB each, and reading all of it back cost 230 ms).
+# the install plans are about 1 MB each; bench/routes.py measures the reads).
 PARTS = ("health", "heatmap", "attention", "rollout", "people")
 
 

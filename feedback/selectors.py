@@ -49,7 +49,7 @@ def held_back_for_others(user: User) -> Q:
     requester, nor the requester's managers or HR, who could otherwise watch them
     arrive one by one and tell who wrote which. The rule is `answers_released`'s."""
     # The item's own request only, tested last (after the cheap columns): a list of
-    # every such request in the organisation cost 23 ms a read and turned PostgreSQL
+    # every such request in the organisation was read each time and turned PostgreSQL
     # to scanning the whole feedback table around it.
     not_released = (
         FeedbackRequest.objects.filter(pk=OuterRef("request_id"), anonymous=True)

@@ -27,9 +27,8 @@ def _below_sql() -> str:
         # Each level's reports read by index, per person of the level before. The plain
         # join is planned for thousands of people a level, so it hashes the level and
         # scans the whole people table for every level, even under a team lead with
-        # nobody below their reps: at 10,000 people a team lead's walk 2.8 → 0.4 ms, a
-        # manager of managers' 5.0 → 0.5 ms, the head's 28 → 15–20 ms. OFFSET 0 keeps
-        # the planner from turning the lateral read back into that join.
+        # nobody below their reps (at 10,000 people, measured by bench/routes.py).
+        # OFFSET 0 keeps the planner from turning the lateral read back into that join.
         step = (
             f"SELECT u.id FROM below b CROSS JOIN LATERAL"
             f" (SELECT id FROM {table} WHERE reports_to_id = b.id OFFSET 0) u"

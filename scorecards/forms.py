@@ -45,7 +45,7 @@ class LatestFirstIterator(ModelChoiceIterator):
     def __iter__(self):
         # Read once: Django's Select asks for the first choice (is it an empty one?)
         # before drawing them all, and each iteration is a query — above the head of
-        # an organisation, 50 ms of sorting every visible call.
+        # an organisation, a sort of every visible call each time.
         if self._read is None:
             self._read = list(super().__iter__())
         return iter(self._read)

@@ -254,7 +254,7 @@ class RoundQuerySet(models.QuerySet):
         invited = RoundRater.objects.filter(round=OuterRef("pk"), person=user)
         # Whose call, read through the join to the call (one row each), not as an
         # EXISTS over the calls: PostgreSQL hashed that EXISTS up front — every call
-        # below the head, 133,000, 175 ms before the first row of a page.
+        # below the head, 133,000, before the first row of a page (bench/routes.py).
         about_mine = Q(work__person=user) | one_of("work__person_id", below)
         # The context first: PostgreSQL evaluates an AND inside an OR in the order
         # written, so a calibration's call is never looked up.
@@ -282,7 +282,7 @@ class ScoringRound(models.Model):
     # Open, and a rater has neither submitted nor declined: the opposite of
     # `scoring_over`, kept by the services that change it (`refresh_awaiting_scores`)
     # so the reveal rule and the aggregates read one indexed column rather than every
-    # round's raters and scorecards (the head's scorecards list 0.4 -> 0.9 s without).
+    # round's raters and scorecards (the head's scorecards list: bench/routes.py).
     awaiting_scores = models.BooleanField(default=False, db_default=False, editable=False)
 
     objects = RoundQuerySet.as_manager()
@@ -405,7 +405,7 @@ class ScorecardQuerySet(models.QuerySet):
                 return about.filter(Q(rater=user) | scoring_over() | _shown_in_its_round(user))
         if ids == [user.pk]:
             # Nobody is below themselves: of the rule, the round's part is left (a
-            # rep's own trend on "My growth", 9.3 → 5.0 ms at 10,000 people).
+            # rep's own trend on "My growth"; bench/routes.py measures it).
             return about.filter(Q(rater=user) | _shown_in_its_round(user))
         return about.visible_to(user)
 
@@ -503,7 +503,7 @@ def _shown_in_its_round(user) -> Q:
     # The round's two columns are read by its primary key, once per scorecard that
     # gets that far, rather than by a join: with a join PostgreSQL hashed the whole
     # round table (135,891 rows at 10,000 people) to check the 84 scorecards a
-    # team lead's skill trends look at (monthly_averages: 22 ms -> 3 ms).
+    # team lead's skill trends look at (monthly_averages; measured by bench/routes.py).
     this_round = ScoringRound.objects.filter(pk=OuterRef("round"))
     round_closed = Exists(this_round.filter(closed_at__isnull=False))
     # Done here: scored, declined, or the round is over (its raters and whoever

@@ -112,8 +112,8 @@ DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PostgreSQL's JIT compiles any query whose estimated cost passes jit_above_cost,
     # and the planner prices a visibility rule's correlated subqueries as if each ran
-    # for every row: a rep's list of scorecards spent 588 ms compiling for 19 ms of
-    # work (docs/performance.md). A web app's queries are short; compiling never pays.
+    # for every row: a rep's list of scorecards spent far longer compiling than working
+    # (docs/performance.md). A web app's queries are short; compiling never pays.
     # Behind PgBouncer, which refuses this start-up parameter, set
     # POSTGRES_OPTIONS="" and `ALTER DATABASE … SET jit = off` instead.
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = env.str(
@@ -151,7 +151,7 @@ if CACHES["default"]["BACKEND"].endswith(".RedisCache"):
 AUTH_USER_MODEL = "people.User"
 # allauth's backend alone: it is Django's ModelBackend (permissions, the admin) signing in
 # by email. Listed beside ModelBackend, a wrong password was hashed by both — twice the
-# CPU a failed attempt costs (0.5 s a hash at production's PBKDF2 iterations).
+# CPU a failed attempt costs (a hash at production's PBKDF2 iterations is slow on purpose).
 AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
