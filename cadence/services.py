@@ -3,7 +3,9 @@
 A plan is never deleted: ending one needs a reason, which the health metrics show.
 Editing a plan's rule regenerates only future occurrences nobody has touched."""
 
+from collections.abc import Sequence
 from datetime import date, time
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -25,6 +27,7 @@ from .models import (
     Notification,
     NotificationPreference,
     PolicyAssignment,
+    PolicyItem,
     Recurrence,
     Weekday,
 )
@@ -362,7 +365,7 @@ def team_members(team: Team) -> list[User]:
 
 
 def plans_wanted(
-    assignment: PolicyAssignment, *, members: list[User], ending: list[int] = ()
+    assignment: PolicyAssignment, *, members: list[User], ending: Sequence[int] = ()
 ) -> list[CadencePlan]:
     """What applying the assignment's policy to its team would make, unsaved, at the
     policy's own days and times: its plans the team lacks, the plans in `ending` (those
@@ -404,7 +407,11 @@ def _plans_from_policy(
 
 
 def _plans_missing(
-    assignment: PolicyAssignment, *, members: list[User], team_plans: bool, ending: list[int] = ()
+    assignment: PolicyAssignment,
+    *,
+    members: list[User],
+    team_plans: bool,
+    ending: Sequence[int] = (),
 ) -> list[CadencePlan]:
     """What `_plans_from_policy` would make, unsaved: one query for the live plans.
     Nothing with someone deactivated: a lead who left runs nothing until the team has
@@ -412,7 +419,7 @@ def _plans_missing(
     lead = assignment.team.lead
     if lead is None or not lead.is_active:
         return []
-    wanted = []
+    wanted: list[tuple[PolicyItem, dict[str, Any]]] = []
     for item in assignment.policy.items.all():
         if item.kind == SessionKind.ONE_ON_ONE:
             wanted += [(item, {"coachee": p}) for p in members if p.pk != lead.pk]
@@ -454,7 +461,7 @@ def plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | No
     return (kind, coach_id, coachee_id) if coachee_id is not None else (kind, "team", team_id)
 
 
-def _live_plan_keys(*, coachees: list[int], team: Team, ending: list[int] = ()) -> set[tuple]:
+def _live_plan_keys(*, coachees: list[int], team: Team, ending: Sequence[int] = ()) -> set[tuple]:
     rows = (
         CadencePlan.objects.live()
         .filter(Q(coachee_id__in=coachees) | Q(team=team, coachee__isnull=True))

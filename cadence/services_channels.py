@@ -9,6 +9,7 @@ keeps the team, the format and the host."""
 
 from __future__ import annotations
 
+from typing import cast
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
@@ -20,7 +21,7 @@ from people.services import audit_record
 
 from .models import Notification, NotificationKind, TeamChannel
 
-URL_LIMIT = TeamChannel._meta.get_field("webhook_url").max_length
+URL_LIMIT = cast(int, TeamChannel._meta.get_field("webhook_url").max_length)
 _URL = URLValidator(schemes=["https", "http"])
 
 

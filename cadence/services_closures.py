@@ -11,6 +11,7 @@ wait for. Removed: the plans are planned again from now, by the next generation
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -22,7 +23,7 @@ from people.services import audit_record
 from . import engine
 from .models import CadencePlan, Closure
 
-NAME_LIMIT = Closure._meta.get_field("name").max_length
+NAME_LIMIT = cast(int, Closure._meta.get_field("name").max_length)
 LONGEST_DAYS = 31
 FURTHEST_DAYS = 731  # two years ahead: further, nothing is planned yet anyway
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import time
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -37,8 +38,8 @@ ITEM_FIELDS = (
     "local_time",
     "duration_minutes",
 )
-NAME_LIMIT = CadencePolicy._meta.get_field("name").max_length
-DESCRIPTION_LIMIT = CadencePolicy._meta.get_field("description").max_length
+NAME_LIMIT = cast(int, CadencePolicy._meta.get_field("name").max_length)
+DESCRIPTION_LIMIT = cast(int, CadencePolicy._meta.get_field("description").max_length)
 # The programme's rhythm (DOMAIN.md): what a new policy starts from.
 SUGGESTED_ITEMS = {
     "one_on_one": dict(

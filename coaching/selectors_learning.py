@@ -252,8 +252,8 @@ def library_page(
 ) -> Page:
     """One page of `library` with each row's tags (three queries: count, rows, tags).
     A page past the end shows the last one."""
-    page = Paginator(library(user=user, filters=filters, use_fts=use_fts), LEARNINGS_PER_PAGE)
-    page = page.get_page(page_number)
+    paginator = Paginator(library(user=user, filters=filters, use_fts=use_fts), LEARNINGS_PER_PAGE)
+    page = paginator.get_page(page_number)
     rows = list(page.object_list)
     tags = Learning.tags.through.objects.filter(
         learning_id__in=[r.pk for r in rows]

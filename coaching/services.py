@@ -4,6 +4,7 @@ Keyword-only, atomic; refusals raise django's ValidationError (pages show it, th
 answers 400), a stale edit raises StaleEdit (the API answers 409), and acting on a
 session one cannot see raises Http404 before anything else."""
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from django.core.exceptions import ValidationError
@@ -103,7 +104,7 @@ def session_create(
     *,
     kind: str,
     start: datetime,
-    participants: list[tuple[User, str]],
+    participants: Sequence[tuple[User, str]],
     created_by: User | None,
     duration_minutes: int | None = None,
     team: Team | None = None,

@@ -61,7 +61,7 @@ QUESTIONS = (
 )
 FIELDS = tuple(q.field for q in QUESTIONS)
 
-NEXT_STEP = {
+NEXT_STEP: dict[str, str] = {
     GapType.SKILL: "Train on GROW and call review: model it, role-play it, score a call together.",
     GapType.WILL: "Show the lift: their own scores and results before and after, tie coaching "
     "to promotion.",
@@ -124,7 +124,7 @@ def diagnosis_record(
         "has_framework": has_framework,
         "has_system": has_system,
     }
-    errors = {}
+    errors: dict[str, str] = {}
     for name, value in answers.items():
         if value is not None and not isinstance(value, bool):
             errors[name] = "Answer yes or no."

@@ -5,7 +5,9 @@ copy, not anyone's private words, but the trail keeps to ids as everywhere)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -17,7 +19,7 @@ from scorecards.models import Criterion
 
 from .models import TEXT_LIMIT, FocusArea
 
-NAME_LIMIT = FocusArea._meta.get_field("name").max_length
+NAME_LIMIT = cast(int, FocusArea._meta.get_field("name").max_length)
 SPAN_DAYS = 5 * 366  # a start this near today, an end this near the start
 
 
@@ -30,8 +32,8 @@ def focus_area_save(
     behaviours: str,
     starts_on: date,
     ends_on: date | None = None,
-    teams: list[Team] = (),
-    criteria: list[Criterion] = (),
+    teams: Sequence[Team] = (),
+    criteria: Sequence[Criterion] = (),
 ) -> FocusArea:
     """Create a focus area (`area` None) or change one. No teams: the whole
     organisation. Raises ValidationError, having written nothing, on a bad field."""

@@ -5,6 +5,8 @@ showed it."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -14,7 +16,7 @@ from people.services import audit_record
 
 from .models import GrowStep, Prompt, SessionKind
 
-TEXT_LIMIT = Prompt._meta.get_field("text").max_length
+TEXT_LIMIT = cast(int, Prompt._meta.get_field("text").max_length)
 POSITION_LIMIT = 999
 
 

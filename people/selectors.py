@@ -341,7 +341,7 @@ def leads_or_above(*, user: User, team: Team) -> bool:
     return team.lead_id == user.pk or is_in_management_chain(manager=user, person=team.lead_id)
 
 
-def active_below(*, manager: User, pk: int | None) -> QuerySet[User]:
+def active_below(*, manager: User, pk: int) -> QuerySet[User]:
     """The active person `pk` if they are below `manager` (walked up from them: see
     `_is_above`), else nothing."""
     return User.objects.filter(_has_above(pk, manager), pk=pk, is_active=True)

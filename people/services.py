@@ -4,7 +4,9 @@ Services are keyword-only, atomic, and raise django's ValidationError with a mes
 a person can act on; pages show it, the API turns it into a 400."""
 
 import json
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
+from typing import cast
 
 from django.contrib.auth.models import Group
 from django.contrib.contenttypes.models import ContentType
@@ -59,7 +61,7 @@ def audit_record_many(
     *,
     actor: User | None,
     verb: str,
-    targets: list[models.Model],
+    targets: Sequence[models.Model],
     data: dict | None = None,
     ip: str | None = None,
 ) -> int:
@@ -234,7 +236,7 @@ def reporting_line_change(
     return person
 
 
-TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
+TEAM_NAME_LIMIT = cast(int, Team._meta.get_field("name").max_length)
 
 
 @transaction.atomic
@@ -541,7 +543,7 @@ def person_reactivate(*, actor: User | None, person: User) -> User:
     person.save(update_fields=["is_active"])
     from .signals import person_reactivated
 
-    resumed = {}
+    resumed: dict[str, int] = {}
     for _receiver, counts in person_reactivated.send(sender=User, person=person):
         resumed.update(counts or {})
     audit_record(actor=actor, verb="person.reactivated", target=person, data=resumed)

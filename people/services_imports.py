@@ -17,6 +17,7 @@ as it can no longer be applied; the counts stay as the record."""
 
 import io
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import DatabaseError, transaction
@@ -104,7 +105,7 @@ def import_discard(*, actor: User, job: PeopleImport) -> PeopleImport:
 
 
 BEING_CHECKED = "A worker is checking this file right now; discard it once its counts are in."
-NOT_READY = {
+NOT_READY: dict[str, str] = {
     ImportStatus.CHECKING: "The file is still being checked; wait for its counts.",
     ImportStatus.APPLYING: "This import is being applied already.",
     ImportStatus.APPLIED: "This import was applied already.",
@@ -166,7 +167,7 @@ def import_run(import_id: int) -> str | None:
         return job.status
 
 
-def _finish(job: PeopleImport, status: str, problems: list[str] = ()) -> None:
+def _finish(job: PeopleImport, status: str, problems: Sequence[str] = ()) -> None:
     job.status = status
     job.status_changed_at = timezone.now()
     if status != ImportStatus.READY:

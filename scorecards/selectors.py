@@ -419,7 +419,7 @@ def _changes(
         for n, key in enumerate(keys):
             before, after = row[f"before_{n}"], row[f"after_{n}"]
             if before is not None and after is not None:
-                changes[(key, row["criterion__criterion_id"])] = _round(after - before)
+                changes[(key, row["criterion__criterion_id"])] = round(float(after - before), 2)
     return changes
 
 
@@ -478,7 +478,7 @@ def team_distribution_windows(
     )
     starts = [since for since, _ in windows.values()]
     if starts and None not in starts:
-        scores = scores.filter(scorecard__submitted_at__gte=min(starts))
+        scores = scores.filter(scorecard__submitted_at__gte=min(s for s in starts if s))
     counts = {}
     for n, key in enumerate(keys):
         since, lineages = windows[key]
@@ -548,9 +548,9 @@ def rounds_of_call(*, user: User, call: RecordedCall) -> QuerySet[ScoringRound]:
 def templates_with_current(*, include_retired: bool = False) -> list[Template]:
     """The library: each template with `current` (its newest version, criteria in
     order). Three queries, whatever the number of templates."""
-    templates = Template.objects.all() if include_retired else offered_templates()
+    chosen = Template.objects.all() if include_retired else offered_templates()
     templates = list(
-        templates.order_by("name").prefetch_related(
+        chosen.order_by("name").prefetch_related(
             Prefetch(
                 "versions",
                 queryset=TemplateVersion.objects.order_by("-number").prefetch_related(

@@ -4,6 +4,7 @@ atomic; refusals are ValidationError with a message a person can act on.
 Who may do what lives here (pages and API call these and answer a refusal as a 400,
 or 403 when the person may see the thing but not act on it)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
@@ -152,7 +153,9 @@ def template_create(
 
 
 def current_version(template: Template) -> TemplateVersion:
-    return template.versions.order_by("-number").first()
+    version = template.versions.order_by("-number").first()
+    assert version is not None  # a template is made with its first version
+    return version
 
 
 @transaction.atomic
@@ -287,7 +290,7 @@ def _open_round(
     work: RecordedCall,
     template: Template,
     context: str,
-    raters: list[tuple[User, str]],
+    raters: Sequence[tuple[User, str]],
     title: str = "",
     session_id: int | None = None,
 ) -> ScoringRound:
