@@ -1,5 +1,5 @@
 """kombu's Redis transport, with a channel that still closes when Redis has gone away
-in the middle of a BRPOP (docs/decisions/celery-redis-reconnect.md).
+in the middle of a BRPOP (docs/decisions/0026-celery-redis-reconnect.md).
 
 With celery 5.7.0 / kombu 5.7.0, a worker that holds unacknowledged messages (an
 `acks_late` task running, or messages prefetched) while it waits on BRPOP exits when

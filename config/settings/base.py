@@ -339,7 +339,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # kombu's Redis transport, fixed so a worker busy when Redis restarts does not
-    # exit (docs/decisions/celery-redis-reconnect.md).
+    # exit (docs/decisions/0026-celery-redis-reconnect.md).
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 # A send interrupted by a lost broker connection finishes (the outbox's claims make a
 # second drain harmless); cancelled, its claimed rows would wait for the reaper and

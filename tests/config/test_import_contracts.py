@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
 CONTRACTS = {contract["id"]: contract for contract in CONFIG["contracts"]}
 APPS = {path.parent.name for path in ROOT.glob("*/apps.py")}
+# Every package at the top of the tree but the tests is product code (or devdata) and
+# must be a root package: nothing outside the contracts can import devdata unseen.
+PACKAGES = {path.parent.name for path in ROOT.glob("*/__init__.py")} - {"tests"}
 
 
 def test_every_app_is_a_root_package_and_a_layer():
@@ -20,7 +23,7 @@ def test_every_app_is_a_root_package_and_a_layer():
         for layer in CONTRACTS["layers"]["layers"]
         for name in layer.split("|")
     }
-    assert set(CONFIG["root_packages"]) == APPS
+    assert set(CONFIG["root_packages"]) == APPS | PACKAGES
     assert APPS - layers == set()
 
 

@@ -7,7 +7,7 @@ the messages the workers held are gone with it: what is still due afterwards is
 drained by the tasks that were running (each sends "drain again" when it ends) and by
 beat's next minute. Each worker holds unfinished drains and still waits on Redis for
 more when it goes: with celery 5.7.0 / kombu 5.7.0 such a worker exited
-(docs/decisions/celery-redis-reconnect.md)."""
+(docs/decisions/0026-celery-redis-reconnect.md)."""
 
 import re
 import time
