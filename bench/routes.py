@@ -6,8 +6,8 @@
         [--repeat 3] [--match REGEX] [--top 40]
 
 bench/pages.py loads a dozen chosen pages hard; this one reads every route once per
-role, so a page nobody thought to load (a rep's page seen from the head, 4.6 s until
-stop 43) shows up. It walks the URL resolver (tests/urlwalk.py: the apps' pages,
+role, so a page nobody thought to load (a rep's page seen from the head, the slowest
+read until stop 43) shows up. It walks the URL resolver (tests/urlwalk.py: the apps' pages,
 the API, allauth) and requests each route as each of the scale organisation's people
 with the Django test client, in this process, with the production settings of
 bench/pages.py (DEBUG off, `tandem_scale`, Redis db 11 as the cache):

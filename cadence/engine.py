@@ -302,7 +302,7 @@ def _references_locked(cursor, drafts: list[_Draft]) -> bool:
     triggers would one row at a time — True if they may then be skipped.
 
     The triggers are most of a first generation's cost in PostgreSQL (bench/
-    generate.py: 2.5 million checks at commit, 12.2 → 9.1 s for 50,000 plans), yet
+    generate.py measures it: 2.5 million checks at commit for 50,000 plans), yet
     each checks a row this transaction already holds or names: sessions it inserts
     (participants, notes, occurrences), plans it locked FOR UPDATE (occurrences),
     and the people, teams and focus areas it drafted from. Those last three are

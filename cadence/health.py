@@ -408,7 +408,7 @@ def _covered(*, until: datetime, now: datetime, among: QuerySet | None = None) -
 
     `among` (a query of user ids): only those people, for a few teams' worth of reps.
     Without it the database gathers every coachee of the fortnight in the organisation
-    (at 10,000 people: 14,000 held 1:1s, 170 ms) to count ten reps; with it, it walks
+    (at 10,000 people: 14,000 held 1:1s) to count ten reps; with it, it walks
     those reps' own coachee rows of the fortnight (a range of `participant_by_person_time`)
     and checks each session. The whole organisation passes nothing: there the set is
     cheaper, found from the sessions' time."""

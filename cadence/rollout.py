@@ -343,7 +343,7 @@ def organisation_evidence(*, today: date) -> dict[str, dict[int, date | None]]:
 def kept_evidence(*, tz: tzinfo, now: datetime | None = None) -> KeptEvidence:
     """Every started team's evidence as of the refresh slot (`config.slots`), its days
     those of `tz`: for lists of many teams, where it is fifteen aggregates over the
-    organisation's history (0.4–0.7 s at 10,000 people) — worked out once a slot and
+    organisation's history (bench/routes.py at 10,000 people) — worked out once a slot and
     read back as a small dict of dates. A team's own checklist reads its own, live."""
 
     def work(as_of: datetime) -> KeptEvidence:

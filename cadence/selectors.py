@@ -343,7 +343,7 @@ def notification_lines(*, user: User, rows) -> list[NotificationLine]:
     the API say the same). One query (and one more for the runs, when an escalation is
     among them): which of their sessions `user` may still see —
     the page's few checked one by one (`visible_for_lists`): gathering every session
-    the head may see, a million, to keep fifty took 1.4 s."""
+    the head may see, a million, to keep fifty was the page's whole cost."""
     items = list(rows)
     session_ids = {n.session_id for n in items if n.session_id}
     visible = (

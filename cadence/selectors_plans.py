@@ -49,7 +49,7 @@ def plans_page(*, q: str = "", show: str = "", kind: str = "", page_number: int 
     """A page of `plans_listed`, each with its next session and rule in words (three
     queries: the count, the page's ids, their rows). A page past the end shows the last
     one. The ids first: PostgreSQL works out the select list — the next session's two
-    subqueries — for every row an OFFSET skips (page 300 of every plan took 2.2 s)."""
+    subqueries — for every row an OFFSET skips (page 300 of every plan; bench/routes.py)."""
     ids = plans_listed(q=q, show=show, kind=kind).values_list("pk", flat=True)
     page = Paginator(ids, PLANS_PER_PAGE).get_page(page_number)
     page.object_list = plans_shown(list(page.object_list))

@@ -207,7 +207,7 @@ def visible_session_for_lists(user, *, session: str = "pk") -> Q:
     knows how many there are. With fewer, gathering is cheaper: `visible_to`'s ids,
     as an array the rows are read from by index — as a semi-join PostgreSQL walked a
     rep's 63,000 agenda items in date order, testing each against their 213 sessions
-    one by one (13 million comparisons, 1.2 s, for two items)."""
+    one by one (13 million comparisons for two items)."""
     if not (user and user.is_authenticated and user.is_active):
         return Q(pk__in=[])
     below = list_ids_below(person=user)

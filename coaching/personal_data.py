@@ -70,7 +70,7 @@ def sessions(person: User) -> list:
     branch of `SessionQuerySet.visible_to`, alone (the whole rule would also walk
     everyone below a manager only to throw those sessions away). Read as values: a
     team lead's 1,255 sessions with their 9,000 participants and agenda items as
-    objects took 380 ms."""
+    objects took most of the download's time (bench/routes.py)."""
     mine = SessionParticipant.objects.filter(person=person).values("session_id")
     found = (
         CoachingSession.objects.filter(pk__in=mine)

@@ -15,8 +15,8 @@ RENDERED_KEPT = 8
 class ApiSchemaView(SpectacularAPIView):
     """/api/schema/, computed once per process. The schema is a function of the code
     and the settings alone (served public: the same for everyone allowed to read it),
-    yet generating it costs about 220 ms and rendering it as YAML about 290 ms — half a
-    second of a worker for any signed-in person who asks. Each process keeps what it
+    yet generating and rendering it is a noticeable share of a worker's second for any
+    signed-in person who asks (bench/routes.py). Each process keeps what it
     rendered, per format, version and language; a changed setting (tests) forgets."""
 
     _schema_key: tuple | None = None  # this request's, once it reached the schema

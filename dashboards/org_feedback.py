@@ -14,7 +14,8 @@ evaluation. Notes to self are not feedback given. A month in which fewer than
 `MIN_GROUP` people asked and fewer than `MIN_GROUP` gave shows no number at all; a
 share under `MIN_GROUP` people is not shown either. Six queries whatever the number
 of people or items (pinned by tests/dashboards/test_org_feedback.py at two sizes);
-about 0.4 s at 10,000 people with a million items, so `dashboards.snapshots` keeps
+too slow per request at 10,000 people with a million items (bench/routes.py), so
+`dashboards.snapshots` keeps
 it per refresh slot, like skills."""
 
 from __future__ import annotations

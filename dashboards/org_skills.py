@@ -179,7 +179,7 @@ class _Versions:
 def _versions(lineages: set[int]) -> _Versions:
     """One query. Scores name a criterion's version; filtering them by version ids,
     rather than through a join to the lineage, lets the planner see how many there are
-    (at 10,000 people it then hash-joins the window's scorecards: 445 → 205 ms)."""
+    (at 10,000 people it then hash-joins the window's scorecards; bench/routes.py)."""
     ids: dict[int, list[int]] = {}
     scale: dict[int, int] = {}
     rows = CriterionVersion.objects.filter(criterion_id__in=lineages).values_list(
@@ -253,8 +253,8 @@ def _by_person_month(
     the others' scores and of the self-assessments, each area's filtered to its
     criteria and its people; the months' averages and head counts are added up from
     its rows. With `among` (the people below a manager, as a subquery), only their
-    scores are read, the walk down the reporting lines done once: at 10,000 people
-    15 ms under a manager of ten rather than the whole organisation's 250."""
+    scores are read, the walk down the reporting lines done once: under a manager of
+    ten, a small part of the whole organisation's cost (bench/routes.py)."""
     found = _Found({area.pk: {} for area in areas}, {area.pk: {} for area in areas})
     if not areas:
         return found

@@ -99,7 +99,7 @@ class ZoneFree:
     is a span of instants, so its numbers, each team's, the attention list and the
     head counts are the same everywhere — only calendar weeks and today's date
     (the install plans) depend on the zone. Worked out once when beat warms several
-    zones (three zones: 12.2 → 6.8 s at 10,000 people)."""
+    zones (measured by bench/slot_start.py at 10,000 people)."""
 
     health: org.WindowNumbers
     teams: org.TeamWindows
@@ -255,8 +255,8 @@ class SkillsSnapshot:
 def skills(*, tz: tzinfo, below: User | None = None, now: datetime | None = None) -> SkillsSnapshot:
     """Skills across the organisation (`org_skills`) — or across the people `below` a
     manager — as of this slot, in the reader's time zone (its months are calendar
-    months there): about 0.7 s at 10,000 people (half of it the six months' 1:1s,
-    for the lift), so computed once a slot and kept, like a
+    months there): too slow per request at 10,000 people (half of it the six months'
+    1:1s, for the lift; bench/routes.py), so computed once a slot and kept, like a
     team's page, and the page, its CSVs and the API agree."""
     scope = "organisation" if below is None else f"below-{below.pk}"
 
@@ -276,7 +276,8 @@ class FeedbackSnapshot:
 
 def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
     """Feedback across the organisation (`org_feedback`) as of this slot, in the
-    reader's time zone: about 0.4 s at 10,000 people, so kept per slot like skills."""
+    reader's time zone: too slow per request at 10,000 people (bench/routes.py), so kept
+    per slot like skills."""
 
     def work(as_of: datetime) -> FeedbackSnapshot:
         today = as_of.astimezone(tz).date()

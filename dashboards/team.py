@@ -381,8 +381,8 @@ def managers_review(
     managers are computed: below an organisation's head there are a thousand.
 
     Worked out as of the refresh slot (`dashboards.snapshots`, like HR's pages) and
-    kept for it under the reporting lines' version: 25 managers' numbers cost a
-    head's "My team" about 70 ms, and they are the same for everyone above those
+    kept for it under the reporting lines' version: 25 managers' numbers are most of a
+    head's "My team" (bench/pages.py), and they are the same for everyone above those
     managers. A change of manager, name or activity starts afresh; a session logged
     shows at the next slot, the page says as of when."""
     summary = below or below_of(manager)

@@ -49,16 +49,16 @@ class FeedbackQuerySet(models.QuerySet):
         Two shapes of the same conditions (`_visibility_parts`). By default the ids
         are gathered first, each part from its own index, and the table is read by id:
         most people see a few hundred items of a million, and as one OR of the four
-        PostgreSQL tested every row of the table (220 ms for a rep's list; 3 ms now).
+        PostgreSQL tested every row of the table (a rep's list; bench/routes.py).
         `each_row=True` tests the rows a query already narrowed by an index (the
         evaluative items of the people a manager reviews): there the gathered ids are
         as many as the rows, and the planner, which guesses a walk of the hierarchy at
-        ten people, once joined the head's 45,000 of each by comparing every pair
-        (37 s); as an OR each part is one hashed lookup per row.
+        ten people, once joined the head's 45,000 of each by comparing every pair;
+        as an OR each part is one hashed lookup per row.
 
         `within` narrows the result as `.filter(within)` would, and is also applied to
         each part before the ids are gathered: the head's "received by me" list
-        gathered 45,000 ids to keep 236 (150 ms → a few)."""
+        gathered 45,000 ids to keep 236."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
         within = within or Q()
@@ -241,7 +241,7 @@ class FeedbackRequestQuerySet(models.QuerySet):
     def visible_to(self, user):
         """The requester, and the people asked. The ids are gathered first, each part
         from its own index: as one OR PostgreSQL tested all 80,000 requests of the
-        organisation for a team lead's 84 (28 ms for a page, 12 ms to count)."""
+        organisation for a team lead's 84 (bench/routes.py)."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
         mine = FeedbackRequest.objects.filter(requester=user).order_by().values("pk")

@@ -1,7 +1,7 @@
 """Who is below someone, worked out once per shape of the reporting lines.
 
 Below an organisation's head of 10,000 people, counting the people below and listing
-the managers among them in name order walks 9,600 people (about 25 ms) — on every
+the managers among them in name order walks 9,600 people (bench/routes.py) — on every
 "My team" the head opens, twice. Yet that shape changes only when someone's manager,
 activity or name does, which a database trigger marks by giving `ReportingVersion` a
 new random value. So the summary is kept in the cache under (that value, person):

@@ -1,6 +1,6 @@
 """The people an import adds, written set-based: one level of the reporting lines at
 a time, in batched inserts, instead of one person at a time through the services
-(14 ms a person at 10,000 people, two thirds of it the ORM's own work per row).
+(most of it the ORM's own work per row; measured by bench/imports.py).
 
 It writes what `person_create`, `team_create` and `team_member_add` would have
 written for each row, and the same audit events, with three differences it can

@@ -78,8 +78,8 @@ class UserManager(BaseUserManager):
 
     def with_email(self, email: str):
         """Whoever has this address, whatever its case, through the unique index on
-        LOWER(email): `email__iexact` compares UPPER() and reads every row (1.8 ms a
-        lookup at 3,000 people, and growing; signing in does one)."""
+        LOWER(email): `email__iexact` compares UPPER() and reads every row (growing with
+        the organisation; signing in does one)."""
         return self.annotate(email_ci=Lower("email")).filter(email_ci=email.lower())
 
     def get_by_natural_key(self, email):

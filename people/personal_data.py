@@ -122,7 +122,7 @@ def audit_events(person: User) -> list:
     evaluative feedback read, an export: the same moment, verb, actor, details and
     address) are one entry with every target's id, grouped by the database. Someone
     who reviews evaluative feedback gathers an event per item read, hundreds of
-    thousands over the years: 365,000 made the head's download 3.5 s and 77 MB."""
+    thousands over the years: 365,000 made the head's download 77 MB."""
     groups = (
         audit_about(person)
         .values("at", "verb", "actor_id", "actor__display_name", "target_type__model", "data", "ip")

@@ -56,7 +56,7 @@ def ids_below(*, person: User | int) -> RawSQL:
 def list_ids_below(*, person: User | int) -> list[int]:
     """The ids of everyone below `person`, read now, in no particular order: the walk
     alone, without `people_below`'s join back to the people table and its sort by
-    name (15 ms of 25 under the head of 10,000 people)."""
+    name (most of its cost under the head of 10,000 people; bench/routes.py)."""
     pk = person.pk if isinstance(person, User) else person
     with connection.cursor() as cursor:
         cursor.execute(_below_sql(), [pk])
@@ -113,8 +113,8 @@ class ExistsPerRow(Exists):
     """EXISTS that PostgreSQL checks row by row — an index probe for each outer row it
     reads — instead of turning it into a join. The join is planned for the whole inner
     table: with ten thousand people below, a check "someone of mine takes part" on
-    63,000 agenda items hashed all 2.6 million participants (690 ms) where probing
-    the participants of each item's session takes 95–145 ms, and a page in index
+    63,000 agenda items hashed all 2.6 million participants where probing the
+    participants of each item's session takes a fraction of that, and a page in index
     order stops after a few dozen probes. OFFSET 0 keeps the planner from pulling
     the subquery up (as in `_below_sql`)."""
 
@@ -129,7 +129,7 @@ def is_below(field: str, *, person: User | int) -> Q:
     """`field` (a person's id) is someone below `person`. On PostgreSQL a condition
     an index answers by itself, so in an OR with other indexed conditions the rows
     come from one BitmapOr of the indexes; `field__in=ids_below(…)` is a semi-join,
-    and such an OR reads the whole table (a rep's commitments: 55 ms → 1.3 ms)."""
+    and such an OR reads the whole table (a rep's commitments; bench/routes.py)."""
     pk = person.pk if isinstance(person, User) else person
     return any_of(field, RawSQL(_below_sql(), [pk]))  # noqa: S611
 
@@ -182,7 +182,7 @@ def managers_above(*, people: Iterable[int]) -> dict[int, set[int]]:
     (the same UNION walk, so a cycle ends here too). Each step reads the next manager
     with a scalar subquery, one primary-key lookup a row: joined instead, PostgreSQL
     guesses the walk at ten times its size and hashes the whole people table for it
-    (50 people of 10,000: 15 ms → 0.7 ms)."""
+    (measured by bench/routes.py at 10,000 people)."""
     ids = sorted(set(people))
     if not ids:
         return {}
@@ -199,7 +199,7 @@ def _is_above() -> str:
     """EXISTS: the person of the first parameter has the manager of the second
     somewhere above them. Walked upward, one primary-key lookup a level — a chain is
     a handful of people, while walking down from someone high up reads everyone below
-    them (the head of 10,000 people: 25 ms → well under 1 ms). The same edges as
+    them (the head of 10,000 people; bench/routes.py). The same edges as
     `people_below`, so it holds for (p, m) exactly when p is in `people_below(m)`;
     the walk is `managers_above`'s."""
     return f"EXISTS ({_up_walk(1)} SELECT 1 FROM up WHERE manager_id = %s)"
@@ -224,7 +224,7 @@ def is_in_management_chain(*, manager: User, person: User | int) -> bool:
 @functools.cache
 def _roles_sql(vendor: str) -> str:
     """Every signed-in request asks for its person's roles, so the statement is fixed
-    text rather than a query built and compiled each time (2.8 → 0.7 ms a request).
+    text rather than a query built and compiled each time (bench/routes.py).
     The only text interpolated is our own quoted table names; the person and the
     group names are parameters, in `GROUP_FOR_ROLE`'s order."""
     q = connection.ops.quote_name

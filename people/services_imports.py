@@ -1,13 +1,13 @@
 """Importing people from the browser and the API, as a job a Celery worker runs.
 
-A programme admin uploads a CSV file. Every row is checked at once (half a second
-for 10,000 rows), so a wrong file is refused on the spot with its problems and
+A programme admin uploads a CSV file. Every row is checked at once (bench/imports.py
+times it), so a wrong file is refused on the spot with its problems and
 nothing is kept. A right file is stored and a worker does the whole import as a
 dry run, rolled back, for its exact counts ("checking" → "ready"). An admin reads
 them and applies it: a worker checks the file again against the people as they are
 now and imports it in one transaction ("applying" → "applied", or "failed" with
 nothing written). Each step holds a transaction over the people table for seconds
-(3 s for 10,000 people here, bench/imports.py; more for bigger organisations and
+(measured by bench/imports.py; more for bigger organisations and
 slower machines): too long for a request.
 
 The worker holds the import's row locked while it runs, so the beat task that hands

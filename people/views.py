@@ -86,7 +86,7 @@ def my_data_download(request):
     """Everything about the signed-in person that they may see, as one JSON file
     (audited as `privacy.data_exported`). Not indented: only the compact form is
     written by the json module's C encoder (a reviewer's audit trail alone can hold
-    hundreds of thousands of events: 38 of 62 s went to indenting)."""
+    hundreds of thousands of events: most of the time went to indenting)."""
     document = privacy.personal_data_export(person=request.user, ip=request.META.get("REMOTE_ADDR"))
     response = JsonResponse(document, encoder=DjangoJSONEncoder)
     response["Content-Disposition"] = (

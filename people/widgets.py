@@ -1,7 +1,7 @@
 """Django's widget templates written in Python. Django renders each widget, and each
-option of a choice widget, through the template engine: 0.1 to 0.3 ms apiece, so at
-10,000 people "Ask for feedback" spent 1.4 s on its checkboxes, and every page with a
-form a few milliseconds on its fields. The writers below produce the same markup as
+option of a choice widget, through the template engine, so at 10,000 people "Ask for
+feedback" spent most of its time on its checkboxes, and every page with a form a
+noticeable share on its fields (bench/routes.py). The writers below produce the same markup as
 Django's templates (`input.html`, `textarea.html`, `select.html`,
 `multiple_input.html` and their options); `tests/people/test_widgets.py` holds them to
 Django's output byte for byte. `FastFormRenderer` (the FORM_RENDERER) uses them for
@@ -129,8 +129,8 @@ WRITERS = {
 
 class FastFormRenderer(DjangoTemplates):
     """Django's default form renderer (FORM_RENDERER), with the widget templates above
-    written in Python: every text box, select and checkbox on every page, about 0.1 to
-    0.3 ms each through the template engine (a session page renders a dozen). Forms,
+    written in Python: every text box, select and checkbox on every page, each a
+    template render through the engine (a session page renders a dozen). Forms,
     fields and every other template go through the engine as ever."""
 
     def render(self, template_name, context, request=None):

@@ -239,7 +239,7 @@ class RoundQuerySet(models.QuerySet):
     def visible_for_lists(self, user, below: list[int] | None = None):
         """`visible_to(user)` — the same rounds — for lists read newest first a page at
         a time. From LARGE_SCOPE_FROM people below, gathering the ids first gathers
-        most of the organisation's rounds (133,000 for its head: 1.7 s for a page);
+        most of the organisation's rounds (133,000 for its head; bench/routes.py);
         each round is checked instead, so a page walks `round_newest_first` and
         costs a few dozen checks. `below`: the ids below `user`, when the page has
         read them already (`list_ids_below`)."""
@@ -386,8 +386,8 @@ class ScorecardQuerySet(models.QuerySet):
         subject is below `user` the rule's chain part is known to hold but for the
         round being over — so the walk down the reporting lines is not built and
         compiled, which cost more than running it: one walk up instead (the skill
-        trends of a team lead's ten reps on "My team", 9.4 → 3.6 ms at 10,000
-        people), and of the rule its round parts. Someone reading their own trend is
+        trends of a team lead's ten reps on "My team" at 10,000 people;
+        bench/routes.py), and of the rule its round parts. Someone reading their own trend is
         never below themselves: no walk, and of the rule only its round part."""
         from people.selectors import managers_above
 
@@ -414,7 +414,7 @@ class ScorecardQuerySet(models.QuerySet):
         the rule decides on the scorecards it could show, gathered from indexes first
         (theirs, those of rounds they are in or opened, the submitted ones about people
         below them), rather than on every scorecard in the organisation (a rep's list
-        236 → 38 ms at 10,000 people). Read filtered by round or person, `visible_to`
+        at 10,000 people; bench/routes.py). Read filtered by round or person, `visible_to`
         is cheaper as it is; so it is from LARGE_SCOPE_FROM people below, who could be
         shown most scorecards."""
         from people.selectors import LARGE_SCOPE_FROM, ids_below, people_below

@@ -81,7 +81,7 @@ def calls_of(person: User, *, viewer: User) -> QuerySet[RecordedCall]:
     """`person`'s calls that `viewer` may see (`calls_visible_to`): all of them when they
     are the viewer's own or a direct report's — the rule's first two parts, read
     without building the rest (a walk down the reporting lines and four kinds of round:
-    4 ms of Python beside a 1:1) — else through the whole rule."""
+    more Python than a 1:1's page spends) — else through the whole rule."""
     if viewer.is_active and viewer.pk in (person.pk, person.reports_to_id):
         return RecordedCall.objects.filter(person=person)
     return calls_visible_to(viewer).filter(person=person)
@@ -92,9 +92,9 @@ def calls_for_lists(user: User, below: list[int] | None = None) -> QuerySet[Reco
     at a time. Below LARGE_SCOPE_FROM people below, the ids are gathered first from
     indexes (mine, those of the people below me, those of rounds I may see): as the
     rule's OR, PostgreSQL walked `call_newest_first` through every call in the
-    organisation to find a rep's 29 (60 ms, and 17 ms to count them). From
+    organisation to find a rep's 29 (bench/routes.py). From
     LARGE_SCOPE_FROM people below, gathering the ids first gathers most of the
-    organisation's calls (133,000 for its head: 0.8 s a page); each call is checked
+    organisation's calls (133,000 for its head); each call is checked
     instead, so a page walks `call_newest_first`. A round about my call or one below
     me is about a call already in the list, so of the rounds only those I opened or
     was asked to score add calls. `below`: the ids below `user`, when the page has
