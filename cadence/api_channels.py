@@ -11,7 +11,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
 from people.access import HasRole
 from people.api import TeamRefSerializer
 from people.models import Team

@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
 from people.access import HasRole
 from people.roles import Role
 
@@ -79,7 +79,7 @@ class ClosureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         return closures()
 
     def create(self, request):
-        # The service's refusals are 400s naming the field (config.api.exception_handler).
+        # The service's refusals are 400s naming the field (core.api.exception_handler).
         closure = services.closure_create(actor=request.user, **validated(CloseSerializer, request))
         return Response(ClosureSerializer(closure).data, status.HTTP_201_CREATED)
 

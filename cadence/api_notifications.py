@@ -11,7 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import (
+from core.api import (
     MAX_ID,
     VALIDATION_ERROR,
     StrictSerializer,

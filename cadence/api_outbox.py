@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, StrictSerializer, inline_enum, validated
+from core.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, StrictSerializer, inline_enum, validated
 from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role

@@ -18,7 +18,7 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
     StrictSerializer,

@@ -27,16 +27,10 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from coaching.api_focus_areas import config_schema
-from config.api import (
-    NOT_FOUND,
-    VALIDATION_ERROR,
-    ReadOrProgrammeAdmin,
-    StrictSerializer,
-    query_params,
-    validated,
-)
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 from people.access import HasRole
 from people.api import PersonRefSerializer
+from people.api_common import ReadOrProgrammeAdmin
 from people.models import Team
 from people.roles import Role
 

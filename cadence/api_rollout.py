@@ -17,7 +17,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,

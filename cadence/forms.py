@@ -2,16 +2,11 @@
 
 from django import forms
 
+from core.forms import TimeInput
+
 from .models import PLANNED_KINDS, EndReason, NotificationPreference, Recurrence, Weekday
 from .selectors_plans import PLAN_STATES
 from .services import MANAGER_PREFERENCE_FIELDS, PREFERENCE_FIELDS
-
-
-class TimeInput(forms.TimeInput):
-    input_type = "time"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%H:%M", **kwargs)
 
 
 class PlanRuleForm(forms.Form):

@@ -4,7 +4,8 @@ policy's name and, for each kind of session, whether teams keep it and its rule.
 from django import forms
 from django.forms.utils import ErrorDict
 
-from .forms import TimeInput
+from core.forms import TimeInput
+
 from .models import CadencePolicy, PolicyItem, Recurrence, Weekday
 from .selectors_policies import TEAM_STATES
 from .services_policies import (

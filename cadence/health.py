@@ -126,8 +126,9 @@ from coaching.models import (
     SessionParticipant,
     SessionStatus,
 )
+from core.queries import any_of
 from people.models import Team, TeamMembership, User
-from people.selectors import any_of, people_below
+from people.selectors import people_below
 
 from .models import CadencePlan, Occurrence
 

@@ -25,9 +25,9 @@ from coaching.models import (
     SessionParticipant,
     SessionStatus,
 )
-from config.slots import kept_per_slot
+from core.queries import one_of
+from core.slots import kept_per_slot
 from people.models import TeamMembership
-from people.selectors import one_of
 from scorecards.models import RoundContext, Scorecard
 
 from .models import CadencePlan, Rollout, RolloutTick
@@ -341,7 +341,7 @@ def organisation_evidence(*, today: date) -> dict[str, dict[int, date | None]]:
 
 
 def kept_evidence(*, tz: tzinfo, now: datetime | None = None) -> KeptEvidence:
-    """Every started team's evidence as of the refresh slot (`config.slots`), its days
+    """Every started team's evidence as of the refresh slot (`core.slots`), its days
     those of `tz`: for lists of many teams, where it is fifteen aggregates over the
     organisation's history (bench/routes.py at 10,000 people) — worked out once a slot and
     read back as a small dict of dates. A team's own checklist reads its own, live."""

@@ -9,8 +9,8 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from people.paging import StateChoice
-from people.selectors import in_order
+from core.paging import StateChoice
+from core.queries import in_order
 
 from .models import CadencePlan
 from .selectors import plan_decorate, plans_with_next

@@ -9,8 +9,8 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, Exists, OuterRef, Prefetch, Q, Subquery, Value, When
 
 from coaching.models import SessionKind
+from core.paging import StateChoice
 from people.models import Team, TeamMembership
-from people.paging import StateChoice
 
 from . import services
 from .models import PLANNED_KINDS, CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem

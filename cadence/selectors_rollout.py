@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from config.slots import slot_start
+from core.slots import slot_start
 from people.models import Team, User
 from people.roles import Role
 from people.selectors import people_below, roles_of

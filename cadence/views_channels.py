@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.forms import add_service_errors
+from core.paging import page_asked
 from people.access import role_required
-from people.forms import add_service_errors
-from people.paging import page_asked
 from people.roles import Role
 
 from . import services_channels as services

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from core.forms import add_service_errors
 from people.access import role_required
-from people.forms import add_service_errors
 from people.roles import Role
 
 from . import services_closures as services

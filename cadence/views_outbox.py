@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from config.api import MAX_ID
+from core.api import MAX_ID
 from people.access import role_required
 from people.roles import Role
 

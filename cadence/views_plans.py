@@ -9,8 +9,8 @@ A plan holds names and times, never anyone's words."""
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from core.paging import page_asked
 from people.access import request_roles, role_required
-from people.paging import page_asked
 from people.roles import Role
 
 from .forms import PlanSearchForm, plan_with_forms

@@ -14,9 +14,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from core.paging import page_asked
 from people.access import role_required
 from people.models import Team
-from people.paging import page_asked
 from people.roles import Role
 
 from . import services

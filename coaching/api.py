@@ -40,12 +40,11 @@ from rest_framework.exceptions import APIException, NotFound, PermissionDenied
 from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
-    PersonField,
     StrictSerializer,
     forbidden_unless,
     inline_enum,
@@ -53,6 +52,7 @@ from config.api import (
     validated,
 )
 from people.api import PersonRefSerializer, TeamRefSerializer
+from people.api_common import PersonField
 from people.models import Team, User
 from scorecards.models import RecordedCall
 

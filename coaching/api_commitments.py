@@ -14,11 +14,10 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
-    PersonField,
     StrictSerializer,
     forbidden_unless,
     page_by_ids,
@@ -26,6 +25,7 @@ from config.api import (
     validated,
 )
 from people.api import PersonRefSerializer
+from people.api_common import PersonField
 from people.selectors import access_person
 
 from . import rules, selectors, services

@@ -15,7 +15,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
@@ -150,7 +150,7 @@ class DiagnosisViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     def list(self, request):
         # The page's ids first, without the people: for the head of 10,000 people the
         # planner joined all 127,000 diagnoses she may see to their people before
-        # sorting them for 50 (`config.api.page_by_ids`).
+        # sorting them for 50 (`core.api.page_by_ids`).
         listed = self.filter_queryset(Diagnosis.objects.visible_to(request.user))
         page = page_by_ids(self, listed, Diagnosis.objects.select_related("coachee", "author"))
         return self.get_paginated_response(self.get_serializer(page, many=True).data)

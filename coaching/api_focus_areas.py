@@ -13,15 +13,15 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, viewsets
 
-from config.api import (
+from core.api import (
     ADMINS_ONLY,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
-    ReadOrProgrammeAdmin,
     query_params,
     refuse_unknown_fields,
 )
+from people.api_common import ReadOrProgrammeAdmin
 from people.models import Team
 from scorecards.models import Criterion
 

@@ -14,14 +14,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
-    MAX_ID,
-    NOT_FOUND,
-    VALIDATION_ERROR,
-    StrictSerializer,
-    query_params,
-    validated,
-)
+from core.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 from people.api import PersonRefSerializer
 from people.models import User
 from people.selectors import people_below

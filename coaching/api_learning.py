@@ -23,12 +23,11 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
-    ReadOrProgrammeAdmin,
     StrictSerializer,
     inline_enum,
     query_params,
@@ -36,6 +35,7 @@ from config.api import (
     validated,
 )
 from people.api import PersonRefSerializer, TeamRefSerializer
+from people.api_common import ReadOrProgrammeAdmin
 from people.models import Team
 
 from . import selectors_learning as selectors
@@ -70,7 +70,7 @@ def register(router) -> None:
 
 
 # `status`, `kind`, `audience` and `department` name other sets of choices elsewhere in
-# the API, so these stay inline (see `config.api.inline_enum`).
+# the API, so these stay inline (see `core.api.inline_enum`).
 
 
 def _choice_field(choices_class):

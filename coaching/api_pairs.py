@@ -22,7 +22,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     MAX_ID,
     NOT_FOUND,
     VALIDATION_ERROR,

@@ -8,7 +8,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, validated
 
 from . import selectors_pairs as selectors
 from . import services_peer_requests as services

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import NOT_FOUND
+from core.api import NOT_FOUND
 from scorecards.api.common import CallRefSerializer
 
 from . import selectors

@@ -5,7 +5,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from people.forms import WEEKDAYS, TimeInput
+from core.forms import WEEKDAYS, TimeInput
 from people.models import User, available_time_zones
 from people.pickers import offer_people, source
 

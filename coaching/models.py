@@ -10,16 +10,8 @@ from django.db import models
 from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
-from people.selectors import (
-    LARGE_SCOPE_FROM,
-    ExistsPerRow,
-    any_of,
-    ids_below,
-    is_below,
-    list_ids_below,
-    one_of,
-    people_below,
-)
+from core.queries import ExistsPerRow, any_of, one_of
+from people.selectors import LARGE_SCOPE_FROM, ids_below, is_below, list_ids_below, people_below
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field

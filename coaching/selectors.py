@@ -29,14 +29,9 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from core.queries import any_of, in_order
 from people.models import ReportingLine, TeamMembership, User
-from people.selectors import (
-    any_of,
-    has_active_reports,
-    in_order,
-    managers_above,
-    people_below,
-)
+from people.selectors import has_active_reports, managers_above, people_below
 
 from . import rules, signals, since_last
 from .models import (

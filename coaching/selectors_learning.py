@@ -17,8 +17,9 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from core.queries import any_of
 from people.models import Team, TeamMembership, User
-from people.selectors import any_of, people_below
+from people.selectors import people_below
 
 from .models import (
     CoachingSession,

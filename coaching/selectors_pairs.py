@@ -26,8 +26,8 @@ from django.db.models.functions import TruncMonth
 from django.http import Http404
 from django.utils import timezone
 
+from core.paging import StateChoice
 from people.models import User
-from people.paging import StateChoice
 from people.roles import Role
 from people.selectors import roles_of
 from scorecards.models import RaterRole, RoundContext, Score, Scorecard

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from people.forms import add_service_errors
+from core.forms import add_service_errors
 from people.models import User
 
 from . import selectors_diagnosis as selectors

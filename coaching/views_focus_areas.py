@@ -8,8 +8,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.forms import add_service_errors
 from people.access import role_required
-from people.forms import add_service_errors
 from people.roles import Role
 
 from .forms_focus_areas import FocusAreaForm

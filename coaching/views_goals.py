@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from people.forms import add_service_errors
+from core.forms import add_service_errors
 from people.models import User
 from people.selectors import access_person
 

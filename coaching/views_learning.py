@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.forms import add_service_errors
+from core.paging import first_of, page_asked
 from people.access import request_roles
-from people.forms import add_service_errors
-from people.paging import first_of, page_asked
 from people.roles import Role
 from people.selectors import is_in_management_chain
 

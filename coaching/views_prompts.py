@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.forms import add_service_errors
 from people.access import role_required
-from people.forms import add_service_errors
 from people.roles import Role
 
 from .forms_prompts import PromptForm

@@ -3,17 +3,17 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 
+from core import views as core_views
+from core.api_docs import ApiDocsView, ApiSchemaView
+from dashboards import views_home
 from people.api import MeView, MyDataView, MyWorkingHoursView
 
-from . import views
-from .api_docs import ApiDocsView, ApiSchemaView
-
 # A database outage answers 503 (and recovers by itself), anything else 500.
-handler500 = "config.errors.server_error"
+handler500 = "core.error_pages.server_error"
 # Under /api/ a URL that matches nothing, or a request Django refuses, answers JSON too.
-handler404 = "config.errors.page_not_found"
-handler403 = "config.errors.permission_denied"
-handler400 = "config.errors.bad_request"
+handler404 = "core.error_pages.page_not_found"
+handler403 = "core.error_pages.permission_denied"
+handler400 = "core.error_pages.bad_request"
 
 # Admin sign-in goes through allauth, so it is rate-limited and MFA-aware.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -33,17 +33,17 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views_home.home, name="home"),
     path("", include("dashboards.urls")),
-    path("programme/", views.home_programme, name="home_programme"),
+    path("programme/", views_home.home_programme, name="home_programme"),
     path("", include("people.urls")),
     path("", include("scorecards.urls")),
     path("", include("coaching.urls")),
     path("", include("cadence.calendar_urls")),
     path("", include("cadence.urls")),
     path("", include("feedback.urls")),
-    path("healthz", views.healthz, name="healthz"),
-    path("favicon.ico", views.favicon, name="favicon"),
+    path("healthz", core_views.healthz, name="healthz"),
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include((api_v1, "api"), namespace="api")),

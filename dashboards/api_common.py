@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-from people.paging import parse_page
+from core.paging import parse_page
 
 from .paging import MANAGERS_PER_PAGE
 from .windows import DEFAULT_WEEKS, WEEK_CHOICES, Window, parse_weeks, window_ending

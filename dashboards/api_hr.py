@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from config.api import NOT_FOUND, VALIDATION_ERROR
+from core.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role

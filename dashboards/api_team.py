@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from cadence.api_closures import ClosedDaysSerializer
 from coaching.api import FocusAreaRefSerializer
 from coaching.ratings import RATING_DAYS, USEFULNESS_WEEKS
-from config.api import NOT_FOUND, VALIDATION_ERROR
+from core.api import NOT_FOUND, VALIDATION_ERROR
 from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role

@@ -1,7 +1,7 @@
 """Which page of a long list a dashboard shows: below an organisation's head there can
 be a thousand managers, too many to weigh on one page or to compute in one request.
 One page size, so the pages and the API agree (the page number:
-`people.paging.parse_page`)."""
+`core.paging.parse_page`)."""
 
 from collections.abc import Sequence
 

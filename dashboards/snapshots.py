@@ -15,7 +15,7 @@ request of a slot and kept for it.
 
 One process computes a slot's snapshot; while it does — and in the default window's
 first minute, which is left to beat — readers get the slot before's, stated "as of" its
-own time, instead of each computing it again (`config.slots.this_slot_or_the_last`)."""
+own time, instead of each computing it again (`core.slots.this_slot_or_the_last`)."""
 
 import functools
 from collections.abc import Callable
@@ -31,14 +31,14 @@ from django.utils import timezone
 
 from cadence import selectors_rollout
 from cadence.selectors_rollout import Overview
-from config.slots import (
+from core.slots import (
     COMPUTING_SECONDS,  # noqa: F401 - tests hold a slot's computation with it
     LEFT_TO_BEAT,
     kept_seconds,
     slot_start,
     this_slot_or_the_last,
 )
-from config.slots import kept_per_slot as keep_per_slot
+from core.slots import kept_per_slot as keep_per_slot
 from people.models import Team, User
 from people.roles import GROUP_FOR_ROLE, Role
 
@@ -127,7 +127,7 @@ def organisation_parts(
 ) -> dict[str, Any]:
     """The parts `names` of the organisation's snapshot, read together, and under
     "as_of" the slot they are of: this slot's, or the slot before's while another
-    process computes this one (`config.slots.this_slot_or_the_last`). All of them from the cache
+    process computes this one (`core.slots.this_slot_or_the_last`). All of them from the cache
     or, if any is missing, every part computed afresh and kept — so parts read
     together always come from one computation. `shared` gives the slot's `ZoneFree`
     (beat's warming of several zones); without it they are worked out here."""
@@ -289,7 +289,7 @@ def feedback(*, tz: tzinfo, now: datetime | None = None) -> FeedbackSnapshot:
 
 
 def kept_per_slot(kind: str, *scope, tz: tzinfo, now: datetime | None, work):
-    """`work(as_of)` for this slot of `kind` and `scope` in `tz` (`config.slots`)."""
+    """`work(as_of)` for this slot of `kind` and `scope` in `tz` (`core.slots`)."""
     return keep_per_slot(PREFIX, kind, *scope, tz=tz, now=now, work=work)
 
 

@@ -50,10 +50,10 @@ from coaching.ratings import (
     RatingSummary,
     released_summaries,
 )
+from core.queries import in_order
 from feedback import selectors as feedback
 from people.below import Below, below_of
 from people.models import Team, User
-from people.selectors import in_order
 from scorecards.charts import distribution_bar, sparkline
 
 from . import snapshots

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
-from config.api import client_ip
+from core.api import client_ip
 from people.access import request_roles, role_required
 from people.roles import Role
 

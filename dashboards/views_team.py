@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from core.paging import parse_page
 from people.access import request_roles, role_required
-from people.paging import parse_page
 from people.roles import Role
 
 from . import team

@@ -38,11 +38,10 @@ from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.response import Response
 
 from coaching.api_goals import GoalRefSerializer, OwnGoalField
-from config.api import (
+from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
-    PersonField,
     StrictSerializer,
     client_ip,
     forbidden_unless,
@@ -52,6 +51,7 @@ from config.api import (
 )
 from people.access import request_roles
 from people.api import PersonRefSerializer
+from people.api_common import PersonField
 from people.models import User
 
 from . import selectors, services

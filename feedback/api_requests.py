@@ -10,16 +10,16 @@ from rest_framework.response import Response
 
 from coaching.api import FocusAreaRefSerializer
 from coaching.api_goals import FocusAreaIdField, GoalRefSerializer, OwnGoalField
-from config.api import (
+from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
-    PersonField,
     StrictSerializer,
     forbidden_unless,
     inline_enum,
     validated,
 )
 from people.api import PersonRefSerializer
+from people.api_common import PersonField
 from people.models import User
 
 from . import selectors, services

@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.negotiation import BaseContentNegotiation
 
-from config.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, client_ip, page_by_ids, query_params
+from core.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, client_ip, page_by_ids, query_params
 from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer
 

@@ -5,13 +5,8 @@ list (status codes as in feedback.api)."""
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
 
-from config.api import (
-    ADMINS_ONLY,
-    NOT_FOUND,
-    VALIDATION_ERROR,
-    ReadOrProgrammeAdmin,
-    refuse_unknown_fields,
-)
+from core.api import ADMINS_ONLY, NOT_FOUND, VALIDATION_ERROR, refuse_unknown_fields
+from people.api_common import ReadOrProgrammeAdmin
 
 from .api import ID_CONVERTER, ID_PARAM
 from .models import InterpretiveTerm

@@ -7,14 +7,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from config.api import (
-    MAX_ID,
-    NOT_FOUND,
-    VALIDATION_ERROR,
-    StrictSerializer,
-    query_params,
-    validated,
-)
+from core.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.models import Team, TeamMembership
 

@@ -16,9 +16,10 @@ from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, Query
 from django.http import Http404
 
 from coaching.models import Goal
+from core.queries import in_order
 from people.models import User
 from people.roles import Role
-from people.selectors import in_order, people_below
+from people.selectors import people_below
 
 from . import services
 from .models import (

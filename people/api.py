@@ -3,7 +3,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import VALIDATION_ERROR, StrictSerializer, validated
+from core.api import VALIDATION_ERROR, StrictSerializer, validated
 
 from . import privacy, services
 from .access import request_roles

@@ -12,10 +12,11 @@ from rest_framework.pagination import BasePagination
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, PersonField, query_params
+from core.api import NOT_FOUND, VALIDATION_ERROR, query_params
 
 from .access import HasRole
 from .api import PersonRefSerializer
+from .api_common import PersonField
 from .audit_catalogue import AREA_OF, AREAS, VERBS, verb_label
 from .models import User
 from .roles import Role

@@ -15,7 +15,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, inline_enum, validated
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, inline_enum, validated
 
 from . import selectors_imports as selectors
 from . import services_imports as services

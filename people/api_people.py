@@ -22,17 +22,11 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
-    NOT_FOUND,
-    VALIDATION_ERROR,
-    PersonField,
-    StrictSerializer,
-    query_params,
-    validated,
-)
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 
 from .access import HasRole
 from .api import PersonRefSerializer, TeamRefSerializer
+from .api_common import PersonField
 from .forms_people import EMAIL_LIMIT, NAME_LIMIT, SEARCH_LIMIT
 from .models import User
 from .roles import GROUP_FOR_ROLE, Role

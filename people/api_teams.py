@@ -21,19 +21,12 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
-    MAX_ID,
-    NOT_FOUND,
-    VALIDATION_ERROR,
-    PersonField,
-    StrictSerializer,
-    query_params,
-    validated,
-)
+from core.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 
 from . import services
 from .access import HasRole
 from .api import PersonRefSerializer
+from .api_common import PersonField
 from .models import Team, TeamMembership
 from .roles import Role
 from .selectors_teams import LEFT_SHOWN, team_leavers, team_with_members, teams_listed

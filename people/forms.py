@@ -1,24 +1,9 @@
 from django import forms
 
+from core.forms import WEEKDAYS, TimeInput
+
 from .models import User, available_time_zones, work_days_of
 from .services_imports import MAX_UPLOAD_BYTES, TOO_LARGE
-
-WEEKDAYS = [
-    (0, "Monday"),
-    (1, "Tuesday"),
-    (2, "Wednesday"),
-    (3, "Thursday"),
-    (4, "Friday"),
-    (5, "Saturday"),
-    (6, "Sunday"),
-]
-
-
-class TimeInput(forms.TimeInput):
-    input_type = "time"
-
-    def __init__(self, **kwargs):
-        super().__init__(format="%H:%M", **kwargs)
 
 
 class ProfileForm(forms.ModelForm):
@@ -53,16 +38,6 @@ class ProfileForm(forms.ModelForm):
         self.initial.setdefault("work_days", work_days_of(person.work_days))
         self.initial.setdefault("work_starts", person.work_starts)
         self.initial.setdefault("work_ends", person.work_ends)
-
-
-def add_service_errors(form: forms.Form, exc) -> None:
-    """Put a service's ValidationError on a form: on the field it names when the form
-    has that field, otherwise at the top. Shared by every app's pages."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
 
 
 class PeopleImportForm(forms.Form):

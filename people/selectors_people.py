@@ -10,8 +10,9 @@ from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from core.paging import StateChoice
+
 from .models import ReportingLine, Team, TeamMembership, User
-from .paging import StateChoice
 from .roles import ROLE_FOR_GROUP, Role
 from .welcome import link_expired, without_working_link
 

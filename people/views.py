@@ -6,8 +6,10 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.forms import add_service_errors
+
 from . import privacy, services
-from .forms import ProfileForm, add_service_errors
+from .forms import ProfileForm
 from .selectors import may_become_first_programme_admin
 
 

@@ -9,12 +9,13 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.paging import page_asked
+
 from . import selectors_imports as selectors
 from . import services_imports as services
 from .access import role_required
 from .forms import PeopleImportForm
 from .importing import COLUMNS, PeopleImportError
-from .paging import page_asked
 from .roles import Role
 
 PROBLEMS_SHOWN = 200  # of a refused upload; the rest are counted

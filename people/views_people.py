@@ -12,8 +12,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.forms import add_service_errors
+from core.paging import page_asked
+
 from .access import role_required
-from .forms import add_service_errors
 from .forms_people import (
     AppointmentsForm,
     LeaveForm,
@@ -22,7 +24,6 @@ from .forms_people import (
     PersonDetailsForm,
     PersonNewForm,
 )
-from .paging import page_asked
 from .roles import Role
 from .selectors_people import people_choices, people_page, person_record, welcome_due
 from .services_people import (

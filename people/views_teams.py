@@ -12,10 +12,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.forms import add_service_errors
+from core.paging import page_asked
+
 from .access import role_required
-from .forms import add_service_errors
 from .forms_teams import MemberAddForm, TeamForm, TeamSearchForm
-from .paging import page_asked
 from .roles import Role
 from .selectors_teams import team_leavers, team_with_members, teams_page
 from .services import team_create, team_member_add, team_member_remove, team_update

@@ -243,7 +243,8 @@ class RoundQuerySet(models.QuerySet):
         each round is checked instead, so a page walks `round_newest_first` and
         costs a few dozen checks. `below`: the ids below `user`, when the page has
         read them already (`list_ids_below`)."""
-        from people.selectors import LARGE_SCOPE_FROM, list_ids_below, one_of
+        from core.queries import one_of
+        from people.selectors import LARGE_SCOPE_FROM, list_ids_below
 
         if not (user and user.is_authenticated and user.is_active):
             return self.none()

@@ -99,7 +99,8 @@ def calls_for_lists(user: User, below: list[int] | None = None) -> QuerySet[Reco
     me is about a call already in the list, so of the rounds only those I opened or
     was asked to score add calls. `below`: the ids below `user`, when the page has
     read them already (`list_ids_below`)."""
-    from people.selectors import LARGE_SCOPE_FROM, list_ids_below, one_of
+    from core.queries import one_of
+    from people.selectors import LARGE_SCOPE_FROM, list_ids_below
 
     if not (user and user.is_authenticated and user.is_active):
         return RecordedCall.objects.none()

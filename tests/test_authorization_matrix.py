@@ -445,7 +445,7 @@ ROUTES: dict[str, dict] = dict(
         ("hr_feedback_export", page("hr", "admin")),
         ("home_programme", page("admin")),
         # A fresh install's superuser, while nobody runs the programme; here someone does
-        # (tests/config/test_first_steps.py has the superuser and the POST).
+        # (tests/dashboards/test_first_steps.py has the superuser and the POST).
         ("first_programme_admin", page()),
         # Importing people: programme admins alone. Applying or discarding the ready
         # import redirects to it.
@@ -1180,7 +1180,7 @@ ADMIN_PAGES = {  # page → the permission letters that open it
 def admin_site(ok: str) -> dict:
     """The admin site is staff's (the programme admin here): for everyone else it is not
     there — a 404 — and the signed out are sent to sign in, as from any page
-    (config/admin_access.py)."""
+    (core/admin_access.py)."""
     return page("admin", ok=ok)
 
 

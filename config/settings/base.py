@@ -40,8 +40,8 @@ INSTALLED_APPS = [
     "allauth.mfa",
     "allauth.socialaccount",
     "allauth.socialaccount.providers.openid_connect",
-    # Ours, in dependency order (docs/architecture.md)
-    "config.apps.PlatformConfig",
+    # Ours, in dependency order (docs/architecture.md): core at the bottom
+    "core",
     "people",
     "scorecards",
     "coaching",
@@ -60,15 +60,15 @@ MIDDLEWARE = [
     # Every page needs sign-in unless marked @login_not_required (allauth marks its
     # public views; DRF marks API views and answers 401 itself).
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
-    # The admin site is a 404 for the signed-in who are not staff (config/admin_access.py).
-    "config.admin_access.AdminHiddenFromOthers",
+    # The admin site is a 404 for the signed-in who are not staff (core/admin_access.py).
+    "core.admin_access.AdminHiddenFromOthers",
     "people.middleware.ViewerTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "config.admin_input.AdminAddressWithoutNul",
+    "core.admin_input.AdminAddressWithoutNul",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -92,8 +92,8 @@ TEMPLATES = [
 ]
 
 # Django's default renderer with the widget templates written in Python (the same
-# markup, a fraction of the time: people/widgets.py).
-FORM_RENDERER = "people.widgets.FastFormRenderer"
+# markup, a fraction of the time: core/widgets.py).
+FORM_RENDERER = "core.widgets.FastFormRenderer"
 # Up to this many people a form lists them all; beyond, it offers a search box
 # (people/pickers.py): a list of the whole organisation is unreadable and heavy.
 PEOPLE_PICKER_LIST_UP_TO = env.int("PEOPLE_PICKER_LIST_UP_TO", default=40)
@@ -139,9 +139,9 @@ CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://tandem")}
 if CACHES["default"]["BACKEND"].endswith(".RedisCache"):
     # A Redis outage must not take the pages down: a failed read is a miss, a failed
     # write is dropped (each logged), a dead server is given up on within half a
-    # second (config/cache.py). Meanwhile snapshots are computed per request and
+    # second (core/cache.py). Meanwhile snapshots are computed per request and
     # sign-in rate limits are not counted; both come back with Redis.
-    CACHES["default"]["BACKEND"] = "config.cache.OutageTolerantRedisCache"
+    CACHES["default"]["BACKEND"] = "core.cache.OutageTolerantRedisCache"
     CACHES["default"].setdefault("OPTIONS", {}).update(
         IGNORE_EXCEPTIONS=True, SOCKET_CONNECT_TIMEOUT=0.5, SOCKET_TIMEOUT=0.5
     )
@@ -269,7 +269,7 @@ STORAGES = {
 
 # --- Email ----------------------------------------------------------------------
 # The default prints mail to the log: right for `make run` and tests, never for
-# production, whose settings turn on a check that refuses it (config/checks.py).
+# production, whose settings turn on a check that refuses it (core/checks.py).
 globals().update(env.email_url("EMAIL_URL", default="consolemail://"))
 EMAIL_MUST_BE_DELIVERED = False
 # A stuck mail server must not hold a worker (or a notification claim) for ever.
@@ -279,12 +279,12 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- API ------------------------------------------------------------------------
 # The largest request body read into memory (Django's default, said here because the
-# API's answer names it): anything larger is a 400 (config/api.py, config/errors.py).
+# API's answer names it): anything larger is a 400 (core/api.py, core/error_pages.py).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # 2.5 MB
 REST_FRAMEWORK = {
-    # JSON nested deeper than 32 levels is a 400 (config/parsers.py).
+    # JSON nested deeper than 32 levels is a 400 (core/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.BoundedJSONParser",
+        "core.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -294,8 +294,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "config.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "core.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
@@ -319,10 +319,10 @@ SPECTACULAR_SETTINGS = {
         "PolicyItemKindEnum": "cadence.services_policies.POLICY_KINDS",
         "AppointedRoleEnum": "people.api_people.APPOINTED",
     },
-    # 400/401/403/404/415/429/503 declared once for every operation (config/openapi.py).
+    # 400/401/403/404/415/429/503 declared once for every operation (core/openapi.py).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.openapi.declare_error_responses",
+        "core.openapi.declare_error_responses",
     ],
 }
 
@@ -340,7 +340,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # kombu's Redis transport, fixed so a worker busy when Redis restarts does not
     # exit (docs/decisions/0026-celery-redis-reconnect.md).
-    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    CELERY_BROKER_TRANSPORT = "core.broker:Transport"
 # A send interrupted by a lost broker connection finishes (the outbox's claims make a
 # second drain harmless); cancelled, its claimed rows would wait for the reaper and
 # the email leaving at that moment would go twice. Celery 6 turns this on by default.

@@ -16,7 +16,7 @@ if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("in
 DEBUG = False
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 # EMAIL_URL unset (mail printed to the log) or a backend that sends nothing is a system
-# check error (tandem.E001, config/checks.py): `check`, `check --deploy` and `migrate`
+# check error (tandem.E001, core/checks.py): `check`, `check --deploy` and `migrate`
 # refuse, so docker-compose's migration fails before anything starts.
 EMAIL_MUST_BE_DELIVERED = True
 

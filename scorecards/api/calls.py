@@ -12,7 +12,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
+from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 from people.models import User
 from people.selectors import people_below
 

@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, viewsets
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, page_by_ids, query_params
+from core.api import NOT_FOUND, VALIDATION_ERROR, page_by_ids, query_params
 from people.api import PersonRefSerializer
 
 from ..models import Score, Scorecard

@@ -8,7 +8,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from config.api import DetailSerializer, inline_enum
+from core.api import DetailSerializer, inline_enum
 from people.api import PersonRefSerializer
 
 from ..models import (
@@ -34,7 +34,7 @@ FORBIDDEN = OpenApiResponse(
     "opened it, not the subject). Carries the reason.",
 )
 
-# The choice sets below are kept inline (see `config.api.inline_enum`): `role`,
+# The choice sets below are kept inline (see `core.api.inline_enum`): `role`,
 # `context`, `kind` and `state` name other sets of choices elsewhere in the API.
 CONTEXT_ENUM = inline_enum(RoundContext.values)
 RATER_ROLE_ENUM = inline_enum(RaterRole.values)

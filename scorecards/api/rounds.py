@@ -26,10 +26,9 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
-    PersonField,
     StrictSerializer,
     forbidden_unless,
     inline_enum,
@@ -37,6 +36,7 @@ from config.api import (
     validated,
 )
 from people.api import PersonRefSerializer
+from people.api_common import PersonField
 from people.selectors import is_in_management_chain
 
 from .. import selectors, services

@@ -11,15 +11,15 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from config.api import (
+from core.api import (
     ADMINS_ONLY,
     NOT_FOUND,
     VALIDATION_ERROR,
-    ReadOrProgrammeAdmin,
     StrictSerializer,
     query_params,
     validated,
 )
+from people.api_common import ReadOrProgrammeAdmin
 
 from .. import selectors, services
 from ..models import MAX_SCALE, TEXT_LIMIT, Anchor, CriterionVersion, Template, TemplateVersion

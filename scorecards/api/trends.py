@@ -13,7 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.response import Response
 
-from config.api import NOT_FOUND, VALIDATION_ERROR, query_params
+from core.api import NOT_FOUND, VALIDATION_ERROR, query_params
 from people.api import PersonRefSerializer
 from people.selectors import access_person
 

@@ -18,7 +18,7 @@ from cadence.models import (
     NotificationPreference,
     NotificationStatus,
 )
-from config.periodic import PERIODIC_TASKS
+from core.periodic import PERIODIC_TASKS
 from feedback import services as feedback_services
 from tests.factories import UserFactory
 

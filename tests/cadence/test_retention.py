@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from cadence import engine, retention, tasks
 from cadence.models import Notification, NotificationKind, NotificationStatus
 from cadence.selectors import inbox
-from config.periodic import PERIODIC_TASKS
+from core.periodic import PERIODIC_TASKS
 from tests.factories import one_on_one
 from tests.plans import bounds_on, explain_sent
 

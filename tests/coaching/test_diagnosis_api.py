@@ -118,7 +118,7 @@ def test_the_list_costs_the_same_queries_whatever_its_length(api, org):
     assert len(client.get(URL).json()["results"]) == 8
     assert _count(client) == few
     # The session, the user; how many, the page's ids, those rows with their people
-    # (`config.api.page_by_ids`: the people are joined to 50 rows, not to all).
+    # (`core.api.page_by_ids`: the people are joined to 50 rows, not to all).
     assert few == 5
 
 

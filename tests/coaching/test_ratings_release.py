@@ -88,7 +88,7 @@ def test_it_costs_the_same_queries_for_two_coaches_or_twenty():
 
 
 def test_beat_runs_it_as_a_task(org):
-    """The task beat schedules (config/periodic.py) is the release itself."""
+    """The task beat schedules (core/periodic.py) is the release itself."""
     from coaching.tasks import release_usefulness as task
 
     for hours, report in enumerate(team_of(org.manager, 3)):

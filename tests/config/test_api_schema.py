@@ -1,5 +1,5 @@
 """The OpenAPI schema tells the truth about the answers: every operation declares the
-common error answers (config/openapi.py), error answers under /api/ are JSON, and
+common error answers (core/openapi.py), error answers under /api/ are JSON, and
 values the API really sends — an empty link, a session not cancelled, a pair's wall
 time, an unpaginated list — match what the schema declares for them."""
 

@@ -21,7 +21,7 @@ django.setup()
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.test import Client, RequestFactory
-from config.errors import permission_denied
+from core.error_pages import permission_denied
 
 assert settings.DEBUG is False
 client = Client(SERVER_NAME="localhost", enforce_csrf_checks=True)
@@ -104,7 +104,7 @@ def test_a_refusal_under_the_api_path_is_json(client, org):
     from django.core.exceptions import PermissionDenied
     from django.test import RequestFactory
 
-    from config.errors import permission_denied
+    from core.error_pages import permission_denied
 
     request = RequestFactory().get("/api/v1/anything/")
     answer = permission_denied(request, PermissionDenied("Not yours."))

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from coaching.models import CoachingSession, SessionStatus
-from config.periodic import PERIODIC_TASKS
+from core.periodic import PERIODIC_TASKS
 from dashboards import snapshots
 from dashboards.tasks import warm_snapshots
 

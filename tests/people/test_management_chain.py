@@ -6,11 +6,10 @@ from django.db.models import OuterRef, Q
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
+from core.queries import ExistsPerRow, any_of
 from people.models import User
 from people.selectors import (
-    ExistsPerRow,
     access_person,
-    any_of,
     is_below,
     is_in_management_chain,
     list_ids_below,

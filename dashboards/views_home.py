@@ -1,22 +1,17 @@
-"""Pages that belong to no single app: the front door, the programme admin's home and
-/healthz. The homes of reps, managers and HR are dashboards (the `dashboards` app)."""
+"""Pages that compose several apps: the front door (where "/" sends each person) and
+the programme admin's home. The homes of reps, managers and HR are in this app too
+(views_team, views_hr); /healthz is core's (core/views.py)."""
 
-from django.contrib.auth.decorators import login_not_required
-from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.templatetags.static import static
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
 
 from cadence.selectors_outbox import delivery_state
-from dashboards.waiting import waiting_for
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
 from people.selectors import may_become_first_programme_admin
 
 from . import setup_steps
-from .health import check_broker, check_database
+from .waiting import waiting_for
 
 # Where "/" sends each person: the first role in this order they hold.
 HOME_FOR_ROLE = [
@@ -50,27 +45,3 @@ def home_programme(request):
             "waiting": waiting_for(person=request.user, roles=request_roles(request)),
         },
     )
-
-
-@login_not_required
-@require_GET
-def favicon(request):
-    return redirect(static("img/favicon.svg"), permanent=True)
-
-
-@login_not_required
-@never_cache
-@require_GET
-def healthz(request):
-    """200 while pages can be served: only the database is vital. A broker outage is
-    reported ("degraded") but keeps the replica in its load balancer's rotation —
-    pages work without Redis, and what workers must do waits in the database."""
-    checks = {"database": check_database(), "broker": check_broker()}
-    if checks["database"]:
-        state, code = "unavailable", 503
-    elif checks["broker"]:
-        state, code = "degraded", 200
-    else:
-        state, code = "ok", 200
-    body = {"status": state, "checks": {name: reason or "ok" for name, reason in checks.items()}}
-    return JsonResponse(body, status=code)

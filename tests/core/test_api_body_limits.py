@@ -14,7 +14,7 @@ from django.db import transaction
 from django.test import Client
 from rest_framework.exceptions import ParseError
 
-from config.parsers import MAX_DEPTH, BoundedJSONParser
+from core.parsers import MAX_DEPTH, BoundedJSONParser
 from tests.authz_support import ROLES, matrix_build
 from tests.config.schema_support import published_schema
 from tests.config.test_api_fuzz import row_counts

@@ -3,9 +3,9 @@ option of a choice widget, through the template engine, so at 10,000 people "Ask
 feedback" spent most of its time on its checkboxes, and every page with a form a
 noticeable share on its fields (bench/routes.py). The writers below produce the same markup as
 Django's templates (`input.html`, `textarea.html`, `select.html`,
-`multiple_input.html` and their options); `tests/people/test_widgets.py` holds them to
+`multiple_input.html` and their options); `tests/core/test_widgets.py` holds them to
 Django's output byte for byte. `FastFormRenderer` (the FORM_RENDERER) uses them for
-every form; `input_tag` also serves the `choice_items` filter (people/templatetags)."""
+every form; `input_tag` also serves the `choice_items` filter (core/templatetags)."""
 
 from django.forms.renderers import DjangoTemplates
 from django.utils.html import conditional_escape, format_html, format_html_join
@@ -111,7 +111,7 @@ def write_textarea(widget: dict) -> SafeString:
 
 
 # Django's widget templates that are only `{% include "django/forms/widgets/input.html" %}`
-# (tests/people/test_widgets.py reads Django's files to keep this list true).
+# (tests/core/test_widgets.py reads Django's files to keep this list true).
 INPUT_TEMPLATES = (
     "checkbox", "color", "date", "datetime", "email", "file", "hidden", "number",
     "password", "search", "tel", "text", "time", "url",

@@ -1,11 +1,11 @@
-"""`people.selectors.in_order`: a page's rows read by the ids chosen first."""
+"""`core.queries.in_order`: a page's rows read by the ids chosen first."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.queries import in_order
 from people.models import User
-from people.selectors import in_order
 
 pytestmark = pytest.mark.django_db
 

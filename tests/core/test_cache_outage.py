@@ -16,7 +16,7 @@ from tests.factories import PASSWORD
 
 DEAD_REDIS = {
     "default": {
-        "BACKEND": "config.cache.OutageTolerantRedisCache",
+        "BACKEND": "core.cache.OutageTolerantRedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",
         "OPTIONS": {
             "IGNORE_EXCEPTIONS": True,
@@ -55,7 +55,7 @@ def test_sign_in_pages_dashboards_and_the_api_work_without_the_cache(client, org
 
 
 def _cache(location):
-    from config.cache import OutageTolerantRedisCache
+    from core.cache import OutageTolerantRedisCache
 
     options = {**DEAD_REDIS["default"]["OPTIONS"]}
     return OutageTolerantRedisCache(location, {"OPTIONS": options})

@@ -3,6 +3,7 @@
 import time
 from pathlib import Path
 
+from celery import current_app
 from django.conf import settings
 from django.db import connection
 
@@ -21,13 +22,13 @@ def check_database() -> str | None:
 def check_broker() -> str | None:
     url = settings.CELERY_BROKER_URL
     if url.startswith("filesystem://"):
-        folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])
+        folder = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"]))
         folder.mkdir(parents=True, exist_ok=True)
         return None if folder.is_dir() and _writable(folder) else "broker folder not writable"
-    from config.celery import app
-
     try:
-        with app.connection_for_write(url=url, connect_timeout=2) as conn:
+        # The project's Celery app (config/celery.py): Celery's Django fixup makes it
+        # the default in every thread, so the bottom layer need not import config.
+        with current_app.connection_for_write(url=url, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:  # noqa: BLE001
         return type(exc).__name__

@@ -15,7 +15,7 @@ def _broken_query(request):
 
 
 urlpatterns = [path("boom/", _broken_query), path("api/boom/", _broken_query)]
-handler500 = "config.errors.server_error"
+handler500 = "core.error_pages.server_error"
 
 
 @pytest.fixture
@@ -63,7 +63,7 @@ def test_the_first_request_after_the_outage_is_served_without_a_restart(client):
 
 
 @pytest.mark.django_db
-@pytest.mark.urls("tests.config.test_database_outage")
+@pytest.mark.urls("tests.core.test_database_outage")
 def test_any_other_failure_is_a_500_that_shows_nothing_of_the_error(client):
     page = client.get("/boom/")
     assert page.status_code == 500

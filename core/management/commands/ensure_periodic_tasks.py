@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from config.periodic import ensure_periodic_tasks
+from core.periodic import ensure_periodic_tasks
 
 
 class Command(BaseCommand):

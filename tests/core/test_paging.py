@@ -1,9 +1,9 @@
-"""people.paging: one page-number parser for every list, and a short list's first rows."""
+"""core.paging: one page-number parser for every list, and a short list's first rows."""
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from people.paging import first_of, page_asked, parse_page
+from core.paging import first_of, page_asked, parse_page
 
 
 @pytest.mark.parametrize(("raw", "number"), [(None, 1), ("", 1), ("1", 1), ("42", 42)])

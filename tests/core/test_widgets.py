@@ -1,4 +1,4 @@
-"""The form renderer (people/widgets.py, FORM_RENDERER) writes exactly what Django's
+"""The form renderer (core/widgets.py, FORM_RENDERER) writes exactly what Django's
 templates write, for every shape a form gives a widget: values of every kind, chosen
 options, attributes a form adds (ids, classes, aria-*, required, disabled), empty
 labels, option groups, words that need escaping; and `choice_items` what the template
@@ -13,7 +13,7 @@ from django.forms.renderers import DjangoTemplates
 from django.forms.widgets import ChoiceWidget
 from django.template import Context, Template
 
-from people.widgets import INPUT_TEMPLATES, FastFormRenderer
+from core.widgets import INPUT_TEMPLATES, FastFormRenderer
 
 CHOICES = [
     ("", "Choose a person"),

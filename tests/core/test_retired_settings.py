@@ -1,6 +1,6 @@
 """A deployment still setting a variable Tandem no longer reads is warned by `check`."""
 
-from config.checks import no_retired_settings
+from core.checks import no_retired_settings
 
 
 def test_a_retired_variable_still_set_is_a_warning_naming_what_replaced_it(monkeypatch):

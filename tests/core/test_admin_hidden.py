@@ -1,4 +1,4 @@
-"""The admin site is invisible to everyone who may not use it (config/admin_access.py):
+"""The admin site is invisible to everyone who may not use it (core/admin_access.py):
 a signed-in person who is not staff gets the 404 page for everything under /admin/ —
 its index, its models, its sign-in and sign-out, addresses that exist nowhere — with
 nothing on it that names the admin site; a visitor not signed in is sent to sign in,

@@ -1,4 +1,4 @@
-"""/api/schema/ is generated and rendered once per process and format (config/api_docs.py):
+"""/api/schema/ is generated and rendered once per process and format (core/api_docs.py):
 half a second of a worker otherwise, for any signed-in person. What is kept is exactly
 what was served, each format apart; only signed-in people get it; a changed setting
 forgets it; and the Accept header cannot make the process keep more than a handful."""
@@ -8,7 +8,7 @@ from django.conf import settings
 from django.test import override_settings
 from drf_spectacular.generators import SchemaGenerator
 
-from config import api_docs
+from core import api_docs
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """`{{ field|choice_items }}`: a choice field's options as `<li>` items, the input then
 its label — what `{% for choice in field %}<li>{{ choice.tag }} <label for=…>…</label>
-</li>{% endfor %}` writes, without a template rendered per option (people/widgets.py
+</li>{% endfor %}` writes, without a template rendered per option (core/widgets.py
 says why that matters for a list of the whole organisation)."""
 
 from django import template
@@ -8,7 +8,7 @@ from django.forms import BoundField
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from people.widgets import input_tag
+from core.widgets import input_tag
 
 register = template.Library()
 

@@ -1,12 +1,11 @@
 from django.apps import AppConfig
 
 
-class PlatformConfig(AppConfig):
-    """Project glue: health check, periodic-task registry, cross-app pages."""
+class CoreConfig(AppConfig):
+    """The bottom layer: plumbing and helpers every app may use; it imports no app."""
 
-    name = "config"
-    label = "platform"
-    verbose_name = "Platform"
+    name = "core"
+    verbose_name = "Core"
 
     def ready(self):
         from django.db.models.signals import post_migrate

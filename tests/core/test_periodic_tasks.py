@@ -2,7 +2,7 @@ import pytest
 from django.core.management import call_command
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
-from config.periodic import PERIODIC_TASKS, ensure_periodic_tasks
+from core.periodic import PERIODIC_TASKS, ensure_periodic_tasks
 
 
 @pytest.mark.django_db

@@ -3,7 +3,7 @@ recurses once per level of `[` or `{`, so a 2 KB body of a thousand brackets rai
 RecursionError — a 500 with a traceback logged every time. No body of ours nests more
 than a few levels; anything deeper than MAX_DEPTH is refused with a 400 before any
 serializer walks it. (The size limit is Django's DATA_UPLOAD_MAX_MEMORY_SIZE, which
-DRF enforces while reading the body, before any parser: config/api.py answers it.)"""
+DRF enforces while reading the body, before any parser: core/api.py answers it.)"""
 
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser

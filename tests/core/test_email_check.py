@@ -1,11 +1,11 @@
-"""Production refuses mail that goes nowhere (config/checks.py): the check itself, for
+"""Production refuses mail that goes nowhere (core/checks.py): the check itself, for
 each backend django-environ's EMAIL_URL can name. Under the production settings as a
 whole (a subprocess): tests/config/test_production_settings.py."""
 
 import pytest
 from django.test import override_settings
 
-from config.checks import email_is_delivered
+from core.checks import email_is_delivered
 
 NOWHERE = [
     "django.core.mail.backends.console.EmailBackend",  # consolemail://, the default
