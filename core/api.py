@@ -13,6 +13,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .queries import in_order
+from .errors import Forbidden
 
 # The largest id a column holds (bigint). An id filter or list of ids beyond it is
 # refused (or unknown) before it reaches the database, which would fail on it.
@@ -20,13 +21,16 @@ MAX_ID = 2**63 - 1
 
 
 def exception_handler(exc, context):
-    """Services raise django's ValidationError; the API answers it as a 400 with the
-    same message a page would show. A body Django refuses to read (over
+    """Services raise django's ValidationError for bad input; the API answers it as a
+    400 with the same message a page would show. `Forbidden` (visible, but not this
+    person's to do) is a 403 with its reason as the detail. A body Django refuses to read (over
     DATA_UPLOAD_MAX_MEMORY_SIZE, or too many form fields) is a 400 saying so, rather
     than an error Django logs with its traceback."""
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         exc = exceptions.ValidationError(detail=detail)
+    elif isinstance(exc, Forbidden):
+        exc = PermissionDenied(exc.reason)
     elif isinstance(exc, RequestDataTooBig):
         exc = exceptions.ParseError(
             "The request body is too large: at most "

@@ -3,6 +3,8 @@ weekdays, a time-of-day input."""
 
 from django import forms
 
+from .errors import Forbidden
+
 WEEKDAYS = [
     (0, "Monday"),
     (1, "Tuesday"),
@@ -23,8 +25,11 @@ class TimeInput(forms.TimeInput):
 
 def add_service_errors(form: forms.Form, exc) -> None:
     """Put a service's ValidationError on a form: on the field it names when the form
-    has that field, otherwise at the top."""
-    if hasattr(exc, "error_dict"):
+    has that field, otherwise at the top; a `Forbidden` refusal's reason likewise, on
+    the field it names. Shared by every app's pages."""
+    if isinstance(exc, Forbidden):
+        form.add_error(exc.field if exc.field in form.fields else None, exc.reason)
+    elif hasattr(exc, "error_dict"):
         for field, errors in exc.error_dict.items():
             form.add_error(field if field in form.fields else None, errors)
     else:
