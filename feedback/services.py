@@ -1,5 +1,6 @@
 """Every change to feedback, shares, requests and wins. Keyword-only, atomic;
-refusals are ValidationError with a message a person can act on.
+bad input is a ValidationError with a message a person can act on, and a change
+that is not the person's to make is `Forbidden` with the reason from `rules`.
 
 No service ever changes an item's stream: it is chosen once, at creation."""
 
@@ -14,10 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from coaching.models import FocusArea, Goal
+from core.errors import Forbidden
 from people.models import Team, User
 from people.selectors import is_in_management_chain
 from people.services import audit_record_targets
 
+from . import rules
 from .models import (
     TEXT_LIMIT,
     Direction,
@@ -158,8 +161,8 @@ def feedback_acknowledge(
 ) -> Feedback:
     """The recipient's "Thank you, I'll think about it", with an optional private
     reflection, themes to spot patterns, and a link to one of their own goals."""
-    if feedback.recipient_id != actor.pk:
-        raise ValidationError("Only the person who received it can acknowledge it.")
+    if refusal := rules.why_not_acknowledge(actor, feedback):
+        raise Forbidden(refusal)
     fields = ["reflection", "acknowledged_at"]
     if goal is not KEEP:
         _check_own_goal(goal, actor)
@@ -195,8 +198,8 @@ def share_refusal(*, feedback: Feedback, person: User) -> str | None:
 @transaction.atomic
 def feedback_share(*, feedback: Feedback, actor: User, person: User) -> FeedbackShare:
     """The recipient shows one developmental item to a named person (e.g. their coach)."""
-    if feedback.recipient_id != actor.pk:
-        raise ValidationError("Only the person who received it can share it.")
+    if refusal := rules.why_not_share(actor, feedback):
+        raise Forbidden(refusal)
     if feedback.stream != Stream.DEVELOPMENTAL:
         raise ValidationError("Evaluative feedback is not shared this way.")
     refusal = share_refusal(feedback=feedback, person=person)
@@ -210,8 +213,8 @@ def feedback_share(*, feedback: Feedback, actor: User, person: User) -> Feedback
 
 @transaction.atomic
 def feedback_share_revoke(*, feedback: Feedback, actor: User, person: User) -> None:
-    if feedback.recipient_id != actor.pk:
-        raise ValidationError("Only the person who received it can stop sharing it.")
+    if refusal := rules.why_not_unshare(actor, feedback):
+        raise Forbidden(refusal)
     FeedbackShare.objects.filter(feedback=feedback, person=person, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
@@ -314,7 +317,7 @@ def _asked(request: FeedbackRequest, responder: User) -> RequestedResponder:
         .first()
     )
     if asked is None:
-        raise ValidationError("You were not asked for this feedback.")
+        raise Forbidden(rules.NOT_ASKED)
     if asked.status != ResponderStatus.WAITING:
         raise ValidationError(f"You have already {asked.get_status_display().lower()} this.")
     return asked

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.forms import add_service_errors
 from core.paging import first_of, page_asked
+from core.errors import Forbidden
 from people.access import request_roles, role_required
 
 from . import evaluations, selectors, services
@@ -296,7 +297,7 @@ def feedback_acknowledge(request, pk):
                 themes=form.cleaned_data["themes"],
                 goal=form.cleaned_data["goal"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             status, form = 200, None
@@ -320,7 +321,7 @@ def feedback_share(request, pk):
         person = form.cleaned_data["person"]
         try:
             services.feedback_share(feedback=item, actor=request.user, person=person)
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             status, form = 200, None
@@ -463,7 +464,7 @@ def feedback_request_answer(request, pk):
                 impact=form.cleaned_data["impact"],
                 suggestion=form.cleaned_data["suggestion"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(
@@ -483,7 +484,7 @@ def feedback_request_decline(request, pk):
     asked = _asked_of_me(request, pk)
     try:
         services.feedback_request_decline(request=asked, responder=request.user)
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         context = _request_context(request, asked, decline_errors=exc.messages)
         return render(request, "feedback/request_detail.html", context, status=400)
     messages.success(request, f"Declined. {asked.requester.display_name} will see that.")
