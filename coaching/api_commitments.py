@@ -19,7 +19,6 @@ from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
     StrictSerializer,
-    forbidden_unless,
     page_by_ids,
     query_params,
     validated,
@@ -198,15 +197,14 @@ class CommitmentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def create(self, request):
         data = validated(CommitmentCreateSerializer, request)
         session = data["session"]
-        with forbidden_unless(rules.can_edit_notes(session, request.user)):
-            commitment = services.commitment_create(
-                session=session,
-                actor=request.user,
-                text=data["text"],
-                evidence=data["evidence"],
-                due_on=data["due_on"],
-                owner=data.get("owner"),
-            )
+        commitment = services.commitment_create(
+            session=session,
+            actor=request.user,
+            text=data["text"],
+            evidence=data["evidence"],
+            due_on=data["due_on"],
+            owner=data.get("owner"),
+        )
         return Response(CommitmentSerializer(commitment).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(

@@ -28,11 +28,11 @@ from core.api import (
     VALIDATION_ERROR,
     DetailSerializer,
     StrictSerializer,
-    forbidden_unless,
     inline_enum,
     query_params,
     validated,
 )
+from core.errors import Forbidden
 from people.access import HasRole, request_roles
 from people.api import PersonRefSerializer
 from people.models import User
@@ -347,9 +347,10 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def create(self, request):
         roles = request_roles(request)
         data = validated(PairCreateSerializer, request)
-        with forbidden_unless(selectors.may_form_pairs(user=request.user, roles=roles)):
-            members = _members_from(data.pop("members"), request.user)
-            pair = services.pair_create(actor=request.user, members=members, **data)
+        if refusal := selectors.why_not_form_pairs(request.user, roles):
+            raise Forbidden(refusal)
+        members = _members_from(data.pop("members"), request.user)
+        pair = services.pair_create(actor=request.user, members=members, **data)
         return self._respond(pair, status.HTTP_201_CREATED)
 
     @extend_schema(

@@ -5,6 +5,8 @@ that someone is writing a private note."""
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 
+from core.errors import Forbidden
+
 from . import rules
 from .models import CoachingSession, SharedNotes
 
@@ -18,10 +20,10 @@ def _key(session_id: int, person_id: int) -> str:
 
 def mark_writing(*, session: CoachingSession, person, field: str) -> None:
     """`person` is writing in `field` of the shared notes now (a few seconds)."""
+    if not rules.can_edit_notes(session, person):
+        raise Forbidden("Only people who write these notes are shown writing.")
     if field not in SharedNotes.FIELDS:  # never anything else: not a private note
         raise ValidationError({"writing": "Name a field of the shared notes."})
-    if not rules.can_edit_notes(session, person):
-        raise ValidationError({"writing": "Only people who write these notes are shown writing."})
     cache.set(_key(session.pk, person.pk), field, WRITING_FOR_SECONDS)
 
 

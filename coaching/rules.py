@@ -1,11 +1,14 @@
 """What a person may *do* in a session they can already see (visibility itself is
 `CoachingSession.objects.visible_to`). Pure functions over the prefetched
-participants, so pages can ask them per button without queries."""
+participants, so pages can ask them per button without queries. The services refuse
+with the same words: `core.errors.Forbidden` for what the person may not do at all,
+ValidationError for what the session's state or the input does not allow."""
 
 from datetime import datetime, timedelta
 
 from .models import (
     RUNNING_ROLES,
+    AgendaItem,
     CoachingSession,
     Commitment,
     CommitmentStatus,
@@ -35,6 +38,33 @@ def can_run(session: CoachingSession, user) -> bool:
     return role in RUNNING_ROLES
 
 
+def why_not_run(person, session: CoachingSession, verb: str) -> str | None:
+    """Why `person` may not `verb` ("log", "cancel", "move") `session` at all, or None:
+    the not-allowed part of `why_not_log_held` and `why_not_change`, which the
+    services refuse with `Forbidden` (the rest is the session's state, a 400)."""
+    if not can_run(session, person):
+        return f"Only the person running this session can {verb} it."
+    return None
+
+
+def why_not_rate(person, session: CoachingSession) -> str | None:
+    """Why `person` may never rate `session` (whether it is open for rating *now* is
+    the service's check of its state)."""
+    from .ratings import RATED_KINDS, is_rater
+
+    if session.kind not in RATED_KINDS:
+        return "Only 1:1s and manager reviews are rated."
+    if not is_rater(session, person):
+        return "Only the person coached in this session can rate it."
+    return None
+
+
+def why_not_remove_agenda_item(person, item: AgendaItem) -> str | None:
+    if item.author_id != person.pk:
+        return "Only whoever added an item can remove it."
+    return None
+
+
 def logging_opens(session: CoachingSession, user) -> datetime:
     """When `user` may first log `session` held: the start of its day in their own time
     zone, so a 1:1 brought forward to the morning is logged when it ends, without
@@ -47,8 +77,8 @@ def why_not_log_held(session: CoachingSession, user, now) -> str | None:
     """Why `user` may not log `session` held at `now`, or None if they may: the page
     offers the button only when the service would take it, and the service refuses
     with the same words. A session cannot have been held before its day."""
-    if not can_run(session, user):
-        return "Only the person running this session can log it."
+    if refusal := why_not_run(user, session, "log"):
+        return refusal
     if session.status not in (SessionStatus.SCHEDULED, SessionStatus.MISSED):
         return f"This session is already {session.get_status_display().lower()}."
     if now < logging_opens(session, user):
@@ -69,8 +99,8 @@ def why_not_change(session: CoachingSession, user, verb: str) -> str | None:
     """Why `user` may not `verb` ("cancel" or "move") `session` now, or None if they
     may: the page says it instead of offering a form that would be refused, and the
     service refuses with the same words."""
-    if not can_run(session, user):
-        return f"Only the person running this session can {verb} it."
+    if refusal := why_not_run(user, session, verb):
+        return refusal
     if session.status != SessionStatus.SCHEDULED:
         return f"Only a scheduled session can be {_CHANGED[verb]}."
     return None

@@ -110,6 +110,14 @@ def may_form_pairs(*, user: User, roles=None) -> bool:
     return is_programme_admin(user, roles) or formable_people(user=user, roles=roles).exists()
 
 
+def why_not_form_pairs(person: User, roles=None) -> str | None:
+    """The rule (as `rules.why_not_*`; it moves with the pairs): why `person` may not
+    form pairs, or None. The API and `services_pairs.pair_create` refuse with it."""
+    if not may_form_pairs(user=person, roles=roles):
+        return "You can pair people on a team you lead or below you."
+    return None
+
+
 # --- Pairs -----------------------------------------------------------------------------------
 
 

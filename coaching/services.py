@@ -1,8 +1,11 @@
 """Every change to sessions, notes, agenda and commitments.
 
-Keyword-only, atomic; refusals raise django's ValidationError (pages show it, the API
-answers 400), a stale edit raises StaleEdit (the API answers 409), and acting on a
-session one cannot see raises Http404 before anything else."""
+Keyword-only, atomic; bad input or a state that does not allow the change raises
+django's ValidationError (pages show it, the API answers 400), a change the actor may
+not make at all raises `Forbidden` with the reason from `rules` (pages show it as
+they show any refusal, the API answers 403), a stale edit raises StaleEdit (the API
+answers 409), and acting on a session one cannot see raises Http404 before anything
+else."""
 
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
@@ -13,6 +16,7 @@ from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
 
+from core.errors import Forbidden
 from people.models import Team, TeamMembership, User
 from people.selectors import is_in_management_chain, leads_or_above, people_below
 from scorecards import services as scorecard_services
@@ -364,13 +368,20 @@ def _lock(session: CoachingSession) -> CoachingSession:
 
 
 def _require(allowed: bool, message: str) -> None:
+    """A change the actor may not make at all (a 403 in the API)."""
     if not allowed:
-        raise ValidationError(message)
+        raise Forbidden(message)
+
+
+def _require_running(session: CoachingSession, actor: User, verb: str) -> None:
+    if refusal := rules.why_not_run(actor, session, verb):
+        raise Forbidden(refusal)
 
 
 def _require_changeable(session: CoachingSession, actor: User, verb: str) -> None:
-    refusal = rules.why_not_change(session, actor, verb)
-    _require(refusal is None, refusal or "")
+    _require_running(session, actor, verb)
+    if refusal := rules.why_not_change(session, actor, verb):
+        raise ValidationError(refusal)
 
 
 @transaction.atomic
@@ -382,10 +393,11 @@ def session_mark_held(
     notes: dict | None = None,
 ) -> CoachingSession:
     session = _lock(session)
+    _require_running(session, actor, "log")
     _save_notes_first(session, actor, notes)
     now = timezone.now()
-    refusal = rules.why_not_log_held(session, actor, now)
-    _require(refusal is None, refusal or "")
+    if refusal := rules.why_not_log_held(session, actor, now):
+        raise ValidationError(refusal)
     held_at = held_at or now
     if held_at > now + timedelta(minutes=5):
         raise ValidationError("A session cannot be logged as held in the future.")
@@ -438,6 +450,7 @@ def session_cancel(
     *, session: CoachingSession, actor: User, reason: str, note: str = "", notes: dict | None = None
 ) -> CoachingSession:
     session = _lock(session)
+    _require_running(session, actor, "cancel")
     _save_notes_first(session, actor, notes)
     _require_changeable(session, actor, "cancel")
     if reason not in CancelReason.values:
@@ -505,6 +518,7 @@ def session_reschedule(
 ) -> CoachingSession:
     """Move a scheduled session. The original slot is kept for the on-time rate."""
     session = _lock(session)
+    _require_running(session, actor, "move")
     _save_notes_first(session, actor, notes)
     _require_changeable(session, actor, "move")
     _check_start(start)
@@ -732,7 +746,8 @@ def agenda_item_set_done(*, item: AgendaItem, actor: User, done: bool) -> Agenda
 
 @transaction.atomic
 def agenda_item_delete(*, item: AgendaItem, actor: User) -> None:
-    _require(item.author_id == actor.pk, "Only whoever added an item can remove it.")
+    if refusal := rules.why_not_remove_agenda_item(actor, item):
+        raise Forbidden(refusal)
     item.delete()
 
 
@@ -1005,10 +1020,8 @@ def goal_reopen(*, goal: Goal, actor: User) -> Goal:
 def _check_may_rate(session: CoachingSession, rater: User) -> None:
     """Only the coachee of a held 1:1 or manager review, for RATING_DAYS after it was
     held. The coach is never asked: their only view is an aggregate."""
-    if session.kind not in ratings.RATED_KINDS:
-        raise ValidationError("Only 1:1s and manager reviews are rated.")
-    if not ratings.is_rater(session, rater):
-        raise ValidationError("Only the person coached in this session can rate it.")
+    if refusal := rules.why_not_rate(rater, session):
+        raise Forbidden(refusal)
     if session.status != SessionStatus.HELD:
         raise ValidationError("A session can be rated once it has been held.")
     if not ratings.is_open_for_rating(session):

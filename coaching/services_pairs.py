@@ -16,6 +16,7 @@ from django.db.models import Count
 from django.http import Http404
 from django.utils import timezone
 
+from core.errors import Forbidden
 from people.models import User, validate_time_zone
 from people.services import audit_record
 
@@ -138,6 +139,8 @@ def pair_create(
     """A programme admin, or a lead for people on a team they lead or below them,
     forms a pair (or a trio). Nobody is committed yet: each member reads the
     agreement and accepts or declines; the pair meets once all accepted."""
+    if refusal := selectors.why_not_form_pairs(actor):
+        raise Forbidden(refusal)
     members = list(members)
     _check_members(actor, members)
     if rationale not in PairingRationale.values:

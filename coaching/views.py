@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.forms import add_service_errors
 from core.paging import page_asked
+from core.errors import Forbidden
 from people.access import request_roles
 from people.roles import Role
 from people.selectors import access_person
@@ -325,7 +326,7 @@ def notes_save(request, pk):
             status, conflict = 409, stale.conflicts
             yours = {name: texts["yours"] for name, texts in conflict.items()}
             form = NotesForm(initial={**stale.current, **yours, "version": stale.version})
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
             status = 400
         else:
@@ -365,7 +366,7 @@ def private_note_save(request, pk):
             form = PrivateNoteForm(
                 initial={"text": stale.current["text"], "version": stale.version}
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
             status = 400
         else:
@@ -399,7 +400,7 @@ def agenda_add(request, pk):
             services.agenda_item_add(
                 session=session, actor=request.user, text=form.cleaned_data["text"]
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             status, error = 400, exc.messages
     else:
         # The form again with its error, marked on the field and read with it.
@@ -414,7 +415,7 @@ def agenda_toggle(request, pk):
     item = selectors.access_agenda_item(user=request.user, pk=pk)
     try:
         services.agenda_item_set_done(item=item, actor=request.user, done=not item.done)
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         return _fragment_or_page(
             request, item.session_id, "coaching/_agenda.html", 400, agenda_error=exc.messages
         )
@@ -427,7 +428,7 @@ def agenda_delete(request, pk):
     session_id = item.session_id
     try:
         services.agenda_item_delete(item=item, actor=request.user)
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         return _fragment_or_page(
             request, session_id, "coaching/_agenda.html", 400, agenda_error=exc.messages
         )
@@ -450,7 +451,7 @@ def commitment_add(request, pk):
                 owner=form.cleaned_data["owner"],
             )
             form = None
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
             status = 400
     else:
@@ -555,11 +556,11 @@ def session_held(request, pk):
         context = _page_context(request, pk, notes_form=form)
         context.update(conflict=stale.conflicts)
         return render(request, "coaching/session_detail.html", context, status=409)
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         # The session page again, saying why, with the status the API answers: 403
         # for someone who only reads along, 400 for a session not to be logged now.
         messages.error(request, " ".join(exc.messages))
-        status = 400 if rules.can_run(session, request.user) else 403
+        status = 403 if isinstance(exc, Forbidden) else 400
         return render(
             request, "coaching/session_detail.html", _page_context(request, pk), status=status
         )
@@ -604,7 +605,7 @@ def session_cancel(request, pk):
                 reason=form.cleaned_data["reason"],
                 note=form.cleaned_data["note"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, "Session cancelled. The reason counts in the cadence health.")
@@ -638,7 +639,7 @@ def session_reschedule(request, pk):
                 start=form.cleaned_data["scheduled_start"],
                 duration_minutes=form.cleaned_data["duration_minutes"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, "Session moved.")
@@ -664,7 +665,7 @@ def call_review_scoring(request, pk):
         scoring = services.call_review_scoring_open(
             session=session, actor=request.user, template=template
         )
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         context = _page_context(request, pk, scoring_error=exc.messages)
         return render(request, "coaching/session_detail.html", context, status=400)
     return redirect("round_detail", scoring.pk)
@@ -695,7 +696,7 @@ def session_rating(request, pk):
                 score=form.cleaned_data["score"],
                 comment=form.cleaned_data["comment"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             if not request.htmx:

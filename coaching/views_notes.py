@@ -7,7 +7,9 @@ from django.core.exceptions import ValidationError
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from . import presence, rules, selectors, services
+from core.errors import Forbidden
+
+from . import presence, selectors, services
 from .selectors_notes import clock, notes_state
 
 
@@ -15,8 +17,9 @@ def is_autosave(request) -> bool:
     return request.headers.get("X-Autosave") == "1"
 
 
-def _refused(session, user, exc: ValidationError, can) -> JsonResponse:
-    status = 400 if can(session, user) else 403
+def _refused(exc: ValidationError | Forbidden) -> JsonResponse:
+    """403 for what this person may not do here, 400 for what they typed."""
+    status = 403 if isinstance(exc, Forbidden) else 400
     return JsonResponse({"errors": exc.messages}, status=status)
 
 
@@ -42,8 +45,8 @@ def notes_autosave(request, session, form) -> JsonResponse:
         )
     except services.StaleEdit as stale:
         conflicts, status = stale.conflicts, 409
-    except ValidationError as exc:
-        return _refused(session, request.user, exc, rules.can_edit_notes)
+    except (ValidationError, Forbidden) as exc:
+        return _refused(exc)
     state = notes_state(
         session=selectors.access_session(user=request.user, pk=session.pk), viewer=request.user
     )
@@ -68,8 +71,8 @@ def private_autosave(request, session, form) -> JsonResponse:
     except services.StaleEdit as stale:
         # Saved from another tab of the same person: their own words, never anyone else's.
         return JsonResponse({"version": stale.version, "saved": stale.current["text"]}, status=409)
-    except ValidationError as exc:
-        return _refused(session, request.user, exc, rules.can_keep_private_note)
+    except (ValidationError, Forbidden) as exc:
+        return _refused(exc)
     return JsonResponse({"version": note.version, "saved_at": clock(note.updated_at)})
 
 
@@ -82,6 +85,6 @@ def notes_live(request, pk):
     if writing is not None:
         try:
             presence.mark_writing(session=session, person=request.user, field=writing)
-        except ValidationError as exc:
-            return _refused(session, request.user, exc, rules.can_edit_notes)
+        except (ValidationError, Forbidden) as exc:
+            return _refused(exc)
     return JsonResponse(notes_state(session=session, viewer=request.user))

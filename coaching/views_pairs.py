@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.forms import add_service_errors
 from core.paging import first_of, page_asked
+from core.errors import Forbidden
 from people.access import request_roles, role_required
 from people.roles import Role
 
@@ -164,7 +165,7 @@ def pair_new(request):
     if form.is_valid():
         try:
             pair = services.pair_create(actor=request.user, **_create_args(form.cleaned_data))
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(

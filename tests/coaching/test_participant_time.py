@@ -7,13 +7,13 @@ the range on the index (PostgreSQL)."""
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cadence.health import _covered, health_by_coach, weekly_by_coach
 from coaching.models import SessionParticipant
 from coaching.selectors import current_goal, people_overview
 from coaching.services import notes_save, session_reschedule
+from core.errors import Forbidden
 from dashboards.team import this_week
 from people.models import User
 from tests.factories import one_on_one
@@ -42,7 +42,7 @@ def test_moving_a_session_moves_its_participants_time(org):
 def test_a_refused_move_moves_nothing(org):
     start = timezone.now() + timedelta(days=2)
     session = one_on_one(org.manager, org.rep, start=start)
-    with pytest.raises(ValidationError, match="Only the person running this session"):
+    with pytest.raises(Forbidden, match="Only the person running this session"):
         session_reschedule(session=session, actor=org.rep, start=start + timedelta(days=1))
     assert starts_of(session) == {(start,)}
 
