@@ -15,7 +15,7 @@ from people.models import Team, User
 from people.roles import Role
 from people.selectors import people_below, roles_of
 
-from . import services_rollout as services
+from . import rules
 from .models import Rollout, RolloutQuerySet
 from .rollout import Progress, kept_evidence, progress_for
 
@@ -72,8 +72,8 @@ def team_rollout(*, user: User, pk: int, today: date | None = None) -> TeamRollo
         team=team,
         rollout=rollout,
         progress=progress,
-        may_start=rollout is None and services.may_start(actor=user, team=team),
-        may_tick=rollout is not None and services.may_tick(actor=user, rollout=rollout),
+        may_start=rollout is None and rules.may_start_rollout(user, team),
+        may_tick=rollout is not None and rules.may_tick_rollout(user, rollout),
     )
 
 
@@ -112,7 +112,7 @@ class Overview:
     # The refresh slot the checklists' evidence is of (`rollout.kept_evidence`); None
     # when no team has started.
     as_of: datetime | None = None
-    # The teams not started that the reader may start (`services.may_start`, as a set).
+    # The teams not started that the reader may start (`rules.may_start_rollout`, as a set).
     startable: frozenset[int] = frozenset()
 
     @property
@@ -154,7 +154,7 @@ def overview(
 
 
 def _startable(*, user: User, roles: frozenset[Role], rows: list[OverviewRow]) -> frozenset[int]:
-    """`services.may_start` for every team not started, in one query at most: a
+    """`rules.may_start_rollout` for every team not started, in one query at most: a
     programme admin starts any; anyone else the teams they or someone below them lead."""
     waiting = [row.team.pk for row in rows if not row.started]
     if not waiting:

@@ -1,6 +1,6 @@
 """Changes to a team's install plan: starting it, and the lead ticking (or
-un-ticking) the items the data cannot tell. Keyword-only, atomic; refusals are
-ValidationError."""
+un-ticking) the items the data cannot tell. Keyword-only, atomic; bad input is a
+ValidationError, a change that is not the person's to make `Forbidden` (`rules`)."""
 
 from datetime import date, timedelta
 
@@ -8,11 +8,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import Forbidden
 from people.models import Team, User
-from people.roles import Role
-from people.selectors import leads_or_above, roles_of
 from people.services import audit_record
 
+from . import rules
 from .models import Rollout, RolloutTick
 from .rollout import BY_KEY, MANUAL
 
@@ -22,23 +22,11 @@ START_PAST_LIMIT = timedelta(days=365)
 START_FUTURE_LIMIT = timedelta(days=90)
 
 
-def may_start(*, actor: User, team: Team) -> bool:
-    """The team's lead, anyone above the lead, or a programme admin."""
-    return leads_or_above(user=actor, team=team) or Role.PROGRAMME_ADMIN in roles_of(actor)
-
-
-def may_tick(*, actor: User, rollout: Rollout) -> bool:
-    """The lead: they know whether the recordings are on and the scorecard agreed."""
-    return rollout.team.lead_id is not None and rollout.team.lead_id == actor.pk
-
-
 @transaction.atomic
 def rollout_start(*, team: Team, actor: User, starts_on: date) -> Rollout:
     """Start a team's 30/60/90-day install plan, counted from `starts_on`."""
-    if not may_start(actor=actor, team=team):
-        raise ValidationError(
-            "A team's rollout is started by its lead, someone above the lead, or a programme admin."
-        )
+    if refusal := rules.why_not_start_rollout(actor, team):
+        raise Forbidden(refusal)
     today = timezone.localdate()
     if starts_on is None:
         raise ValidationError({"starts_on": "Give the day the rollout starts."})
@@ -70,8 +58,8 @@ def _check_manual(item: str) -> None:
 
 
 def _check_lead(rollout: Rollout, actor: User) -> None:
-    if not may_tick(actor=actor, rollout=rollout):
-        raise ValidationError("Only the team's lead ticks its checklist.")
+    if refusal := rules.why_not_tick_rollout(actor, rollout):
+        raise Forbidden(refusal)
 
 
 @transaction.atomic

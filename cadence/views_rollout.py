@@ -15,9 +15,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.forms import add_service_errors
 from core.paging import page_asked
+from core.errors import Forbidden
 from people.access import request_roles, role_required
 from people.roles import Role
 
+from . import rules
 from . import selectors_rollout as selectors
 from . import services_rollout as services
 from .forms_rollout import RolloutOverviewForm, RolloutStartForm, RolloutTickForm
@@ -38,7 +40,7 @@ def team_rollout(request, pk):
     state = selectors.team_rollout(user=request.user, pk=pk)
     if request.method == "GET":
         return _page(request, state)
-    if not services.may_start(actor=request.user, team=state.team):
+    if not rules.may_start_rollout(request.user, state.team):
         raise Http404
     form = RolloutStartForm(request.POST)
     if form.is_valid():
@@ -46,7 +48,7 @@ def team_rollout(request, pk):
             services.rollout_start(
                 team=state.team, actor=request.user, starts_on=form.cleaned_data["starts_on"]
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, "Rollout started: the checklist counts from its first day.")
@@ -63,7 +65,7 @@ def _tick(request, pk, service, done_message):
     if form.is_valid():
         try:
             service(rollout=state.rollout, actor=request.user, item=form.cleaned_data["item"])
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             error = exc.messages
     else:
         error = [e for errors in form.errors.values() for e in errors]
