@@ -11,7 +11,7 @@ from people.models import User
 from people.pickers import offer_people, source
 from people.selectors import is_in_management_chain, people_below
 
-from . import selectors, services
+from . import rules, selectors
 from .models import MAX_SCALE, TEXT_LIMIT, RecordedCall, Template, TemplateVersion, WorkKind
 from .services import DEFAULT_SCALE, MAX_CRITERIA, CriterionSpec, ScoreInput
 
@@ -294,7 +294,7 @@ class CalibrationForm(forms.Form):
         return any(True for _ in self.fields["work"].widget.choices)
 
 
-@source("raters", allowed=services.may_calibrate)
+@source("raters", allowed=rules.may_calibrate)
 def _managers(user: User, params=None) -> QuerySet[User]:
     """Whom a calibration invites: the active managers (anyone with a direct report)."""
     return (

@@ -1,8 +1,8 @@
 """Every change to templates, recorded calls, rounds and scorecards. Keyword-only and
-atomic; refusals are ValidationError with a message a person can act on.
+atomic; bad input is a ValidationError with a message a person can act on.
 
-Who may do what lives here (pages and API call these and answer a refusal as a 400,
-or 403 when the person may see the thing but not act on it)."""
+Who may do what is decided in `rules`; a service refuses what the person may not do
+with `Forbidden` and its reason (pages show it as any refusal, the API answers 403)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -14,10 +14,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from core.errors import Forbidden
 from people.models import User
-from people.roles import Role
-from people.selectors import is_in_management_chain, roles_of
+from people.selectors import is_in_management_chain
 
+from . import rules
 from .models import (
     MAX_SCALE,
     TEXT_LIMIT,
@@ -59,8 +60,8 @@ class CriterionSpec:
 
 
 def _require_admin(actor: User) -> None:
-    if Role.PROGRAMME_ADMIN not in roles_of(actor):
-        raise ValidationError("Only programme admins edit scorecard templates.")
+    if refusal := rules.why_not_edit_templates(actor):
+        raise Forbidden(refusal)
 
 
 def _clean_specs(specs: list[CriterionSpec], template: Template | None) -> list[CriterionSpec]:
@@ -341,8 +342,8 @@ def _refresh(scoring: ScoringRound) -> None:
 @transaction.atomic
 def self_assessment_open(*, actor: User, work: RecordedCall, template: Template) -> ScoringRound:
     """The subject scores their own call, alone."""
-    if work.person_id != actor.pk:
-        raise ValidationError("Score your own calls here; a coach scores others' with you.")
+    if refusal := rules.why_not_self_assess(actor, work):
+        raise Forbidden(refusal)
     return _open_round(
         actor=actor,
         work=work,
@@ -356,8 +357,8 @@ def self_assessment_open(*, actor: User, work: RecordedCall, template: Template)
 def coach_scoring_open(*, actor: User, work: RecordedCall, template: Template) -> ScoringRound:
     """A manager (or anyone above the subject) scores a call, and the subject is asked
     to score it too — first: the coach's scores stay hidden until they have."""
-    if not is_in_management_chain(manager=actor, person=work.person_id):
-        raise ValidationError("Only someone the subject reports to can coach-score their call.")
+    if refusal := rules.why_not_coach_score(actor, work):
+        raise Forbidden(refusal)
     return _open_round(
         actor=actor,
         work=work,
@@ -372,8 +373,8 @@ def peer_scoring_open(
     *, actor: User, work: RecordedCall, template: Template, peers: list[User]
 ) -> ScoringRound:
     """The subject asks colleagues to score a call of theirs, and scores it too."""
-    if work.person_id != actor.pk:
-        raise ValidationError("Ask for peer scores on your own calls.")
+    if refusal := rules.why_not_ask_peers(actor, work):
+        raise Forbidden(refusal)
     if not peers:
         raise ValidationError({"raters": "Ask at least one colleague."})
     if any(p.pk == actor.pk for p in peers):
@@ -415,18 +416,14 @@ def team_review_scoring_open(
     )
 
 
-def may_calibrate(actor: User) -> bool:
-    return bool({Role.PROGRAMME_ADMIN, Role.MANAGER_OF_MANAGERS} & roles_of(actor))
-
-
 @transaction.atomic
 def calibration_open(
     *, actor: User, work: RecordedCall, template: Template, raters: list[User], title: str
 ) -> ScoringRound:
     """A programme admin or a manager of managers picks one call and invites raters
     (typically all managers); each scores blind until it is closed."""
-    if not may_calibrate(actor):
-        raise ValidationError("Calibrations are run by programme admins and managers of managers.")
+    if refusal := rules.why_not_calibrate(actor):
+        raise Forbidden(refusal)
     if len(raters) < MIN_CALIBRATION_RATERS:
         raise ValidationError({"raters": "Invite at least two raters: agreement needs company."})
     if not title.strip():
@@ -445,17 +442,13 @@ def _locked(scoring: ScoringRound) -> ScoringRound:
     return ScoringRound.objects.select_for_update().get(pk=scoring.pk)
 
 
-def may_close(actor: User, scoring: ScoringRound) -> bool:
-    return scoring.created_by_id == actor.pk
-
-
 @transaction.atomic
 def round_close(*, actor: User, scoring: ScoringRound) -> ScoringRound:
     """Closing reveals a calibration and the manager's scorecard in a team review, and
     ends scoring: drafts stay drafts."""
     scoring = _locked(scoring)
-    if not may_close(actor, scoring):
-        raise ValidationError("Only whoever opened the scoring can close it.")
+    if refusal := rules.why_not_close(actor, scoring):
+        raise Forbidden(refusal)
     if scoring.is_closed:
         raise ValidationError("This scoring is already closed.")
     scoring.closed_at = timezone.now()
@@ -467,7 +460,7 @@ def round_close(*, actor: User, scoring: ScoringRound) -> ScoringRound:
 def _rater(scoring: ScoringRound, actor: User) -> RoundRater:
     rater = RoundRater.objects.filter(round=scoring, person=actor).first()
     if rater is None:
-        raise ValidationError("You are not one of the raters of this call.")
+        raise Forbidden(rules.NOT_A_RATER)
     return rater
 
 

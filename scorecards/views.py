@@ -17,11 +17,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from core.forms import add_service_errors
 from core.paging import first_of, page_asked
+from core.errors import Forbidden
 from people.access import request_roles, role_required
 from people.roles import Role
 from people.selectors import list_ids_below
 
-from . import selectors, services
+from . import rules, selectors, services
 from .forms import (
     HOW_COACH,
     HOW_PEER,
@@ -163,7 +164,7 @@ def call_score(request, pk):
             scoring = OPENERS[data["how"]](
                 request.user, call, data["template"], list(data.get("peers") or [])
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             return redirect("round_detail", scoring.pk)
@@ -200,7 +201,7 @@ def _round_context(request, scoring, form=None):
         "view": view,
         "scoring": scoring,
         "form": form,
-        "may_close": services.may_close(request.user, scoring) and not scoring.is_closed,
+        "may_close": rules.may_close(request.user, scoring) and not scoring.is_closed,
         "table": _side_by_side(view),
         "summaries": [card for card in view.visible if card.keep or card.try_next],
         "shows_gap": any(row.gap is not None for row in view.rows),
@@ -231,7 +232,7 @@ def round_scorecard_save(request, pk):
                 try_next=form.cleaned_data["try_next"],
                 submit=form.submitting,
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             if request.htmx and not form.submitting:
@@ -252,7 +253,7 @@ def _round_action(request, pk, action, done):
     scoring = selectors.access_round(user=request.user, pk=pk)
     try:
         action(actor=request.user, scoring=scoring)
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         context = {**_round_context(request, scoring), "action_error": exc.messages}
         return render(request, "scorecards/round_detail.html", context, status=400)
     messages.success(request, done)
@@ -272,18 +273,16 @@ def round_close(request, pk):
 # --- Calibrations ------------------------------------------------------------------------------
 
 
-def _may_calibrate(request):
-    roles = request_roles(request)
-    return Role.PROGRAMME_ADMIN in roles or Role.MANAGER_OF_MANAGERS in roles
-
-
 @require_GET
 def calibration_list(request):
     rounds = selectors.rounds_for(user=request.user).filter(context=RoundContext.CALIBRATION)
     return render(
         request,
         "scorecards/calibration_list.html",
-        {"rounds": list(rounds[:LIST_LIMIT]), "may_calibrate": _may_calibrate(request)},
+        {
+            "rounds": list(rounds[:LIST_LIMIT]),
+            "may_calibrate": rules.may_calibrate(request.user, request_roles(request)),
+        },
     )
 
 
@@ -301,7 +300,7 @@ def calibration_new(request):
                 raters=list(data["raters"]),
                 title=data["title"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, "Calibration open: each rater scores blind.")

@@ -30,7 +30,6 @@ from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
     StrictSerializer,
-    forbidden_unless,
     inline_enum,
     query_params,
     validated,
@@ -39,8 +38,8 @@ from people.api import PersonRefSerializer
 from people.api_common import PersonField
 from people.selectors import is_in_management_chain
 
-from .. import selectors, services
-from ..models import TEXT_LIMIT, RoundContext, RoundRater, ScoringRound, Template
+from .. import rules, selectors, services
+from ..models import TEXT_LIMIT, RoundContext, ScoringRound, Template
 from .common import (
     CONTEXT_ENUM,
     FORBIDDEN,
@@ -184,7 +183,7 @@ class RoundDetailSerializer(serializers.Serializer):
 
     def get_can_close(self, view) -> bool:
         user = self.context["request"].user
-        return not view.round.is_closed and services.may_close(user, view.round)
+        return not view.round.is_closed and rules.may_close(user, view.round)
 
 
 # --- Input -----------------------------------------------------------------------------------
@@ -373,9 +372,6 @@ class ScoringRoundViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             RoundDetailSerializer(view, context=self.get_serializer_context()).data, status=code
         )
 
-    def _is_rater(self, scoring) -> bool:
-        return RoundRater.objects.filter(round=scoring, person=self.request.user).exists()
-
     @extend_schema(
         operation_id="scoring_rounds_retrieve",
         summary="A round as you may see it",
@@ -404,25 +400,22 @@ class ScoringRoundViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         context, work, template = data["context"], data["work"], data["template"]
         user = request.user
         try:
-            with forbidden_unless(self._may_open(context, work)):
-                if context == RoundContext.SELF:
-                    scoring = services.self_assessment_open(
-                        actor=user, work=work, template=template
-                    )
-                elif context == RoundContext.COACH:
-                    scoring = services.coach_scoring_open(actor=user, work=work, template=template)
-                elif context == RoundContext.PEER:
-                    scoring = services.peer_scoring_open(
-                        actor=user, work=work, template=template, peers=data["peers"]
-                    )
-                else:
-                    scoring = services.calibration_open(
-                        actor=user,
-                        work=work,
-                        template=template,
-                        raters=data.get("raters", []),
-                        title=data.get("title", ""),
-                    )
+            if context == RoundContext.SELF:
+                scoring = services.self_assessment_open(actor=user, work=work, template=template)
+            elif context == RoundContext.COACH:
+                scoring = services.coach_scoring_open(actor=user, work=work, template=template)
+            elif context == RoundContext.PEER:
+                scoring = services.peer_scoring_open(
+                    actor=user, work=work, template=template, peers=data["peers"]
+                )
+            else:
+                scoring = services.calibration_open(
+                    actor=user,
+                    work=work,
+                    template=template,
+                    raters=data.get("raters", []),
+                    title=data.get("title", ""),
+                )
         except DjangoValidationError as refusal:
             # The service speaks of raters; a peer round's body calls them peers.
             if context == RoundContext.PEER and hasattr(refusal, "error_dict"):
@@ -432,16 +425,6 @@ class ScoringRoundViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 raise DjangoValidationError(errors) from refusal
             raise
         return self._respond(scoring.pk, status.HTTP_201_CREATED)
-
-    def _may_open(self, context, work) -> bool:
-        """Whether a refusal is a 403 (this kind of round is not yours to open on this
-        call) or a 400 (bad input). The services decide; this only picks the code."""
-        user = self.request.user
-        if context == RoundContext.CALIBRATION:
-            return services.may_calibrate(user)
-        if context == RoundContext.COACH:
-            return is_in_management_chain(manager=user, person=work.person_id)
-        return work.person_id == user.pk
 
     @extend_schema(
         operation_id="scoring_rounds_scorecard",
@@ -457,15 +440,14 @@ class ScoringRoundViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def scorecard(self, request, pk=None):
         scoring = self._round(pk)
         data = validated(ScorecardSaveSerializer, request)
-        with forbidden_unless(self._is_rater(scoring)):
-            services.scorecard_save(
-                actor=request.user,
-                scoring=scoring,
-                scores=[services.ScoreInput(**item) for item in data["scores"]],
-                keep=data["keep"],
-                try_next=data["try_next"],
-                submit=data["submit"],
-            )
+        services.scorecard_save(
+            actor=request.user,
+            scoring=scoring,
+            scores=[services.ScoreInput(**item) for item in data["scores"]],
+            keep=data["keep"],
+            try_next=data["try_next"],
+            submit=data["submit"],
+        )
         return self._respond(pk)
 
     @extend_schema(
@@ -478,8 +460,7 @@ class ScoringRoundViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def decline(self, request, pk=None):
         scoring = self._round(pk)
-        with forbidden_unless(self._is_rater(scoring)):
-            services.round_decline(actor=request.user, scoring=scoring)
+        services.round_decline(actor=request.user, scoring=scoring)
         return self._respond(pk)
 
     @extend_schema(
@@ -494,6 +475,5 @@ class ScoringRoundViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def close(self, request, pk=None):
         scoring = self._round(pk)
-        with forbidden_unless(services.may_close(request.user, scoring)):
-            services.round_close(actor=request.user, scoring=scoring)
+        services.round_close(actor=request.user, scoring=scoring)
         return self._respond(pk)

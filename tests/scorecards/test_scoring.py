@@ -3,6 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from core.errors import Forbidden
 from scorecards import services
 from scorecards.models import Score, Scorecard, ScoringRound
 from scorecards.selectors import round_view
@@ -20,15 +21,15 @@ def scoring(org, template, call):
 
 def test_only_someone_above_the_subject_coach_scores(org, template, call):
     for outsider in (org.peer, org.other_manager, org.hr, org.admin, org.rep):
-        with pytest.raises(ValidationError):
+        with pytest.raises(Forbidden):
             services.coach_scoring_open(actor=outsider, work=call, template=template)
     assert services.coach_scoring_open(actor=org.head, work=call, template=template)
 
 
 def test_only_the_subject_self_assesses_or_asks_peers(org, template, call):
-    with pytest.raises(ValidationError):
+    with pytest.raises(Forbidden):
         services.self_assessment_open(actor=org.manager, work=call, template=template)
-    with pytest.raises(ValidationError):
+    with pytest.raises(Forbidden):
         services.peer_scoring_open(actor=org.peer, work=call, template=template, peers=[org.peer])
     with pytest.raises(ValidationError, match="ask someone else"):
         services.peer_scoring_open(actor=org.rep, work=call, template=template, peers=[org.rep])
@@ -42,7 +43,7 @@ def test_only_the_subject_self_assesses_or_asks_peers(org, template, call):
 
 
 def test_calibrations_are_for_programme_admins_and_managers_of_managers(org, template, call):
-    with pytest.raises(ValidationError, match="Calibrations are run by"):
+    with pytest.raises(Forbidden, match="Calibrations are run by"):
         services.calibration_open(
             actor=org.manager, work=call, template=template, raters=[org.peer, org.rep], title="x"
         )
@@ -100,7 +101,7 @@ def test_a_draft_is_saved_then_submitted_once_and_is_final(org, scoring):
 
 
 def test_someone_not_invited_cannot_score(org, scoring):
-    with pytest.raises(ValidationError, match="not one of the raters"):
+    with pytest.raises(Forbidden, match="not one of the raters"):
         submit(org.peer, scoring, [1, 1, 1])
 
 
@@ -108,7 +109,7 @@ def test_a_closed_round_takes_no_more_scores(org, scoring):
     services.round_close(actor=org.manager, scoring=scoring)
     with pytest.raises(ValidationError, match="closed"):
         submit(org.rep, scoring, [1, 1, 1])
-    with pytest.raises(ValidationError, match="Only whoever opened"):
+    with pytest.raises(Forbidden, match="Only whoever opened"):
         services.round_close(actor=org.rep, scoring=scoring)
 
 
