@@ -8,7 +8,7 @@ from cadence.selectors_outbox import delivery_state
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role
-from people.selectors import may_become_first_programme_admin
+from people.rules import may_become_first_programme_admin
 
 from . import setup_steps
 from .waiting import waiting_for

@@ -10,7 +10,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.template.response import TemplateResponse
 
-from .erasure import may_erase, person_erase
+from .erasure import person_erase
+from .rules import may_erase
 
 
 @admin.action(description="Erase selected departed people…", permissions=["change"])

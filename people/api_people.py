@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_field,
     extend_schema_view,
@@ -23,6 +24,15 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
+from config.api import (
+    NOT_FOUND,
+    VALIDATION_ERROR,
+    DetailSerializer,
+    PersonField,
+    StrictSerializer,
+    query_params,
+    validated,
+)
 
 from .access import HasRole
 from .api import PersonRefSerializer, TeamRefSerializer
@@ -53,6 +63,9 @@ PERSON_ID = OpenApiParameter(
     "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Person id."
 )
 TIME_ZONE_LIMIT = User._meta.get_field("time_zone").max_length
+# `people.rules`: a superuser's account is changed by superusers only, and nobody
+# changes their own appointments or deactivates themselves.
+NOT_YOURS = OpenApiResponse(DetailSerializer, description="Not yours to change: the reason.")
 APPOINTED = [(str(role), role.label) for role in GROUP_FOR_ROLE]
 
 
@@ -246,7 +259,12 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         "sent, or nothing",
         parameters=[PERSON_ID],
         request=PersonChangeSerializer,
-        responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={
+            200: PersonDetailSerializer,
+            400: VALIDATION_ERROR,
+            403: NOT_YOURS,
+            404: NOT_FOUND,
+        },
     )
     def partial_update(self, request, pk: int):
         person = get_object_or_404(User, pk=pk)
@@ -260,7 +278,12 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         "the others revoked. Not your own",
         parameters=[PERSON_ID],
         request=AppointmentsSerializer,
-        responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={
+            200: PersonDetailSerializer,
+            400: VALIDATION_ERROR,
+            403: NOT_YOURS,
+            404: NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["put"])
     def appointments(self, request, pk: int):
@@ -276,7 +299,12 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         "stays. Not yourself",
         parameters=[PERSON_ID],
         request=LeaveSerializer,
-        responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={
+            200: PersonDetailSerializer,
+            400: VALIDATION_ERROR,
+            403: NOT_YOURS,
+            404: NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["post"])
     def deactivate(self, request, pk: int):
@@ -317,7 +345,12 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         "of the teams they are on and lead",
         parameters=[PERSON_ID],
         request=None,
-        responses={200: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={
+            200: PersonDetailSerializer,
+            400: VALIDATION_ERROR,
+            403: NOT_YOURS,
+            404: NOT_FOUND,
+        },
     )
     @action(detail=True, methods=["post"])
     def reactivate(self, request, pk: int):

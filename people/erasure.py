@@ -18,14 +18,15 @@ Only for deactivated people: someone still working here is refused."""
 from collections import Counter
 from dataclasses import dataclass, field
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import router, transaction
 from django.db.models.deletion import Collector
 
+from core.errors import Forbidden
+
+from . import rules
 from .models import User
 from .privacy import Erasure, erasure_parts
-from .roles import Role
-from .selectors import roles_of
 
 VERB = "privacy.person_erased"
 
@@ -99,21 +100,15 @@ def _plan(person: User, collector: _CountingCollector, parts: list[Erasure]) -> 
     return plan
 
 
-def may_erase(actor: User) -> bool:
-    """Programme admins and superusers; the plan alone already tells what a person
-    left behind, so the dry run asks the same."""
-    return actor.is_active and (actor.is_superuser or Role.PROGRAMME_ADMIN in roles_of(actor))
-
-
 def person_erase(
     *, actor: User | None, person: User, dry_run: bool = True, via: str = "admin"
 ) -> ErasurePlan:
     """The plan for erasing `person`; carried out unless `dry_run`. Raises
-    PermissionDenied for an actor who may not erase (`actor=None` is an operator at
+    Forbidden for an actor who may not erase (`actor=None` is an operator at
     the server's shell: `manage.py erase_person`) and ValidationError for someone
     still active. `via` (admin, command) goes into the audit event."""
-    if actor is not None and not may_erase(actor):
-        raise PermissionDenied("Only programme admins may erase people.")
+    if actor is not None and (refusal := rules.why_not_erase(actor)):
+        raise Forbidden(refusal)
     if person.is_active:
         raise ValidationError(
             f"{person} is still active. Deactivate them first: only people who have "

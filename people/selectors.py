@@ -200,12 +200,6 @@ def programme_admin_exists() -> bool:
     ).exists()
 
 
-def may_become_first_programme_admin(user: User) -> bool:
-    """A fresh install has a superuser (`createsuperuser`) and nobody to configure the
-    programme; that superuser, and only while nobody active holds the role, may take it."""
-    return user.is_authenticated and user.is_superuser and not programme_admin_exists()
-
-
 def roles_of(user: User) -> frozenset[Role]:
     """All roles the person holds right now (one query): a rep has a manager, a
     manager has active reports, a manager of managers has an active report who has

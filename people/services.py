@@ -15,6 +15,9 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from core.errors import Forbidden
+
+from . import rules
 from .models import (
     AuditEvent,
     ReportingLine,
@@ -25,7 +28,7 @@ from .models import (
     work_days_bits,
 )
 from .roles import GROUP_FOR_ROLE, Role
-from .selectors import may_become_first_programme_admin, people_below
+from .selectors import people_below
 
 
 def audit_record(
@@ -381,10 +384,8 @@ def first_programme_admin_claim(*, actor: User) -> None:
     group row is locked first, so two superusers claiming at once give one admin."""
     group = _group_for(Role.PROGRAMME_ADMIN)
     Group.objects.select_for_update().filter(pk=group.pk).first()
-    if not may_become_first_programme_admin(actor):
-        raise ValidationError(
-            "Someone already runs the programme: ask them to appoint you in People."
-        )
+    if refusal := rules.why_not_become_first_programme_admin(actor):
+        raise Forbidden(refusal)
     role_grant(person=actor, role=Role.PROGRAMME_ADMIN, actor=actor)
 
 

@@ -3,13 +3,17 @@ API: their name and time zone, their manager, their appointments (HR, programme
 admin), whether they are still here. Built on `people.services`, so every change keeps
 its audit event and its history; the guards the admin site keeps are here, once, for
 pages and API alike: nobody changes their own appointments or deactivates themselves,
-and a superuser's account is changed by superusers only."""
+and a superuser's account is changed by superusers only (`rules`; refused with
+`Forbidden`)."""
 
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from core.errors import Forbidden
+
+from . import rules
 from .models import User
 from .roles import APPOINTED_ROLES, Role
 from .selectors import roles_of
@@ -25,12 +29,12 @@ from .services import (
     role_revoke,
 )
 
-SUPERUSER_ONLY = "Only a superuser changes a superuser's account."
+SUPERUSER_ONLY = rules.SUPERUSER_ONLY
 
 
 def _may_change(*, actor: User, person: User) -> None:
-    if person.is_superuser and not actor.is_superuser:
-        raise ValidationError(SUPERUSER_ONLY)
+    if refusal := rules.why_not_change_account(actor, person):
+        raise Forbidden(refusal)
 
 
 @transaction.atomic
@@ -113,8 +117,8 @@ def appointments_set(*, actor: User, person: User, roles: Iterable[Role]) -> boo
     held = roles_of(person) & APPOINTED_ROLES
     if wanted == held:
         return False
-    if person.pk == actor.pk:
-        raise ValidationError({"roles": "Your own appointments are changed by someone else."})
+    if refusal := rules.why_not_change_appointments(actor, person):
+        raise Forbidden(refusal, field="roles")
     for role in sorted(wanted - held):
         role_grant(person=person, role=role, actor=actor)
     for role in sorted(held - wanted):
@@ -133,9 +137,8 @@ assert set(LEAVING_REASONS) <= set(DEACTIVATION_REASONS)
 
 def person_leave(*, actor: User, person: User, reason: str) -> dict:
     """Deactivate someone (every sign-in ended at once); `person_deactivate` does it."""
-    _may_change(actor=actor, person=person)
-    if person.pk == actor.pk:
-        raise ValidationError("You cannot deactivate yourself: ask another programme admin.")
+    if refusal := rules.why_not_deactivate(actor, person):
+        raise Forbidden(refusal)
     if reason not in LEAVING_REASONS:
         raise ValidationError({"reason": f"One of: {', '.join(LEAVING_REASONS)}."})
     return person_deactivate(actor=actor, person=person, reason=reason)

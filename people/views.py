@@ -11,6 +11,9 @@ from core.forms import add_service_errors
 from . import privacy, services
 from .forms import ProfileForm
 from .selectors import may_become_first_programme_admin
+from core.errors import Forbidden
+from .forms import ProfileForm, add_service_errors
+from .rules import may_become_first_programme_admin
 
 
 @require_http_methods(["GET", "POST"])
@@ -46,7 +49,7 @@ def first_programme_admin(request):
     if request.method == "POST":
         try:
             services.first_programme_admin_claim(actor=request.user)
-        except ValidationError as refusal:
+        except (ValidationError, Forbidden) as refusal:
             context = {"error": " ".join(refusal.messages)}
             return render(request, "people/first_programme_admin.html", context, status=400)
         messages.success(request, "You run the programme now. Start with the steps below.")

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.forms import add_service_errors
 from core.paging import page_asked
+from core.errors import Forbidden
 
 from .access import role_required
 from .forms_people import (
@@ -200,7 +201,7 @@ def _act(request, record, act, *, done):
     with the service's refusal, as a 400."""
     try:
         act()
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         return _detail(request, record, refusal=" ".join(exc.messages), status=400)
     messages.success(request, done)
     return redirect("programme_person", pk=record.person.pk)
@@ -212,7 +213,7 @@ def _change(request, record, form, name, change, *, done=None):
     if form.is_valid():
         try:
             changed = change()
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, done or ("Saved." if changed else "Nothing changed."))

@@ -7,7 +7,6 @@ done, for the same queries either way."""
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -15,6 +14,7 @@ from django.utils import timezone
 from cadence.models import CadencePolicy
 from cadence.services import policy_apply
 from cadence.services_rollout import rollout_start
+from core.errors import Forbidden
 from people.models import AuditEvent, User
 from people.roles import Role
 from people.selectors import roles_of
@@ -81,7 +81,7 @@ def test_two_superusers_claiming_give_one_admin(operator):
         "ops2@example.com", "another pass phrase", display_name="Otto Ops"
     )
     first_programme_admin_claim(actor=operator)
-    with pytest.raises(ValidationError, match="Someone already runs the programme"):
+    with pytest.raises(Forbidden, match="Someone already runs the programme"):
         first_programme_admin_claim(actor=other)
     assert Role.PROGRAMME_ADMIN not in roles_of(other)
 
