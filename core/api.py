@@ -2,8 +2,6 @@
 the common error responses for the schema, and small field types. (A person by id and
 the "programme admins write" permission need people: `people.api_common`.)"""
 
-from contextlib import contextmanager
-
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -41,18 +39,6 @@ def exception_handler(exc, context):
             f"Too many fields: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}."
         )
     return drf_exception_handler(exc, context)
-
-
-@contextmanager
-def forbidden_unless(allowed: bool):
-    """Services refuse with django's ValidationError (a 400). When the requester may
-    not do this at all, the refusal is a 403 instead, with the service's own message."""
-    try:
-        yield
-    except DjangoValidationError as refusal:
-        if allowed:
-            raise
-        raise PermissionDenied(" ".join(refusal.messages)) from refusal
 
 
 def validated(serializer_class, request, **context) -> dict:
