@@ -10,8 +10,8 @@ from rest_framework import exceptions, serializers
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .queries import in_order
 from .errors import Forbidden
+from .queries import in_order
 
 # The largest id a column holds (bigint). An id filter or list of ids beyond it is
 # refused (or unknown) before it reaches the database, which would fail on it.

@@ -20,7 +20,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from people.selectors import ids_below
+from people.models import User
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 5_000
@@ -78,7 +78,7 @@ def _visibility_parts(user, *, is_hr: bool) -> list[Q]:
     item."""
     evaluative = Q(stream=Stream.EVALUATIVE)
     if not is_hr:
-        evaluative &= Q(recipient_id__in=ids_below(person=user))
+        evaluative &= Q(recipient_id__in=User.objects.ids_below(user))
     shared = FeedbackShare.objects.filter(person=user, revoked_at__isnull=True)
     return [
         Q(recipient=user),

@@ -23,12 +23,10 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
-from config.api import (
+from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
     DetailSerializer,
-    PersonField,
     StrictSerializer,
     query_params,
     validated,

@@ -8,14 +8,16 @@ Roles are derived, not stored, except the two that are appointments:
 """
 
 import zoneinfo
+from collections.abc import Iterable
 from datetime import time
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -55,6 +57,51 @@ def work_days_bits(days) -> int:
     return sum(1 << int(day) for day in set(days))
 
 
+def _user_table() -> str:
+    return connection.ops.quote_name(User._meta.db_table)
+
+
+def _below_sql() -> str:
+    table = _user_table()
+    step = f"SELECT u.id FROM {table} u JOIN below b ON u.reports_to_id = b.id"
+    if connection.vendor == "postgresql":
+        # Each level's reports read by index, per person of the level before. The plain
+        # join is planned for thousands of people a level, so it hashes the level and
+        # scans the whole people table for every level, even under a team lead with
+        # nobody below their reps (at 10,000 people, measured by bench/routes.py).
+        # OFFSET 0 keeps the planner from turning the lateral read back into that join.
+        step = (
+            f"SELECT u.id FROM below b CROSS JOIN LATERAL"
+            f" (SELECT id FROM {table} WHERE reports_to_id = b.id OFFSET 0) u"
+        )
+    return (
+        f"WITH RECURSIVE below(id) AS ("
+        f" SELECT id FROM {table} WHERE reports_to_id = %s UNION {step}"
+        f") SELECT id FROM below"
+    )
+
+
+def _up_walk(people: int) -> str:
+    """`WITH RECURSIVE up(person_id, manager_id)`: each of `people` bound parameters
+    (ids) with everyone above them, one row a level. Each step reads the next manager
+    with a scalar subquery, one primary-key lookup a row; UNION ends a loop."""
+    table = _user_table()
+    marks = ", ".join(["%s"] * people)
+    return (
+        "WITH RECURSIVE up(person_id, manager_id) AS ("
+        f" SELECT id, reports_to_id FROM {table} WHERE id IN ({marks})"
+        " UNION SELECT up.person_id,"
+        f" (SELECT u.reports_to_id FROM {table} u WHERE u.id = up.manager_id)"
+        " FROM up WHERE up.manager_id IS NOT NULL)"
+    )
+
+
+# From this many people below someone, the rules of long lists that gather candidate
+# ids first would gather most of the organisation: they test each row instead
+# (coaching's sessions, scorecards).
+LARGE_SCOPE_FROM = 500
+
+
 class UserManager(BaseUserManager):
     use_in_migrations = True
 
@@ -84,6 +131,60 @@ class UserManager(BaseUserManager):
 
     def get_by_natural_key(self, email):
         return self.with_email(email).get()
+
+    # The reporting tree, walked with one recursive CTE: a chain of any depth costs
+    # one query. UNION (not UNION ALL) stops at a person already seen, so even a
+    # cycle slipped in by hand cannot make the walk run forever. The model layer's
+    # own reads (each app's `visible_to`) use these; `people.selectors` offers them
+    # to everyone else.
+
+    def ids_below(self, person: "User | int") -> RawSQL:
+        """The ids of everyone below `person`, as a subquery for `…_id__in=` (no join to
+        the people table: cheaper inside a bigger query). On PostgreSQL the walk is read
+        through an array: the planner guesses a recursive query returns thousands of rows
+        and then scans whole tables; an unnested array it guesses at ten, and it walks the
+        indexes — right for everyone but the very top of a large organisation."""
+        pk = person.pk if isinstance(person, User) else person
+        sql = _below_sql()
+        if connection.vendor == "postgresql":
+            sql = f"SELECT unnest(ARRAY({sql}))"
+        return RawSQL(sql, [pk])  # noqa: S611
+
+    def list_ids_below(self, person: "User | int") -> list[int]:
+        """The ids of everyone below `person`, read now, in no particular order: the walk
+        alone, without `people_below`'s join back to the people table and its sort by
+        name (most of its cost under the head of 10,000 people; bench/routes.py)."""
+        pk = person.pk if isinstance(person, User) else person
+        with connection.cursor() as cursor:
+            cursor.execute(_below_sql(), [pk])
+            return [row[0] for row in cursor.fetchall()]
+
+    def below(self, person: "User | int"):
+        """Everyone who reports to `person`, directly or indirectly (one query when
+        evaluated; composable with further filters)."""
+        return self.filter(pk__in=self.ids_below(person))
+
+    def managers_above(self, people: Iterable[int]) -> dict[int, set[int]]:
+        """For each of `people` (ids), the ids of everyone above them in the reporting
+        line, however many people: one query. The mirror of `people_below`: `m` is in
+        `managers_above(people=[p])[p]` exactly when `p` is in `people_below(person=m)`
+        (the same UNION walk, so a cycle ends here too). Each step reads the next manager
+        with a scalar subquery, one primary-key lookup a row: joined instead, PostgreSQL
+        guesses the walk at ten times its size and hashes the whole people table for it
+        (measured by bench/routes.py at 10,000 people)."""
+        ids = sorted(set(people))
+        if not ids:
+            return {}
+        sql = (
+            f"{_up_walk(len(ids))} SELECT person_id, manager_id FROM up"
+            " WHERE manager_id IS NOT NULL"
+        )
+        above: dict[int, set[int]] = {pk: set() for pk in ids}
+        with connection.cursor() as cursor:
+            cursor.execute(sql, ids)
+            for person_id, manager_id in cursor.fetchall():
+                above[person_id].add(manager_id)
+        return above
 
 
 class User(AbstractBaseUser, PermissionsMixin):

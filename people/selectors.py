@@ -2,7 +2,9 @@
 
 The reporting tree is walked with one recursive CTE, so a chain of any depth costs
 one query. UNION (not UNION ALL) stops at a person already seen, so even a cycle
-slipped in by hand cannot make the walk run forever."""
+slipped in by hand cannot make the walk run forever. The walk down and up lives on
+`User.objects` (`people.models`), where other apps' models read it without importing
+selectors; the functions here offer it to everyone else."""
 
 import functools
 from collections.abc import Iterable
@@ -14,7 +16,14 @@ from django.http import Http404
 
 from core.queries import any_of
 
-from .models import Team, TeamMembership, User
+from .models import (  # noqa: F401 - LARGE_SCOPE_FROM is offered from here too
+    LARGE_SCOPE_FROM,
+    Team,
+    TeamMembership,
+    User,
+    _below_sql,
+    _up_walk,
+)
 from .roles import GROUP_FOR_ROLE, Role
 
 # The only text interpolated into these statements is our own quoted table name;
@@ -22,53 +31,14 @@ from .roles import GROUP_FOR_ROLE, Role
 _USER_TABLE = User._meta.db_table
 
 
-def _below_sql() -> str:
-    table = connection.ops.quote_name(_USER_TABLE)
-    step = f"SELECT u.id FROM {table} u JOIN below b ON u.reports_to_id = b.id"
-    if connection.vendor == "postgresql":
-        # Each level's reports read by index, per person of the level before. The plain
-        # join is planned for thousands of people a level, so it hashes the level and
-        # scans the whole people table for every level, even under a team lead with
-        # nobody below their reps (at 10,000 people, measured by bench/routes.py).
-        # OFFSET 0 keeps the planner from turning the lateral read back into that join.
-        step = (
-            f"SELECT u.id FROM below b CROSS JOIN LATERAL"
-            f" (SELECT id FROM {table} WHERE reports_to_id = b.id OFFSET 0) u"
-        )
-    return (
-        f"WITH RECURSIVE below(id) AS ("
-        f" SELECT id FROM {table} WHERE reports_to_id = %s UNION {step}"
-        f") SELECT id FROM below"
-    )
-
-
 def ids_below(*, person: User | int) -> RawSQL:
-    """The ids of everyone below `person`, as a subquery for `…_id__in=` (no join to
-    the people table: cheaper inside a bigger query). On PostgreSQL the walk is read
-    through an array: the planner guesses a recursive query returns thousands of rows
-    and then scans whole tables; an unnested array it guesses at ten, and it walks the
-    indexes — right for everyone but the very top of a large organisation."""
-    pk = person.pk if isinstance(person, User) else person
-    sql = _below_sql()
-    if connection.vendor == "postgresql":
-        sql = f"SELECT unnest(ARRAY({sql}))"
-    return RawSQL(sql, [pk])  # noqa: S611
+    """The ids of everyone below `person`, as a subquery (`User.objects.ids_below`)."""
+    return User.objects.ids_below(person)
 
 
 def list_ids_below(*, person: User | int) -> list[int]:
-    """The ids of everyone below `person`, read now, in no particular order: the walk
-    alone, without `people_below`'s join back to the people table and its sort by
-    name (most of its cost under the head of 10,000 people; bench/routes.py)."""
-    pk = person.pk if isinstance(person, User) else person
-    with connection.cursor() as cursor:
-        cursor.execute(_below_sql(), [pk])
-        return [row[0] for row in cursor.fetchall()]
-
-
-# From this many people below someone, the rules of long lists that gather candidate
-# ids first would gather most of the organisation: they test each row instead
-# (coaching's sessions, scorecards).
-LARGE_SCOPE_FROM = 500
+    """The ids of everyone below `person`, read now (`User.objects.list_ids_below`)."""
+    return User.objects.list_ids_below(person)
 
 
 def is_below(field: str, *, person: User | int) -> Q:
@@ -86,9 +56,8 @@ def has_active_reports() -> Exists:
 
 
 def people_below(*, person: User | int) -> QuerySet[User]:
-    """Everyone who reports to `person`, directly or indirectly (one query when
-    evaluated; composable with further filters)."""
-    return User.objects.filter(pk__in=ids_below(person=person))
+    """Everyone who reports to `person`, directly or indirectly (`User.objects.below`)."""
+    return User.objects.below(person)
 
 
 def management_chain(*, person: User | int) -> list[User]:
@@ -106,39 +75,10 @@ def management_chain(*, person: User | int) -> list[User]:
     return list(User.objects.raw(sql, [pk]))
 
 
-def _up_walk(people: int) -> str:
-    """`WITH RECURSIVE up(person_id, manager_id)`: each of `people` bound parameters
-    (ids) with everyone above them, one row a level. Each step reads the next manager
-    with a scalar subquery, one primary-key lookup a row; UNION ends a loop."""
-    table = connection.ops.quote_name(_USER_TABLE)
-    marks = ", ".join(["%s"] * people)
-    return (
-        "WITH RECURSIVE up(person_id, manager_id) AS ("
-        f" SELECT id, reports_to_id FROM {table} WHERE id IN ({marks})"
-        " UNION SELECT up.person_id,"
-        f" (SELECT u.reports_to_id FROM {table} u WHERE u.id = up.manager_id)"
-        " FROM up WHERE up.manager_id IS NOT NULL)"
-    )
-
-
 def managers_above(*, people: Iterable[int]) -> dict[int, set[int]]:
     """For each of `people` (ids), the ids of everyone above them in the reporting
-    line, however many people: one query. The mirror of `people_below`: `m` is in
-    `managers_above(people=[p])[p]` exactly when `p` is in `people_below(person=m)`
-    (the same UNION walk, so a cycle ends here too). Each step reads the next manager
-    with a scalar subquery, one primary-key lookup a row: joined instead, PostgreSQL
-    guesses the walk at ten times its size and hashes the whole people table for it
-    (measured by bench/routes.py at 10,000 people)."""
-    ids = sorted(set(people))
-    if not ids:
-        return {}
-    sql = f"{_up_walk(len(ids))} SELECT person_id, manager_id FROM up WHERE manager_id IS NOT NULL"
-    above: dict[int, set[int]] = {pk: set() for pk in ids}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, ids)
-        for person_id, manager_id in cursor.fetchall():
-            above[person_id].add(manager_id)
-    return above
+    line, in one query (`User.objects.managers_above`)."""
+    return User.objects.managers_above(people)
 
 
 def _is_above() -> str:

@@ -6,13 +6,11 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import Forbidden
 from core.forms import add_service_errors
 
 from . import privacy, services
 from .forms import ProfileForm
-from .selectors import may_become_first_programme_admin
-from core.errors import Forbidden
-from .forms import ProfileForm, add_service_errors
 from .rules import may_become_first_programme_admin
 
 

@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import Forbidden
 from core.forms import add_service_errors
 from core.paging import page_asked
-from core.errors import Forbidden
 
 from .access import role_required
 from .forms_people import (

@@ -221,7 +221,7 @@ class RoundQuerySet(models.QuerySet):
         10,000 people) for a rep's list."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        from people.selectors import ids_below
+        from people.models import User
 
         rounds = ScoringRound.objects.order_by()
         about = rounds.exclude(context=RoundContext.CALIBRATION)
@@ -231,7 +231,7 @@ class RoundQuerySet(models.QuerySet):
             .union(
                 RoundRater.objects.filter(person=user).order_by().values("round_id"),
                 about.filter(work__person=user).values("pk"),
-                about.filter(work__person__in=ids_below(person=user)).values("pk"),
+                about.filter(work__person__in=User.objects.ids_below(user)).values("pk"),
             )
         )
         return self.filter(pk__in=ids)
@@ -244,12 +244,12 @@ class RoundQuerySet(models.QuerySet):
         costs a few dozen checks. `below`: the ids below `user`, when the page has
         read them already (`list_ids_below`)."""
         from core.queries import one_of
-        from people.selectors import LARGE_SCOPE_FROM, list_ids_below
+        from people.models import LARGE_SCOPE_FROM, User
 
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
         if below is None:
-            below = list_ids_below(person=user)
+            below = User.objects.list_ids_below(user)
         if len(below) < LARGE_SCOPE_FROM:
             return self.visible_to(user)
         invited = RoundRater.objects.filter(round=OuterRef("pk"), person=user)
@@ -369,11 +369,11 @@ class ScorecardQuerySet(models.QuerySet):
         HR and programme admins see none: aggregates only."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        from people.selectors import people_below
+        from people.models import User
 
         # The round's state last: it is read only for scorecards about someone below.
         chain = (
-            Q(subject__in=people_below(person=user).values("pk"))
+            Q(subject__in=User.objects.below(user).values("pk"))
             & ~Q(context=RoundContext.CALIBRATION)
             & scoring_over()
         )
@@ -390,7 +390,7 @@ class ScorecardQuerySet(models.QuerySet):
         trends of a team lead's ten reps on "My team" at 10,000 people;
         bench/routes.py), and of the rule its round parts. Someone reading their own trend is
         never below themselves: no walk, and of the rule only its round part."""
-        from people.selectors import managers_above
+        from people.models import User
 
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
@@ -399,7 +399,7 @@ class ScorecardQuerySet(models.QuerySet):
             context=RoundContext.CALIBRATION
         )
         if ids and user.pk not in ids:
-            above = managers_above(people=ids)
+            above = User.objects.managers_above(ids)
             if all(user.pk in above[pk] for pk in ids):
                 # The rule with its chain part known true: everything once the
                 # scoring is over, before that what the round shows its own people.
@@ -418,14 +418,16 @@ class ScorecardQuerySet(models.QuerySet):
         at 10,000 people; bench/routes.py). Read filtered by round or person, `visible_to`
         is cheaper as it is; so it is from LARGE_SCOPE_FROM people below, who could be
         shown most scorecards."""
-        from people.selectors import LARGE_SCOPE_FROM, ids_below, people_below
+        from people.models import LARGE_SCOPE_FROM, User
 
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        if people_below(person=user).count() >= LARGE_SCOPE_FROM:
+        if User.objects.below(user).count() >= LARGE_SCOPE_FROM:
             return self.visible_to(user)
         cards = Scorecard.objects.order_by()
-        about_below = cards.filter(submitted_at__isnull=False, subject__in=ids_below(person=user))
+        about_below = cards.filter(
+            submitted_at__isnull=False, subject__in=User.objects.ids_below(user)
+        )
         candidates = (
             cards.filter(rater=user)
             .values("pk")

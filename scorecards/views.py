@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from core.errors import Forbidden
 from core.forms import add_service_errors
 from core.paging import first_of, page_asked
-from core.errors import Forbidden
 from people.access import request_roles, role_required
 from people.roles import Role
 from people.selectors import list_ids_below

@@ -36,7 +36,6 @@ from core.api import (
 )
 from people.api import PersonRefSerializer
 from people.api_common import PersonField
-from people.selectors import is_in_management_chain
 
 from .. import rules, selectors, services
 from ..models import TEXT_LIMIT, RoundContext, ScoringRound, Template
