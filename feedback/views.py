@@ -25,7 +25,7 @@ from core.paging import first_of, page_asked
 from core.errors import Forbidden
 from people.access import request_roles, role_required
 
-from . import evaluations, selectors, services
+from . import evaluations, rules, selectors, services
 from .forms import (
     AcknowledgeForm,
     AnswerForm,
@@ -233,13 +233,13 @@ def _received(request, pk):
     """An item the signed-in person received, with its themes and live shares; 404
     for everyone else (they have no acknowledge or share form to post)."""
     item = _open(request, pk)
-    if item.recipient_id != request.user.pk:
+    if not rules.may_acknowledge(request.user, item):
         raise Http404
     return selectors.my_feedback(user=request.user, stream=item.stream).get(pk=item.pk)
 
 
 def _detail_context(request, item, *, ack_form=None, share_form=None, **extra):
-    mine = item.recipient_id == request.user.pk
+    mine = rules.may_acknowledge(request.user, item)  # and share: the recipient's forms
     context = {
         "item": item,
         "stream": item.stream,
@@ -446,7 +446,7 @@ def feedback_request_detail(request, pk):
 
 def _asked_of_me(request, pk):
     asked = selectors.access_request(user=request.user, pk=pk)
-    if not any(r.responder_id == request.user.pk for r in asked.responders.all()):
+    if not rules.may_answer(request.user, asked):
         raise Http404  # the requester has nothing to answer or decline
     return asked
 
