@@ -1094,11 +1094,13 @@ ROUTES: dict[str, dict] = dict(
         # Where the body is checked before the rule, an empty one is a 400 for anyone who
         # may see the object; those who may not see it get 404 all the same.
         ("api:agenda-item-detail PATCH", each(REP_OR_OTHER, api, ok="400")),
+        # Only whoever added an item removes it: the others who see it get 403 (a 400
+        # until issue 57, docs/decisions/403-versus-400.md).
         (
             "api:agenda-item-detail DELETE",
             {
-                "rep": api(*REP_OR_OTHER["rep"], ok="400", rep="204"),
-                "other": api(*REP_OR_OTHER["other"], ok="400"),
+                "rep": api(*REP_OR_OTHER["rep"], ok="403", rep="204"),
+                "other": api(*REP_OR_OTHER["other"], ok="403"),
             },
         ),
         ("api:commitment-detail PATCH", each(REP_OR_OTHER, api, ok="400")),
