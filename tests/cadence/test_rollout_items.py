@@ -15,6 +15,7 @@ from cadence.services import plan_end
 from cadence.services_rollout import rollout_tick, rollout_untick
 from coaching.models import PlaybookModule
 from coaching.services import session_cancel
+from core.errors import Forbidden
 from people.services import team_create, team_member_add, team_member_remove
 
 from .rollout_support import (
@@ -226,7 +227,7 @@ def test_the_lead_ticks_and_unticks_what_the_data_cannot_tell(org, rollout, key)
 
 @pytest.mark.parametrize("who", ["head", "admin", "hr", "rep"])
 def test_nobody_but_the_lead_ticks(org, rollout, who):
-    with pytest.raises(ValidationError, match="Only the team's lead"):
+    with pytest.raises(Forbidden, match="Only the team's lead"):
         rollout_tick(rollout=rollout, actor=getattr(org, who), item="recordings_on")
     assert not RolloutTick.objects.exists()
 
