@@ -377,7 +377,7 @@ def template_new(request):
                     description=form.cleaned_data["description"],
                     criteria=criteria.specs(),
                 )
-            except ValidationError as exc:
+            except (ValidationError, Forbidden) as exc:
                 add_service_errors(form, exc)
             else:
                 messages.success(request, f"“{template.name}” is in the library.")
@@ -409,7 +409,7 @@ def template_edit(request, pk):
                 name=form.cleaned_data["name"],
                 description=form.cleaned_data["description"],
             )
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             add_service_errors(form, exc)
         else:
             messages.success(request, f"Saved as version {version.number}.")
