@@ -159,9 +159,7 @@ class PlanQuerySet(models.QuerySet):
         """The coach, the coachee, and everyone above the coach."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        from people.selectors import people_below
-
-        below = people_below(person=user).values("pk")
+        below = User.objects.below(user).values("pk")
         return self.filter(Q(coach=user) | Q(coachee=user) | Q(coach__in=below))
 
 
@@ -680,13 +678,12 @@ class RolloutQuerySet(models.QuerySet):
         lead, HR and programme admins. A checklist holds no one's words, only
         whether the rhythm is in place."""
         from people.roles import GROUP_FOR_ROLE, Role
-        from people.selectors import people_below
 
         appointed = User.groups.through.objects.filter(
             user_id=user.pk,
             group__name__in=[GROUP_FOR_ROLE[Role.HR], GROUP_FOR_ROLE[Role.PROGRAMME_ADMIN]],
         )
-        below = people_below(person=user).values("pk")
+        below = User.objects.below(user).values("pk")
         return Q(**{f"{path}lead": user}) | Q(**{f"{path}lead__in": below}) | Q(Exists(appointed))
 
     def visible_to(self, user):
