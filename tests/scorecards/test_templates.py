@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
+from core.errors import Forbidden
 from scorecards import selectors, services
 from scorecards.models import CriterionVersion, Scorecard, Template
 from scorecards.services import CriterionSpec
@@ -46,7 +47,7 @@ def test_creating_a_template_makes_version_one_with_anchors(template):
 
 
 def test_only_programme_admins_write_templates(org):
-    with pytest.raises(ValidationError, match="Only programme admins"):
+    with pytest.raises(Forbidden, match="Only programme admins"):
         services.template_create(actor=org.manager, name="Mine", criteria=DISCOVERY)
     assert not Template.objects.exists()
 
