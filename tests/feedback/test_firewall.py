@@ -81,8 +81,10 @@ def test_a_shared_developmental_item_reaches_only_the_named_person_until_revoked
 def test_only_the_recipient_shares_and_evaluative_items_are_not_shared(org, items):
     from django.core.exceptions import ValidationError
 
+    from core.errors import Forbidden
+
     dev, ev = items
-    with pytest.raises(ValidationError):
+    with pytest.raises(Forbidden):  # not theirs to share
         feedback_share(feedback=dev, actor=org.peer, person=org.manager)
     with pytest.raises(ValidationError):
         feedback_share(feedback=ev, actor=org.rep, person=org.peer)
