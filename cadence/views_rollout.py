@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import Forbidden
 from core.forms import add_service_errors
 from core.paging import page_asked
-from core.errors import Forbidden
 from people.access import request_roles, role_required
 from people.roles import Role
 

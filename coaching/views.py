@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.errors import Forbidden
 from core.forms import add_service_errors
 from core.paging import page_asked
-from core.errors import Forbidden
 from people.access import request_roles
 from people.roles import Role
 from people.selectors import access_person

@@ -3,7 +3,7 @@ reason a person reads, when the requester can see the object but may not act on 
 Bad input stays django's ValidationError. The API answers Forbidden as a 403 with the
 reason as its `detail`; a page shows the reason where it shows any refusal (on the
 form, or the 403 page). The reasons come from each app's `rules.py`, so a button and
-the service say the same thing. See docs/decisions/0030-403-versus-400.md."""
+the service say the same thing. See docs/decisions/0031-403-versus-400.md."""
 
 
 class Forbidden(Exception):

@@ -1095,7 +1095,7 @@ ROUTES: dict[str, dict] = dict(
         # may see the object; those who may not see it get 404 all the same.
         ("api:agenda-item-detail PATCH", each(REP_OR_OTHER, api, ok="400")),
         # Only whoever added an item removes it: the others who see it get 403 (a 400
-        # until issue 57, docs/decisions/0030-403-versus-400.md).
+        # until issue 57, docs/decisions/0031-403-versus-400.md).
         (
             "api:agenda-item-detail DELETE",
             {

@@ -168,7 +168,7 @@ def test_only_whoever_added_an_item_removes_it(api, org, session):
     item = agenda_item_add(session=session, actor=org.rep, text="Pricing objection")
     refused = api(org.manager).delete(f"/api/v1/agenda-items/{item.pk}/")
     # Visible but not theirs to remove: 403 (a 400 until issue 57, see
-    # docs/decisions/0030-403-versus-400.md).
+    # docs/decisions/0031-403-versus-400.md).
     assert refused.status_code == 403
     assert refused.json() == {"detail": "Only whoever added an item can remove it."}
     assert AgendaItem.objects.filter(pk=item.pk).exists()
