@@ -106,8 +106,8 @@ def main():
     call_command("migrate", verbosity=0)
     setup_seconds, kinds = _populate(args.notifications)
 
-    from cadence import outbox
-    from cadence.tasks import send_notifications
+    from notifications import outbox
+    from notifications.tasks import send_notifications
 
     per_message = outbox.CLAIM_SIZE * _default(outbox.drain, "rounds")
     processes = args.workers * args.concurrency
@@ -204,7 +204,6 @@ def _populate(n: int) -> tuple[float, dict[str, int]]:
     from django.utils import timezone
 
     from cadence import engine
-    from cadence.models import Notification
     from coaching.models import (
         CoachingSession,
         Commitment,
@@ -212,6 +211,7 @@ def _populate(n: int) -> tuple[float, dict[str, int]]:
         SessionParticipant,
         SharedNotes,
     )
+    from notifications.models import Notification
     from people.models import User
 
     started = time.perf_counter()
@@ -365,7 +365,7 @@ def _wait_drained(workers, started: float, *, timeout: float) -> tuple[float, bo
     """Seconds from `started` until no row is pending or being sent. If the drains
     stop with rows still pending (too few messages), the seconds until the last row
     was finished, and False."""
-    from cadence.models import Notification, NotificationStatus
+    from notifications.models import Notification, NotificationStatus
 
     waiting = Notification.objects.filter(status=NotificationStatus.PENDING)
     sending = Notification.objects.filter(status=NotificationStatus.SENDING)
@@ -403,7 +403,7 @@ def _verify(n: int, folder: Path, drained: bool) -> dict:
     failed, skipped, stuck in `sending` or claimed twice; one email per sent row."""
     from django.db.models import Count
 
-    from cadence.models import Notification, NotificationStatus
+    from notifications.models import Notification, NotificationStatus
 
     statuses = dict(Notification.objects.values_list("status").annotate(n=Count("pk")))
     claimed_twice = Notification.objects.filter(attempts__gt=1).count()

@@ -39,7 +39,7 @@ def main():
     populate_seconds = _populate(args.sessions)
 
     from cadence.engine import sweep_missed
-    from cadence.models import Notification
+    from notifications.models import Notification
 
     started = time.perf_counter()
     marked = sweep_missed()

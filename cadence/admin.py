@@ -1,12 +1,13 @@
 """Cadence configuration for programme admins: policies and the teams they are applied
-to, plans (read mostly), team channels and the notification outbox (read only).
+to, plans (read mostly) and install plans. Team channels and the notification outbox
+are in notifications/admin.py.
 
 Assignments and plans change through `cadence.services`, so plans are never doubled
-and edits regenerate only untouched sessions; hand edits of policies and team channels
-are audited as the app's pages audit them (`AuditedConfigMixin`: field names, never a
-webhook address). Nothing here shows anyone's words: sessions, notes
-and private notes are not registered (see coaching/admin.py), notifications hold only
-references, and calendar feeds (whose token is a secret) are not registered either."""
+and edits regenerate only untouched sessions; hand edits of policies are audited as
+the app's pages audit them (`AuditedConfigMixin`: field names). Nothing here shows
+anyone's words: sessions, notes and private notes are not registered (see
+coaching/admin.py), and calendar feeds (whose token is a secret) are not registered
+either."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -19,16 +20,7 @@ from django.utils.html import format_html
 from people.admin_audit import AuditedConfigMixin
 
 from . import services
-from .models import (
-    CadencePlan,
-    CadencePolicy,
-    Notification,
-    PolicyAssignment,
-    PolicyItem,
-    Rollout,
-    RolloutTick,
-    TeamChannel,
-)
+from .models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem, Rollout, RolloutTick
 from .selectors import describe_rule
 from .selectors_policies import plans_ending
 
@@ -348,84 +340,6 @@ class CadencePlanAdmin(admin.ModelAdmin):
             services.plan_update_as_admin(plan=obj, actor=request.user, **changes)
 
     def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
-# --- Team channels and the outbox -------------------------------------------------------
-
-
-@admin.register(TeamChannel)
-class TeamChannelAdmin(AuditedConfigMixin, admin.ModelAdmin):
-    """Team-level messages only (names, times, counts). Failures stay here to see."""
-
-    audit_prefix = "channel"
-
-    list_display = ["team", "format", "is_active", "last_success_at", "last_failure_at", "error"]
-    list_filter = ["is_active", "format"]
-    list_select_related = ["team"]
-    search_fields = ["team__name"]
-    autocomplete_fields = ["team"]
-    fields = [
-        "team",
-        "webhook_url",
-        "format",
-        "is_active",
-        "last_success_at",
-        "last_failure_at",
-        "last_error",
-    ]
-    readonly_fields = ["last_success_at", "last_failure_at", "last_error"]
-
-    def formfield_for_dbfield(self, db_field, request, **kwargs):
-        if db_field.name == "webhook_url":
-            kwargs["assume_scheme"] = "https"
-        return super().formfield_for_dbfield(db_field, request, **kwargs)
-
-    @admin.display(description="Last error")
-    def error(self, obj):
-        return (obj.last_error[:80] + "…") if len(obj.last_error) > 80 else obj.last_error
-
-
-@admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
-    """Read only. A row is a reference (kind, who, status); the message itself is
-    rendered at send time and never stored. Built for a year of the outbox (1.4 million
-    rows at 10,000 people): newest recorded first by id, the primary key's order, as
-    no other index covers every row (each one more is written again whenever a row
-    changes status); no date hierarchy (the distinct years of every row); one count
-    (bench/routes.py reads the admin site too)."""
-
-    list_display = ["kind", "audience", "status", "attempts", "last_error", "created_at"]
-    list_filter = ["status", "kind"]
-    list_select_related = ["recipient", "team"]
-    search_fields = ["recipient__email", "recipient__display_name", "team__name"]
-    ordering = ["-id"]
-    show_full_result_count = False
-    fields = [
-        "kind",
-        "recipient",
-        "team",
-        "feedback_request",
-        "period",
-        "status",
-        "attempts",
-        "last_error",
-        "next_attempt_at",
-        "sent_at",
-        "created_at",
-    ]
-
-    @admin.display(description="To")
-    def audience(self, obj):
-        return obj.recipient or obj.team
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
         return False
 
     def has_delete_permission(self, request, obj=None):

@@ -19,10 +19,10 @@ from core.api import (
     refuse_unknown_fields,
     validated,
 )
+from notifications.models import NotificationKind, NotificationPreference
 
 from . import selectors, services
 from .api_plans import WALL_TIME_FORMATS
-from .models import NotificationKind, NotificationPreference
 from .services import PREFERENCE_FIELDS
 
 

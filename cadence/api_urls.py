@@ -4,10 +4,8 @@ from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from . import (
-    api_channels,
     api_closures,
     api_notifications,
-    api_outbox,
     api_plans,
     api_policies,
     api_rollout,
@@ -19,7 +17,6 @@ api_plans.register(router)
 api_notifications.register(router)
 router.register("cadence-policies", api_policies.CadencePolicyViewSet, basename="cadence-policy")
 router.register("team-cadence", api_policies.TeamCadenceViewSet, basename="team-cadence")
-router.register("team-channels", api_channels.TeamChannelViewSet, basename="team-channel")
 router.register("closed-days", api_closures.ClosureViewSet, basename="closed-day")
 
 urlpatterns = [
@@ -29,6 +26,4 @@ urlpatterns = [
         api_notifications.NotificationPreferenceView.as_view(),
         name="notification-preferences",
     ),
-    path("delivery/", api_outbox.DeliveryView.as_view(), name="delivery"),
-    path("delivery/retry/", api_outbox.DeliveryRetryView.as_view(), name="delivery-retry"),
 ]

@@ -15,7 +15,6 @@ class CadenceConfig(AppConfig):
             session_changed,
             session_moving,
         )
-        from feedback.signals import feedback_requested
         from people.signals import (
             person_deactivated,
             person_reactivated,
@@ -24,7 +23,7 @@ class CadenceConfig(AppConfig):
             team_membership_changed,
         )
 
-        from . import forms_channels  # noqa: F401 - registers its team source (people/pickers.py)
+        from . import notifications
         from .receivers import (
             end_cadence_of_leaver,
             end_pair_cadence,
@@ -40,15 +39,12 @@ class CadenceConfig(AppConfig):
             start_pair_cadence,
             tell_manager_of_peer_request,
             tell_others_of_session_change,
-            tell_people_asked_for_feedback,
         )
 
+        notifications.register()
         team_membership_changed.connect(follow_team_membership, dispatch_uid="cadence-membership")
         team_lead_changed.connect(follow_team_lead, dispatch_uid="cadence-team-lead")
         reporting_line_changed.connect(follow_new_manager, dispatch_uid="cadence-new-manager")
-        feedback_requested.connect(
-            tell_people_asked_for_feedback, dispatch_uid="cadence-feedback-asked"
-        )
         pair_started.connect(start_pair_cadence, dispatch_uid="cadence-pair-started")
         pair_members_changed.connect(follow_pair_members, dispatch_uid="cadence-pair-members")
         pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")

@@ -30,18 +30,11 @@ from coaching.models import (
     SessionStatus,
     SharedNotes,
 )
+from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import Team, TeamMembership, User
 
 from . import withdrawals
-from .models import (
-    CadencePlan,
-    Closure,
-    Notification,
-    NotificationKind,
-    NotificationStatus,
-    Occurrence,
-    TeamChannel,
-)
+from .models import CadencePlan, Closure, Occurrence
 from .recurrence import Rule, next_slot, slots
 
 BATCH = 500

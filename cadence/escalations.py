@@ -12,8 +12,9 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from coaching.models import SessionKind, SessionStatus
+from notifications.models import Notification, NotificationKind
 
-from .models import CadencePlan, Notification, NotificationKind, Occurrence
+from .models import CadencePlan, Occurrence
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

@@ -3,8 +3,9 @@
 from django import forms
 
 from core.forms import TimeInput
+from notifications.models import NotificationPreference
 
-from .models import PLANNED_KINDS, EndReason, NotificationPreference, Recurrence, Weekday
+from .models import PLANNED_KINDS, EndReason, Recurrence, Weekday
 from .selectors_plans import PLAN_STATES
 from .services import MANAGER_PREFERENCE_FIELDS, PREFERENCE_FIELDS
 

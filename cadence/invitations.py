@@ -16,7 +16,6 @@ when it is sent, in the recipient's zone."""
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -27,24 +26,13 @@ from coaching.models import (
     SessionParticipant,
     SessionStatus,
 )
-
-from .models import Notification, NotificationKind, NotificationStatus
+from notifications.models import Notification, NotificationKind, NotificationStatus
+from notifications.services import enqueue
 
 CHANGE_KIND = {
     SessionChangeKind.MOVED: NotificationKind.SESSION_MOVED,
     SessionChangeKind.CANCELLED: NotificationKind.SESSION_CANCELLED,
 }
-
-
-def queued_to_send(rows: list[Notification]) -> int:
-    """Insert the rows (once each: the outbox's constraints) and wake the sender
-    after the commit; how many were new."""
-    queued = len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
-    if queued:
-        from .tasks import send_notifications
-
-        transaction.on_commit(send_notifications.delay, robust=True)
-    return queued
 
 
 def invitations_queue(*, now: datetime | None = None) -> int:
@@ -103,7 +91,7 @@ def changed_queue(*, change: SessionChange) -> int:
         status=NotificationStatus.SENT,
     )
     mine = change.actor_id is not None and invited.exists()
-    return queued_to_send(
+    return enqueue(
         [
             Notification(
                 kind=CHANGE_KIND[change.kind],

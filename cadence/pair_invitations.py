@@ -3,11 +3,9 @@ whoever formed it, if they are in it) is told, by email and in the app, that an
 agreement waits for them. Rows are references; the message is rendered when sent and
 names who formed the pair and who is in it — never anything the pair writes."""
 
-from django.db import transaction
-
 from coaching.models import PairMember, PeerPair
-
-from .models import Notification, NotificationKind
+from notifications.models import Notification, NotificationKind
+from notifications.services import enqueue
 
 
 def invited_queue(*, pair: PeerPair, actor=None) -> int:
@@ -19,12 +17,7 @@ def invited_queue(*, pair: PeerPair, actor=None) -> int:
         for person_id in people
         if actor is None or person_id != actor.pk
     ]
-    queued = len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
-    if queued:
-        from .tasks import send_notifications
-
-        transaction.on_commit(send_notifications.delay, robust=True)
-    return queued
+    return enqueue(rows)
 
 
 def still_invited(row: Notification) -> bool:

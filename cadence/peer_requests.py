@@ -3,12 +3,10 @@ pair them — is told, by email and in the app, that they asked. Rows are refere
 the message is rendered when sent and names who asked, never what they wrote (that is
 on Form a pair, for whoever may pair them)."""
 
-from django.db import transaction
-
 from coaching.models import PeerRequest
+from notifications.models import Notification, NotificationKind
+from notifications.services import enqueue
 from people.models import User
-
-from .models import Notification, NotificationKind
 
 
 def asked_queue(*, request: PeerRequest) -> int:
@@ -17,12 +15,7 @@ def asked_queue(*, request: PeerRequest) -> int:
     if manager is None:
         return 0
     row = Notification(kind=NotificationKind.PEER_ASKED, peer_request=request, recipient=manager)
-    queued = len(Notification.objects.bulk_create([row], ignore_conflicts=True))
-    if queued:
-        from .tasks import send_notifications
-
-        transaction.on_commit(send_notifications.delay, robust=True)
-    return queued
+    return enqueue([row])
 
 
 def still_asking(row: Notification) -> bool:

@@ -9,10 +9,11 @@ notifications stay, as the history the dashboards count."""
 
 from django.db.models import Q
 
+from notifications.models import Notification, NotificationPreference
 from people.models import User
 from people.privacy import Erasure, erasure_part, export_section, ref, when
 
-from .models import CadencePlan, CalendarFeed, Notification, NotificationPreference
+from .models import CadencePlan, CalendarFeed
 
 PREFERENCE_FIELDS = (
     "email_upcoming",

@@ -3,7 +3,6 @@ from django.core.exceptions import ValidationError
 from . import (
     availability,
     calendar_services,
-    feedback_reminders,
     invitations,
     pair_invitations,
     peer_requests,
@@ -21,10 +20,6 @@ def follow_team_lead(sender, team, **kwargs):
 
 def follow_new_manager(sender, person, **kwargs):
     services.follow_manager(person=person)
-
-
-def tell_people_asked_for_feedback(sender, request, **kwargs):
-    feedback_reminders.asked_queue(request=request)
 
 
 def start_pair_cadence(sender, pair, actor=None, **kwargs):

@@ -21,20 +21,14 @@ from coaching.models import (
     SessionStatus,
 )
 from coaching.zones import zoned
+from notifications.models import Notification, NotificationKind, NotificationPreference
 from people.models import User
 from people.roles import Role
 from people.selectors import roles_of
 
 from . import escalations, services
-from .models import (
-    CadencePlan,
-    Notification,
-    NotificationKind,
-    NotificationPreference,
-    Occurrence,
-    Recurrence,
-    Weekday,
-)
+from .digest import manager_digest
+from .models import CadencePlan, Occurrence, Recurrence, Weekday
 
 MISSES_WEEKS = 4
 UPCOMING_DAYS = 14
@@ -393,8 +387,6 @@ class DigestPage:
 def access_digest(*, user: User, period: str) -> DigestPage:
     """The weekly digest `user` was sent for `period` (e.g. 2026-W47), counted as of the
     moment it was queued, as its email was — or 404: a digest is its recipient's alone."""
-    from .digest import manager_digest
-
     row = (
         Notification.objects.visible_to(user)
         .filter(kind=NotificationKind.DIGEST, period=period, session__isnull=True)

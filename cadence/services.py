@@ -14,6 +14,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from coaching.models import DEFAULT_DURATION, PeerPair, SessionKind
+from notifications.models import Notification, NotificationPreference
 from people.models import Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import people_below, roles_of
@@ -24,8 +25,6 @@ from .models import (
     CadencePlan,
     CadencePolicy,
     EndReason,
-    Notification,
-    NotificationPreference,
     PolicyAssignment,
     PolicyItem,
     Recurrence,

@@ -2,9 +2,7 @@ from django.urls import include, path
 
 from . import (
     views,
-    views_channels,
     views_closures,
-    views_outbox,
     views_plans,
     views_policies,
     views_policy_editor,
@@ -47,18 +45,6 @@ urlpatterns = [
         "programme/closed-days/<int:pk>/remove/",
         views_closures.closure_remove,
         name="closure_remove",
-    ),
-    path("programme/delivery/", views_outbox.delivery, name="delivery"),
-    path("programme/delivery/retry/", views_outbox.delivery_retry, name="delivery_retry"),
-    path("programme/channels/", views_channels.team_channels, name="team_channels"),
-    path("programme/channels/connect/", views_channels.channel_connect, name="channel_connect"),
-    path("programme/channels/<int:pk>/", views_channels.channel_change, name="channel_change"),
-    path(
-        "programme/channels/<int:pk>/switch/", views_channels.channel_switch, name="channel_switch"
-    ),
-    path("programme/channels/<int:pk>/test/", views_channels.channel_test, name="channel_test"),
-    path(
-        "programme/channels/<int:pk>/remove/", views_channels.channel_remove, name="channel_remove"
     ),
     path("", include("cadence.urls_rollout")),
 ]

@@ -15,10 +15,10 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from coaching.models import CoachingSession, SessionParticipant
+from notifications.models import Notification, NotificationKind, NotificationStatus
+from notifications.services import enqueue
 
 from .calendar import withdrawal_facts
-from .invitations import queued_to_send
-from .models import Notification, NotificationKind, NotificationStatus
 
 # Why a session went, as its withdrawal says it ("… withdrawn: its plan changed").
 PLAN_CHANGED = "its plan changed"
@@ -53,7 +53,7 @@ def withdrawals_queue(
     sessions = CoachingSession.objects.filter(pk__in=list(readers)).prefetch_related(
         Prefetch("participants", queryset=SessionParticipant.objects.select_related("person"))
     )
-    return queued_to_send(
+    return enqueue(
         [
             Notification(
                 kind=NotificationKind.SESSION_WITHDRAWN,

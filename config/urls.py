@@ -29,6 +29,7 @@ api_v1 = [
     path("", include("coaching.api_urls")),
     path("", include("feedback.api_urls")),
     path("", include("cadence.api_urls")),
+    path("", include("notifications.api_urls")),
     path("", include("dashboards.api_urls")),
 ]
 
@@ -41,6 +42,7 @@ urlpatterns = [
     path("", include("coaching.urls")),
     path("", include("cadence.calendar_urls")),
     path("", include("cadence.urls")),
+    path("", include("notifications.urls")),
     path("", include("feedback.urls")),
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),

@@ -4,7 +4,7 @@ the programme admin's home. The homes of reps, managers and HR are in this app t
 
 from django.shortcuts import redirect, render
 
-from cadence.selectors_outbox import delivery_state
+from notifications.selectors_outbox import delivery_state
 from people.access import request_roles, role_required
 from people.models import Team, User
 from people.roles import Role

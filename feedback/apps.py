@@ -7,8 +7,17 @@ class FeedbackConfig(AppConfig):
     def ready(self):
         from coaching import since_last
 
-        from . import forms  # noqa: F401 - registers its people sources (people/pickers.py)
+        from . import (
+            forms,  # noqa: F401 - registers its people sources (people/pickers.py)
+            notifications,
+        )
         from .selectors import developmental_since
+        from .signals import feedback_requested
+
+        notifications.register()
+        feedback_requested.connect(
+            notifications.tell_people_asked, dispatch_uid="cadence-feedback-asked"
+        )
 
         # Beside a 1:1, how much developmental feedback came in (coaching may not
         # import this app: it sits to coaching's right).

@@ -27,11 +27,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from cadence.calendar_services import calendar_feed_create_or_rotate
-from cadence.models import CadencePlan, CadencePolicy, CalendarFeed, Closure, TeamChannel
+from cadence.models import CadencePlan, CadencePolicy, CalendarFeed, Closure
 from coaching.models import AgendaItem, CoachingSession, Commitment
 from coaching.services import agenda_item_add, commitment_create
 from feedback.models import Feedback, Stream
 from feedback.services import feedback_give
+from notifications.models import TeamChannel
 from people.models import PeopleImport, User
 from people.services import api_token_rotate, team_member_add
 from scorecards import services as scorecard_services

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     # Ours, in dependency order (docs/architecture.md): core at the bottom
     "core",
     "people",
+    "notifications",
     "scorecards",
     "coaching",
     "feedback",

@@ -34,6 +34,7 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from cadence import availability, engine, invitations
+from cadence.closures import closure_clear
 from cadence.escalations import miss_runs
 from cadence.health import week_of
 from cadence.models import (
@@ -41,18 +42,14 @@ from cadence.models import (
     CadencePolicy,
     Closure,
     EndReason,
-    Notification,
-    NotificationKind,
-    NotificationStatus,
     Occurrence,
     PolicyAssignment,
     PolicyItem,
     Recurrence,
-    TeamChannel,
     Weekday,
 )
 from cadence.services import plan_create, plan_end, plan_update, policy_apply
-from cadence.services_closures import closure_clear, closure_create
+from cadence.services_closures import closure_create
 from cadence.services_policies import SUGGESTED_ITEMS, policy_save
 from coaching.models import (
     RUNNING_ROLES,
@@ -64,6 +61,7 @@ from coaching.models import (
 )
 from coaching.services import session_reschedule
 from devdata.demo.people import ADMIN, HEAD, TEAMS, demo_email, demo_people
+from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import Team, User
 
 POLICY = "Sales team standard"

@@ -27,19 +27,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from cadence import engine
-from cadence.models import (
-    CadencePlan,
-    Notification,
-    NotificationKind,
-    NotificationStatus,
-    Rollout,
-    RolloutTick,
-)
+from cadence.models import CadencePlan, Rollout, RolloutTick
 from cadence.rollout import progress_for
 from cadence.services_rollout import rollout_start, rollout_tick
 from coaching.models import CoachingSession, SessionKind, SessionParticipant, SessionStatus
 from devdata.demo.people import TEAMS, demo_email, demo_people
 from feedback.models import RequestedResponder
+from notifications.models import Notification, NotificationKind, NotificationStatus
 from people.models import Team, User
 
 # Team → (days since its rollout started, {by-hand item: days after the start it was ticked}).

@@ -22,7 +22,7 @@ day give the same rows), as the engine's tasks make them:
 - "Invited to a peer pair" to each member but whoever formed it, when it was formed;
   "asked for a peer" to the manager of each person asking.
 
-Each is emailed within a minute or two of being queued, as `cadence.delivery` would:
+Each is emailed within a minute or two of being queued, as `notifications.delivery` would:
 about one person in eight has changed their preferences (`PREFERENCES`), and a kind
 they turned off stays in the app only (skipped); one in quiet hours waits for them to
 end in the person's own time zone (deferred; still waiting if that is after "now").
@@ -37,15 +37,8 @@ from datetime import UTC, datetime, time, timedelta
 from django.conf import settings
 from django.db.models import F
 
-from cadence.delivery import quiet_until
 from cadence.engine import iso_week
-from cadence.models import (
-    Notification,
-    NotificationKind,
-    NotificationPreference,
-    NotificationStatus,
-    Occurrence,
-)
+from cadence.models import Occurrence
 from coaching.models import (
     RUNNING_ROLES,
     PairMember,
@@ -55,6 +48,13 @@ from coaching.models import (
     SessionStatus,
 )
 from feedback.models import RequestedResponder
+from notifications.delivery import quiet_until
+from notifications.models import (
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    NotificationStatus,
+)
 
 from .org import Org
 from .sink import Sink

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from cadence.models import CalendarFeed, Closure, TeamChannel
+from cadence.models import CalendarFeed, Closure
 from coaching.models import (
     Department,
     Diagnosis,
@@ -42,6 +42,7 @@ from coaching.models import (
     PlaybookModule,
 )
 from coaching.models_library import Audience, LearningKind
+from notifications.models import TeamChannel
 
 from . import words
 from .org import REP, Org, Person

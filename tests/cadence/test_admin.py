@@ -13,15 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cadence.models import (
-    CadencePlan,
-    CadencePolicy,
-    Notification,
-    NotificationKind,
-    PolicyAssignment,
-    PolicyItem,
-    TeamChannel,
-)
+from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from cadence.placement import plan_words
 from cadence.services import plan_create, policy_apply
 from coaching.services import (
@@ -30,6 +22,7 @@ from coaching.services import (
     notes_save,
     private_note_save,
 )
+from notifications.models import Notification, NotificationKind, TeamChannel
 from people.models import AuditEvent
 from people.roles import GROUP_FOR_ROLE, Role
 from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory, one_on_one
@@ -80,9 +73,9 @@ def admin_client(client, org):
 def test_programme_admins_hold_the_cadence_permissions(org):
     group = Group.objects.get(name=GROUP_FOR_ROLE[Role.PROGRAMME_ADMIN])
     held = set(
-        group.permissions.filter(content_type__app_label="cadence").values_list(
-            "codename", flat=True
-        )
+        group.permissions.filter(
+            content_type__app_label__in=["cadence", "notifications"]
+        ).values_list("codename", flat=True)
     )
     assert {
         "add_cadencepolicy",
@@ -106,9 +99,9 @@ PAGES = [
     "/admin/cadence/policyassignment/",
     "/admin/cadence/policyassignment/add/",
     "/admin/cadence/cadenceplan/",
-    "/admin/cadence/teamchannel/",
-    "/admin/cadence/teamchannel/add/",
-    "/admin/cadence/notification/",
+    "/admin/notifications/teamchannel/",
+    "/admin/notifications/teamchannel/add/",
+    "/admin/notifications/notification/",
 ]
 
 
@@ -144,7 +137,7 @@ def test_the_admin_site_registers_nothing_that_holds_words_or_secrets():
         "coaching.AgendaItem",
         "cadence.Occurrence",
         "cadence.CalendarFeed",  # the token is the credential
-        "cadence.NotificationPreference",
+        "notifications.NotificationPreference",
     ]:
         assert never not in registered, never
 
@@ -388,10 +381,10 @@ def test_a_channels_failure_is_shown_and_cannot_be_edited_away(admin_client, tea
         last_failure_at=timezone.now() - timedelta(hours=3),
         last_error="URLError: connection refused",
     )
-    listing = admin_client.get("/admin/cadence/teamchannel/").content.decode()
+    listing = admin_client.get("/admin/notifications/teamchannel/").content.decode()
     assert "URLError: connection refused" in listing
     response = admin_client.post(
-        f"/admin/cadence/teamchannel/{channel.pk}/change/",
+        f"/admin/notifications/teamchannel/{channel.pk}/change/",
         {
             "team": team.pk,
             "webhook_url": "https://hooks.example.com/T000/B000",
@@ -417,16 +410,17 @@ def test_the_outbox_is_read_only(admin_client, org, team):
         last_error="SMTPServerDisconnected: gone",
     )
     Notification.objects.create(kind=NotificationKind.TEAM_DIGEST, team=team, period="2026-W10")
-    listing = admin_client.get("/admin/cadence/notification/").content.decode()
+    listing = admin_client.get("/admin/notifications/notification/").content.decode()
     assert "SMTPServerDisconnected: gone" in listing and "Enterprise East" in listing
-    assert admin_client.get("/admin/cadence/notification/?status__exact=failed").status_code == 200
-    assert admin_client.get("/admin/cadence/notification/add/").status_code == 403
-    page = admin_client.get(f"/admin/cadence/notification/{row.pk}/change/")
+    failed = admin_client.get("/admin/notifications/notification/?status__exact=failed")
+    assert failed.status_code == 200
+    assert admin_client.get("/admin/notifications/notification/add/").status_code == 403
+    page = admin_client.get(f"/admin/notifications/notification/{row.pk}/change/")
     assert page.status_code == 200 and 'name="status"' not in page.content.decode()
-    admin_client.post(f"/admin/cadence/notification/{row.pk}/change/", {"status": "pending"})
+    admin_client.post(f"/admin/notifications/notification/{row.pk}/change/", {"status": "pending"})
     assert (
         admin_client.post(
-            f"/admin/cadence/notification/{row.pk}/delete/", {"post": "yes"}
+            f"/admin/notifications/notification/{row.pk}/delete/", {"post": "yes"}
         ).status_code
         == 403
     )
@@ -447,9 +441,9 @@ def test_the_outbox_lists_the_newest_recorded_first_reading_no_column_of_every_r
     late = Notification.objects.create(
         kind=NotificationKind.DIGEST, recipient=org.rep, period="2026-W10"
     )
-    admin_client.get("/admin/cadence/notification/")
+    admin_client.get("/admin/notifications/notification/")
     with CaptureQueriesContext(connection) as captured:
-        response = admin_client.get("/admin/cadence/notification/")
+        response = admin_client.get("/admin/notifications/notification/")
     assert [row.pk for row in response.context["cl"].result_list] == [late.pk, early.pk]
     sql = [q["sql"] for q in captured.captured_queries]
     assert sum("COUNT(*)" in q for q in sql) == 1
@@ -457,7 +451,7 @@ def test_the_outbox_lists_the_newest_recorded_first_reading_no_column_of_every_r
     for n in range(20):  # more rows, the same queries
         Notification.objects.create(kind=NotificationKind.DIGEST, recipient=org.hr, period=f"W{n}")
     with CaptureQueriesContext(connection) as more:
-        admin_client.get("/admin/cadence/notification/")
+        admin_client.get("/admin/notifications/notification/")
     assert len(more) == len(captured)
 
 
@@ -492,13 +486,15 @@ def test_no_notes_reach_any_cadence_admin_page(admin_client, org, team, policy):
     TeamChannel.objects.create(team=team, webhook_url="https://hooks.example.com/x")
     pages = list(PAGES)
     pages += [f"/admin/cadence/cadenceplan/{p.pk}/change/" for p in CadencePlan.objects.all()]
-    pages += [f"/admin/cadence/notification/{n.pk}/change/" for n in Notification.objects.all()]
+    pages += [
+        f"/admin/notifications/notification/{n.pk}/change/" for n in Notification.objects.all()
+    ]
     pages += [
         f"/admin/cadence/policyassignment/{a.pk}/change/" for a in PolicyAssignment.objects.all()
     ]
     pages += [f"/admin/cadence/cadencepolicy/{policy.pk}/change/"]
-    pages += [f"/admin/cadence/teamchannel/{c.pk}/change/" for c in TeamChannel.objects.all()]
-    pages += ["/admin/cadence/cadenceplan/?q=MARKER", "/admin/cadence/notification/?q=MARKER"]
+    pages += [f"/admin/notifications/teamchannel/{c.pk}/change/" for c in TeamChannel.objects.all()]
+    pages += ["/admin/cadence/cadenceplan/?q=MARKER", "/admin/notifications/notification/?q=MARKER"]
     for path in pages:
         response = admin_client.get(path)
         assert response.status_code == 200, path

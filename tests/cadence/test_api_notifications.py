@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from cadence.models import Notification, NotificationKind, NotificationPreference
 from coaching.services import notes_save, private_note_save
+from notifications.models import Notification, NotificationKind, NotificationPreference
 from people.services import api_token_rotate
 from tests.factories import SessionFactory, SessionParticipantFactory, one_on_one
 

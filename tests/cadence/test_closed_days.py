@@ -11,9 +11,10 @@ import time_machine
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from cadence.closures import closure_clear
 from cadence.engine import occurrences_generate, sweep_missed
 from cadence.models import Closure
-from cadence.services_closures import closure_clear, closure_create, closure_remove
+from cadence.services_closures import closure_create, closure_remove
 from cadence.tasks import generate_occurrences
 from cadence.views_closures import removal_said
 from coaching.models import CoachingSession, SessionStatus

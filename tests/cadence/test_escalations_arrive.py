@@ -11,11 +11,12 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence import engine, outbox
+from cadence import engine
 from cadence.escalations import miss_runs
-from cadence.models import Notification, NotificationKind, NotificationStatus
 from coaching.models import CoachingSession
 from coaching.services import session_mark_held
+from notifications import outbox
+from notifications.models import Notification, NotificationKind, NotificationStatus
 
 START = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)  # a Monday; the plan meets Tuesdays
 SWEEP = timedelta(days=4)  # the sweep runs through the week after the session's day

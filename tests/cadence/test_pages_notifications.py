@@ -11,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cadence.models import Notification, NotificationKind, NotificationPreference
 from coaching.services import notes_save, private_note_save
+from notifications.models import Notification, NotificationKind, NotificationPreference
 from people.services import reporting_line_change
 from tests.factories import SessionFactory, SessionParticipantFactory, one_on_one
 

@@ -5,14 +5,14 @@ message names people and the rhythm, never what a pair writes."""
 import pytest
 from django.core import mail
 
-from cadence import outbox
-from cadence.models import (
+from coaching.services_pairs import pair_accept, pair_decline
+from notifications import outbox
+from notifications.models import (
     Notification,
     NotificationKind,
     NotificationPreference,
     NotificationStatus,
 )
-from coaching.services_pairs import pair_accept, pair_decline
 from tests.coaching.pairs_support import form_pair
 
 

@@ -6,14 +6,14 @@ no longer pair them is emailed; the email can be switched off."""
 import pytest
 from django.core import mail
 
-from cadence import outbox
-from cadence.models import (
+from coaching.services_peer_requests import peer_request_set, peer_request_withdraw
+from notifications import outbox
+from notifications.models import (
     Notification,
     NotificationKind,
     NotificationPreference,
     NotificationStatus,
 )
-from coaching.services_peer_requests import peer_request_set, peer_request_withdraw
 from people.models import User
 from people.services import reporting_line_change
 

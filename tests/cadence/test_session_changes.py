@@ -16,16 +16,17 @@ from django.test.utils import CaptureQueriesContext
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
-from cadence import invitations, outbox
+from cadence import invitations
 from cadence.calendar import event_uid
-from cadence.models import (
+from coaching.models import SessionChange, SessionStatus
+from coaching.services import session_cancel, session_reschedule
+from notifications import outbox
+from notifications.models import (
     Notification,
     NotificationKind,
     NotificationPreference,
     NotificationStatus,
 )
-from coaching.models import SessionChange, SessionStatus
-from coaching.services import session_cancel, session_reschedule
 from tests.factories import one_on_one
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # a Monday

@@ -9,10 +9,11 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence import engine, outbox
-from cadence.models import Notification, NotificationKind
+from cadence import engine
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_cancel, session_mark_held, session_reschedule
+from notifications import outbox
+from notifications.models import Notification, NotificationKind
 
 START = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)  # a Monday; the plan meets Tuesdays
 

@@ -12,14 +12,16 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from icalendar import Calendar
 
-from cadence import invitations, outbox, withdrawals
+from cadence import invitations, withdrawals
 from cadence.calendar import event_uid
+from cadence.closures import closure_clear
 from cadence.engine import occurrences_generate
-from cadence.models import Notification, NotificationKind
 from cadence.selectors import notification_lines
 from cadence.services import plan_end, plan_update
-from cadence.services_closures import closure_clear, closure_create
+from cadence.services_closures import closure_create
 from coaching.models import CoachingSession
+from notifications import outbox
+from notifications.models import Notification, NotificationKind
 
 MONDAY = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 TUESDAY_10_BERLIN = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -107,7 +107,7 @@ def test_the_authors_manager_sees_it_but_not_one_made_above_them(org, diagnosis)
 
 @pytest.mark.django_db
 def test_recording_one_notifies_no_one(org, diagnosis):
-    from cadence.models import Notification
+    from notifications.models import Notification
 
     assert not Notification.objects.exists()
 

@@ -12,9 +12,9 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence import outbox
-from cadence.models import Notification, NotificationKind
 from coaching.zones import needs_zone, zone_name
+from notifications import outbox
+from notifications.models import Notification, NotificationKind
 from tests.factories import one_on_one
 
 # Monday 11 January 2027, 14:30 UTC: 15:30 in Berlin (CET), 09:30 in New York (EST).

@@ -119,7 +119,7 @@ MODEL_OF_PATH = {
     "scoring-rounds": "scorecards.ScoringRound",
     "sessions": "coaching.CoachingSession",
     "team-cadence": "people.Team",
-    "team-channels": "cadence.TeamChannel",
+    "team-channels": "notifications.TeamChannel",
     "team-playbooks": "people.Team",
     "teams": "people.Team",
     "wins": "feedback.Win",

@@ -18,19 +18,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from cadence import engine
-from cadence.delivery import quiet_until
-from cadence.models import (
-    CadencePlan,
-    CalendarFeed,
-    Closure,
-    Notification,
-    NotificationPreference,
-    NotificationStatus,
-    Occurrence,
-    Rollout,
-    TeamChannel,
-)
-from cadence.retention import forget_old_notifications
+from cadence.models import CadencePlan, CalendarFeed, Closure, Occurrence, Rollout
 from coaching.models import (
     CoachingSession,
     Commitment,
@@ -60,6 +48,14 @@ from devdata.demo.people import DEMO_PASSWORD
 from devdata.scale import org
 from devdata.scale.notifications import RUNS_IT
 from feedback.models import Direction, Feedback, FeedbackRequest, RequestedResponder, Stream
+from notifications.delivery import quiet_until
+from notifications.models import (
+    Notification,
+    NotificationPreference,
+    NotificationStatus,
+    TeamChannel,
+)
+from notifications.retention import forget_old_notifications
 from people.models import ReportingLine, ReportingVersion, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
 from scorecards.models import CriterionVersion, RoundContext, Score, Scorecard
@@ -626,7 +622,7 @@ def _the_engine_carries_on_without_doubling(out):
 SEEDED = [
     "cadence.Closure",
     "cadence.CalendarFeed",
-    "cadence.TeamChannel",
+    "notifications.TeamChannel",
     "coaching.PeerRequest",
     "coaching.Learning_tags",
     "coaching.LearningTag",
@@ -634,8 +630,8 @@ SEEDED = [
     "coaching.Experiment",
     "coaching.Diagnosis",
     "coaching.PlaybookModule_teams",
-    "cadence.NotificationPreference",
-    "cadence.Notification",
+    "notifications.NotificationPreference",
+    "notifications.Notification",
     "scorecards.Score",
     "scorecards.Scorecard",
     "scorecards.RoundRater",

@@ -26,5 +26,5 @@ def test_a_nul_in_any_admin_address_is_a_400_saying_why(client, root):
 
 def test_the_same_lists_answer_as_before_without_one(client, root):
     client.force_login(root)
-    for path in ("/admin/people/auditevent/", "/admin/cadence/notification/"):
+    for path in ("/admin/people/auditevent/", "/admin/notifications/notification/"):
         assert client.get(f"{path}?q=someone").status_code == 200

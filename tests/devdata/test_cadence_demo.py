@@ -22,12 +22,8 @@ from cadence.models import (
     CadencePolicy,
     Closure,
     EndReason,
-    Notification,
-    NotificationKind,
-    NotificationStatus,
     Occurrence,
     PolicyAssignment,
-    TeamChannel,
 )
 from coaching.models import CoachingSession, ParticipantRole, SessionKind, SessionStatus
 from devdata.demo.cadence import (
@@ -38,6 +34,7 @@ from devdata.demo.cadence import (
     WINTER_BREAK,
     seed_cadence,
 )
+from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import AuditEvent, Team, User
 
 

@@ -14,17 +14,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.html import escape
 
-from cadence.models import (
-    CadencePlan,
-    Closure,
-    EndReason,
-    Notification,
-    NotificationKind,
-    NotificationStatus,
-    Occurrence,
-    Rollout,
-    RolloutTick,
-)
+from cadence.models import CadencePlan, Closure, EndReason, Occurrence, Rollout, RolloutTick
 from cadence.rollout import MANUAL, progress_for
 from coaching.models import (
     Audience,
@@ -51,6 +41,7 @@ from coaching.selectors_learning import LibraryFilters, library
 from coaching.selectors_pairs import member_state, my_pairs
 from devdata.demo.coaching import PEER_PAIRS
 from devdata.demo.people import TEAMS
+from notifications.models import Notification, NotificationKind, NotificationStatus
 from people.models import Team, User
 
 MANAGERS = {"sofia.alvarez", "marcus.chen", "lena.fischer", "daniel.mensah"}

@@ -8,7 +8,6 @@ import pytest
 from django.db.models import Exists, F, Max, Min, OuterRef, Q
 from django.utils import timezone
 
-from cadence.models import Notification, NotificationKind, NotificationStatus
 from coaching.models import (
     AgendaItem,
     CancelReason,
@@ -30,6 +29,7 @@ from dashboards.org_feedback import organisation_feedback
 from dashboards.org_skills import organisation_skills
 from devdata.demo.people import NEW_STARTERS
 from feedback.models import Feedback, FeedbackRequest, RequestedResponder
+from notifications.models import Notification, NotificationKind, NotificationStatus
 from people.models import ImportStatus, PeopleImport, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of

@@ -9,9 +9,9 @@ from datetime import date, timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
-from cadence.models import TeamChannel
 from coaching.models import FocusArea
 from feedback.models import Feedback, FeedbackRequest
+from notifications.models import TeamChannel
 from tests.e2e.a11y import assert_accessible
 from tests.e2e.conftest import sign_in
 

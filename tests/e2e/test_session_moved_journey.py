@@ -15,8 +15,8 @@ from django.utils import timezone
 from icalendar import Calendar
 from playwright.sync_api import Browser, Page, expect
 
-from cadence import outbox
 from cadence.calendar import event_uid
+from notifications import outbox
 from people.models import User
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import check_both_widths

@@ -18,10 +18,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from cadence.models import Notification, NotificationKind
 from coaching.selectors import week_label
 from coaching.services import notes_save
 from feedback.services import feedback_request_create
+from notifications.models import Notification, NotificationKind
 from people.models import User
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import DESKTOP, PHONE, at_width, check_both_widths

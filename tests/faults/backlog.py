@@ -77,7 +77,7 @@ def kick_senders(env: dict, messages: int) -> None:
     """Send "drain the outbox" `messages` times, as a burst does (tasks.kick_senders)."""
     services.manage(
         env, "shell", "-c",
-        f"from cadence.tasks import send_notifications\n"
+        f"from notifications.tasks import send_notifications\n"
         f"for _ in range({messages}): send_notifications.delay()",
     )  # fmt: skip
 

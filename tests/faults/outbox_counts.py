@@ -1,6 +1,6 @@
 """Counting, per notification, what a fault test's backlog (tests/faults/backlog.py)
 delivered: every email carries its notification's Message-ID and every webhook post
-its Idempotency-Key (`cadence.delivery.idempotency_key`, `notification-<pk>.<token>`),
+its Idempotency-Key (`notifications.delivery.idempotency_key`, `notification-<pk>.<token>`),
 so a copy sent twice is counted against the row it came from, and a row never
 delivered shows as lost."""
 

@@ -42,7 +42,6 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from cadence.models import Notification
 from feedback.converters import FEEDBACK_REF
 from feedback.models import Feedback, FeedbackShare, RequestedResponder, Stream
 from feedback.services import (
@@ -51,6 +50,7 @@ from feedback.services import (
     feedback_request_create,
     feedback_share,
 )
+from notifications.models import Notification
 from people.models import AuditEvent
 from tests.factories import UserFactory
 from tests.feedback.test_firewall_walk import FILLS, SKIP

@@ -44,20 +44,15 @@ from django_celery_beat.models import (
     SolarSchedule,
 )
 
-from cadence import feedback_reminders, outbox
 from cadence.calendar_services import calendar_feed_create_or_rotate
 from cadence.models import (
     CadencePlan,
     CadencePolicy,
     CalendarFeed,
     Closure,
-    Notification,
-    NotificationKind,
-    NotificationStatus,
     PolicyAssignment,
     PolicyItem,
     Rollout,
-    TeamChannel,
 )
 from cadence.services import plan_create
 from cadence.services_rollout import rollout_start, rollout_tick
@@ -88,6 +83,7 @@ from coaching.services import (
 )
 from coaching.services_diagnosis import diagnosis_record
 from dashboards.exports import ORGANISATION_TABLES, TEAM_TABLES
+from feedback import notifications as feedback_reminders
 from feedback.models import Feedback, FeedbackRequest, InterpretiveTerm, Stream, Win
 from feedback.services import (
     ANONYMITY_THRESHOLD,
@@ -100,6 +96,8 @@ from feedback.services import (
     feedback_share_revoke,
     win_share,
 )
+from notifications import outbox
+from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import PeopleImport, Team, User
 from people.selectors import management_chain
 from people.services import api_token_rotate, team_create, team_member_add

@@ -9,10 +9,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from cadence import outbox
 from coaching.services import goal_create
 from feedback.models import Feedback, FeedbackRequest, Stream
 from feedback.services import feedback_acknowledge, feedback_give, feedback_request_create
+from notifications import outbox
 from tests.factories import FocusAreaFactory
 
 

@@ -141,13 +141,13 @@ def _no_rows(initial=0):
 
 
 def test_a_team_channel_changed_in_the_admin_is_audited_without_its_address(admin_client):
-    from cadence.models import TeamChannel
+    from notifications.models import TeamChannel
     from tests.factories import TeamFactory
 
     secret = "https://hooks.slack.com/services/T0/B0/very-secret-token"
     channel = TeamChannel.objects.create(team=TeamFactory(name="East"), webhook_url=secret)
     response = admin_client.post(
-        f"/admin/cadence/teamchannel/{channel.pk}/change/",
+        f"/admin/notifications/teamchannel/{channel.pk}/change/",
         {"team": channel.team_id, "webhook_url": secret, "format": "teams", "is_active": "on"},
     )
     assert response.status_code == 302

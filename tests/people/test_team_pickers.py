@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from cadence.models import TeamChannel
 from coaching.models import FocusArea
+from notifications.models import TeamChannel
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db

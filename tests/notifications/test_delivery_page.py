@@ -14,8 +14,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cadence.delivery_errors import in_words
-from cadence.models import Notification, NotificationStatus
+from notifications.delivery_errors import in_words
+from notifications.models import Notification, NotificationStatus
 from people.models import AuditEvent
 from tests.factories import TeamFactory
 

@@ -1,4 +1,4 @@
-"""The outbox's delivery rule (cadence/outbox.py) with real Celery worker processes on
+"""The outbox's delivery rule (notifications/outbox.py) with real Celery worker processes on
 the configured broker and database: a repeated "drain" message sends nothing twice,
 and a worker killed with `kill -9` in the middle of sending loses nothing.
 
@@ -13,10 +13,10 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from cadence import outbox
-from cadence.models import Notification, NotificationKind, NotificationStatus
-from cadence.tasks import send_notifications
 from config.celery import app
+from notifications import outbox
+from notifications.models import Notification, NotificationKind, NotificationStatus
+from notifications.tasks import send_notifications
 from tests.factories import UserFactory, one_on_one
 from tests.worker import Worker, delete_queue, mail_count_by_recipient, wait_until
 
@@ -124,7 +124,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_repeats_at_most_the_mail_in_
     five rows. Each send takes 1 s, then 1.5 s pass before the row is marked sent; the
     worker is killed in such a moment, after one row was marked sent and while the
     next one's email is out but the row is still `sending`. The rule in
-    cadence/outbox.py:
+    notifications/outbox.py:
 
     - a row marked `sent` before the death is never sent again;
     - a row left in `sending` is handed back once its lease (CADENCE_CLAIM_LEASE_SECONDS),

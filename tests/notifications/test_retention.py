@@ -1,4 +1,4 @@
-"""Old notifications are forgotten (cadence/retention.py): finished ones — sent,
+"""Old notifications are forgotten (notifications/retention.py): finished ones — sent,
 failed, in-app only — once older than NOTIFICATION_RETENTION_DAYS, a batch at a time;
 pending and sending ones at any age stay; and the engine records nothing again for
 what was forgotten."""
@@ -11,10 +11,11 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence import engine, retention, tasks
-from cadence.models import Notification, NotificationKind, NotificationStatus
+from cadence import engine
 from cadence.selectors import inbox
 from core.periodic import PERIODIC_TASKS
+from notifications import retention, tasks
+from notifications.models import Notification, NotificationKind, NotificationStatus
 from tests.factories import one_on_one
 from tests.plans import bounds_on, explain_sent
 

@@ -1,16 +1,23 @@
 """Feedback requests through the outbox: "you were asked" when a request is made, and
 one reminder the day before it is due to everyone still waiting to answer. Rows are
 references only (the request, the person); the message is rendered when it is sent,
-and names the requester and the date — never the question's answers or who gave them."""
+and names the requester and the date — never the question's answers or who gave them.
+
+The two kinds are declared here (`notifications.kinds`), registered at the app's
+`ready()`; beat's `cadence.queue_feedback_reminders` calls `due_queue`."""
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
-from feedback.models import FeedbackRequest, RequestedResponder, ResponderStatus
+from notifications import kinds
+from notifications.delivery import absolute
+from notifications.models import Notification, NotificationKind
+from notifications.services import enqueue
 
-from .models import Notification, NotificationKind
+from .models import FeedbackRequest, RequestedResponder, ResponderStatus
+from .services import ANONYMITY_THRESHOLD
 
 # Reminders look one day ahead; a request already overdue by more than this is left
 # alone rather than nagged about (e.g. on the first run after an upgrade).
@@ -28,24 +35,19 @@ def _waiting(requests) -> list[tuple[int, int]]:
     )
 
 
-def _queue(kind: str, pairs: list[tuple[int, int]]) -> int:
+def _queue(kind: str, pairs: list[tuple[int, int]], *, wake: bool = False) -> int:
     rows = [
         Notification(kind=kind, feedback_request_id=request_id, recipient_id=person_id)
         for request_id, person_id in pairs
     ]
-    return len(Notification.objects.bulk_create(rows, ignore_conflicts=True))
+    return enqueue(rows, wake=wake)
 
 
 def asked_queue(*, request: FeedbackRequest) -> int:
     """Tell everyone asked, in the transaction that records the request, and nudge the
     sender once it commits. A broker that is down must not fail the request: the
     minute-ly drain sends the rows anyway, so the nudge is `robust`."""
-    queued = _queue(NotificationKind.FEEDBACK_ASKED, _waiting([request.pk]))
-    if queued:
-        from .tasks import send_notifications
-
-        transaction.on_commit(send_notifications.delay, robust=True)
-    return queued
+    return _queue(NotificationKind.FEEDBACK_ASKED, _waiting([request.pk]), wake=True)
 
 
 def due_queue(*, now: datetime | None = None) -> int:
@@ -66,3 +68,31 @@ def still_waiting(row: Notification) -> bool:
         responder_id=row.recipient_id,
         status=ResponderStatus.WAITING,
     ).exists()
+
+
+def tell_people_asked(sender, request, **kwargs):
+    """`feedback_requested`'s receiver."""
+    asked_queue(request=request)
+
+
+def message(row: Notification, context: dict) -> dict | None:
+    if not still_waiting(row):
+        return None  # answered or declined meanwhile
+    asked = row.feedback_request
+    context.update(
+        feedback_request=asked,
+        requester=asked.requester,
+        stream=asked.stream,
+        request_url=absolute(reverse("feedback_request_detail", args=[asked.pk])),
+        anonymity_threshold=ANONYMITY_THRESHOLD,
+    )
+    return context
+
+
+def register() -> None:
+    kinds.register(
+        *(
+            kinds.Kind(kind, message=message, preference="email_feedback")
+            for kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE)
+        )
+    )

@@ -11,15 +11,16 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence import feedback_reminders, outbox
-from cadence.models import (
+from core.periodic import PERIODIC_TASKS
+from feedback import notifications as feedback_reminders
+from feedback import services as feedback_services
+from notifications import outbox
+from notifications.models import (
     Notification,
     NotificationKind,
     NotificationPreference,
     NotificationStatus,
 )
-from core.periodic import PERIODIC_TASKS
-from feedback import services as feedback_services
 from tests.factories import UserFactory
 
 MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -200,7 +201,7 @@ def test_the_sender_is_nudged_once_the_request_commits(org, django_capture_on_co
 def test_a_broker_that_is_down_does_not_fail_the_request(
     org, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from cadence import tasks
+    from notifications import tasks
 
     def down():
         raise ConnectionError("broker unreachable")

@@ -9,8 +9,8 @@ import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
-from cadence import outbox
-from cadence.models import Notification, NotificationKind, NotificationStatus
+from notifications import outbox
+from notifications.models import Notification, NotificationKind, NotificationStatus
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

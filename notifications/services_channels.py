@@ -20,6 +20,7 @@ from people.models import Team, User
 from people.services import audit_record
 
 from .models import Notification, NotificationKind, TeamChannel
+from .tasks import kick_senders
 
 URL_LIMIT = cast(int, TeamChannel._meta.get_field("webhook_url").max_length)
 _URL = URLValidator(schemes=["https", "http"])
@@ -129,8 +130,6 @@ def channel_test(*, actor: User | None, channel: TeamChannel) -> Notification:
     at once and the channel's last success or failure says how it went."""
     if not channel.is_active:
         raise ValidationError("The channel is switched off: switch it on to test it.")
-    from .tasks import kick_senders  # the tasks module imports the services' neighbours
-
     row = Notification.objects.create(kind=NotificationKind.CHANNEL_TEST, team=channel.team)
     kick_senders()
     _audit("tested", channel, actor)

@@ -24,7 +24,7 @@ Delivery rule (at least once, never silently lost, and a copy only where a worke
    losing one.
 A Celery message only ever says "drain the outbox"; it carries no ids that matter, so
 a lost or repeated message loses or doubles nothing. A drain that stops at its round
-limit with rows still due sends the message again (`tasks.send_notifications`), and a
+limit with rows still due sends the message again (`notifications.tasks.send_notifications`), and a
 burst starts CADENCE_SENDERS drains side by side: the backlog never waits for beat's
 next minute."""
 
@@ -373,24 +373,3 @@ def reap_expired_leases(*, now: datetime | None = None) -> int:
     ).update(
         status=NotificationStatus.PENDING, claimed_at=None, lease_until=None, next_attempt_at=now
     )
-
-
-@transaction.atomic
-def failed_retry(*, actor, ids: list[int] | None = None) -> int:
-    """Send failed notifications again (those of `ids`, or all): back to pending, due
-    now, with a fresh count of attempts; the senders are started once this commits.
-    The last error stays on the row until the next attempt. Audited with the count."""
-    from people.services import audit_record
-
-    from .tasks import kick_senders  # the tasks module imports this one
-
-    failed = Notification.objects.filter(status=NotificationStatus.FAILED)
-    if ids is not None:
-        failed = failed.filter(pk__in=ids)
-    retried = failed.update(
-        status=NotificationStatus.PENDING, attempts=0, next_attempt_at=timezone.now()
-    )
-    if retried:
-        audit_record(actor=actor, verb="outbox.retried", data={"notifications": retried})
-        kick_senders()
-    return retried

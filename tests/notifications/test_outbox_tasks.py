@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from kombu import Queue
 
-from cadence import outbox, tasks
-from cadence.models import Notification, NotificationKind
+from notifications import outbox, tasks
+from notifications.models import Notification, NotificationKind
 from tests.factories import UserFactory
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

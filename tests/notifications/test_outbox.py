@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from django.core import mail
 
-from cadence import delivery, outbox
-from cadence.models import (
+from notifications import delivery, outbox
+from notifications.models import (
     Notification,
     NotificationKind,
     NotificationPreference,
@@ -45,7 +45,7 @@ def test_a_claimed_row_is_not_claimed_again_and_is_sent_once(org):
 
 @pytest.mark.django_db
 def test_a_failed_send_is_retried_with_backoff_then_marked_failed(org, monkeypatch):
-    from cadence import delivery
+    from notifications import delivery
 
     def broken(row, now):
         raise ConnectionError("smtp down")
@@ -222,7 +222,7 @@ def test_an_escalation_email_names_the_coachee_or_the_team(org, weekly_plan, for
 
 @pytest.mark.django_db
 def test_a_drain_that_stops_at_its_limit_sends_itself_again_until_nothing_is_due(org, monkeypatch):
-    from cadence import tasks
+    from notifications import tasks
 
     drains = []
 
@@ -243,7 +243,7 @@ def test_a_drain_that_stops_at_its_limit_sends_itself_again_until_nothing_is_due
 
 @pytest.mark.django_db
 def test_a_burst_starts_as_many_drains_as_there_are_senders(org, settings, monkeypatch):
-    from cadence import tasks
+    from notifications import tasks
 
     settings.CADENCE_SENDERS = 3
     sent = []
@@ -325,7 +325,7 @@ def test_a_slow_sender_whose_lease_ran_out_leaves_the_rows_handed_back_to_their_
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cadence import delivery
+    from notifications import delivery
 
     settings.CADENCE_CLAIM_LEASE_SECONDS = 60
     real_deliver = delivery.deliver
@@ -366,7 +366,7 @@ def test_a_sender_renews_the_lease_of_what_it_still_holds_so_a_slow_claim_is_nev
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from cadence import delivery
+    from notifications import delivery
 
     settings.CADENCE_CLAIM_LEASE_SECONDS = 60
     real_deliver = delivery.deliver

@@ -13,8 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cadence import outbox
-from cadence.models import Notification, NotificationKind, NotificationStatus, TeamChannel
+from notifications import outbox
+from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import AuditEvent
 from tests.factories import TeamFactory
 

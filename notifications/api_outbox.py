@@ -15,7 +15,7 @@ from people.access import HasRole
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.roles import Role
 
-from . import outbox
+from . import services
 from .models import NotificationKind
 from .selectors_outbox import FAILURES_SHOWN, STALLED_AFTER, delivery_state
 
@@ -105,5 +105,5 @@ class DeliveryRetryView(APIView):
     )
     def post(self, request):
         one = validated(DeliveryRetrySerializer, request).get("notification")
-        retried = outbox.failed_retry(actor=request.user, ids=None if one is None else [one])
+        retried = services.failed_retry(actor=request.user, ids=None if one is None else [one])
         return Response(DeliveryRetriedSerializer({"retried": retried}).data)

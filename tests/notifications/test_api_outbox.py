@@ -15,8 +15,8 @@ from django.core import mail
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from cadence.models import Notification, NotificationKind, NotificationStatus
-from cadence.selectors_outbox import FAILURES_SHOWN
+from notifications.models import Notification, NotificationKind, NotificationStatus
+from notifications.selectors_outbox import FAILURES_SHOWN
 from people.models import AuditEvent
 from tests.config.schema_support import assert_conforms
 from tests.factories import TeamFactory, one_on_one

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from cadence.models import Notification, TeamChannel
+from notifications.models import Notification, TeamChannel
 from people.models import AuditEvent
 from tests.factories import TeamFactory
 

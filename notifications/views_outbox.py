@@ -14,7 +14,7 @@ from core.api import MAX_ID
 from people.access import role_required
 from people.roles import Role
 
-from . import outbox
+from . import services
 from .selectors_outbox import FAILURES_SHOWN, STALLED_AFTER, delivery_state
 
 
@@ -37,7 +37,7 @@ def _page(request, *, status=200, error=None):
         "stalled_minutes": int(STALLED_AFTER.total_seconds() // 60),
         "error": error,
     }
-    return render(request, "cadence/delivery.html", context, status=status)
+    return render(request, "notifications/delivery.html", context, status=status)
 
 
 @require_POST
@@ -47,7 +47,7 @@ def delivery_retry(request):
     if not form.is_valid():
         return _page(request, status=400, error="Choose a failed notification, or all of them.")
     one = form.cleaned_data["notification"]
-    retried = outbox.failed_retry(actor=request.user, ids=None if one is None else [one])
+    retried = services.failed_retry(actor=request.user, ids=None if one is None else [one])
     if not retried:
         return _page(request, status=400, error="Nothing failed to send again: it may have "
                      "been sent again already.")  # fmt: skip

@@ -41,7 +41,9 @@ def _page(request, *, connect_form=None, bound=None, error=None):
         "error": error,
     }
     failed = error or page_error or bound is not None or (connect_form and connect_form.errors)
-    return render(request, "cadence/team_channels.html", context, status=400 if failed else 200)
+    return render(
+        request, "notifications/team_channels.html", context, status=400 if failed else 200
+    )
 
 
 def _back(request, channel_pk: int | None = None) -> str:

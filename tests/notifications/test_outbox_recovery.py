@@ -12,8 +12,8 @@ import time_machine
 from django.core import mail
 from django.db import OperationalError
 
-from cadence import delivery, outbox
-from cadence.models import Notification, NotificationKind, NotificationStatus
+from notifications import delivery, outbox
+from notifications.models import Notification, NotificationKind, NotificationStatus
 from tests.factories import one_on_one
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
