@@ -19,7 +19,7 @@ from django.utils.html import format_html
 
 from people.admin_audit import AuditedConfigMixin
 
-from . import services
+from . import policy_plans, services
 from .models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem, Rollout, RolloutTick
 from .selectors import describe_rule
 from .selectors_policies import plans_ending
@@ -136,7 +136,7 @@ class PolicyAssignmentForm(forms.ModelForm):
         policy, team = cleaned.get("policy"), cleaned.get("team")
         if policy is not None and team is not None:
             try:
-                services.policy_apply_check(policy=policy, team=team)
+                policy_plans.policy_apply_check(policy=policy, team=team)
             except ValidationError as exc:
                 for field, errors in exc.message_dict.items():
                     self.add_error(field, errors)

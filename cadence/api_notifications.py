@@ -20,10 +20,14 @@ from core.api import (
     validated,
 )
 from notifications.models import NotificationKind, NotificationPreference
+from notifications.services import (
+    PREFERENCE_FIELDS,
+    notification_preference_save,
+    notifications_mark_read,
+)
 
-from . import selectors, services
+from . import selectors
 from .api_plans import WALL_TIME_FORMATS
-from .services import PREFERENCE_FIELDS
 
 
 class NotificationSerializer(serializers.Serializer):
@@ -89,7 +93,7 @@ class NotificationViewSet(viewsets.GenericViewSet):
     @action(detail=False, methods=["post"], url_path="read")
     def read(self, request):
         up_to = validated(MarkReadSerializer, request).get("up_to")
-        marked = services.notifications_mark_read(person=request.user, up_to=up_to)
+        marked = notifications_mark_read(person=request.user, up_to=up_to)
         return Response(MarkedSerializer({"marked": marked}).data)
 
 
@@ -132,9 +136,7 @@ class NotificationPreferenceView(APIView):
     def _save(self, request, *, partial: bool):
         serializer = NotificationPreferenceSerializer(data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
-        preference = services.notification_preference_save(
-            person=request.user, **serializer.validated_data
-        )
+        preference = notification_preference_save(person=request.user, **serializer.validated_data)
         return Response(NotificationPreferenceSerializer(preference).data)
 
     @extend_schema(

@@ -4,10 +4,10 @@ from django import forms
 
 from core.forms import TimeInput
 from notifications.models import NotificationPreference
+from notifications.services import MANAGER_PREFERENCE_FIELDS, PREFERENCE_FIELDS
 
 from .models import PLANNED_KINDS, EndReason, Recurrence, Weekday
 from .selectors_plans import PLAN_STATES
-from .services import MANAGER_PREFERENCE_FIELDS, PREFERENCE_FIELDS
 
 
 class PlanRuleForm(forms.Form):

@@ -37,7 +37,7 @@ from django.utils import timezone
 from coaching.models import PairMember, SessionKind
 from people.models import Team, TeamMembership, User
 
-from . import recurrence, services
+from . import policy_plans, recurrence
 from .availability import LONGEST, STEP, in_working_hours
 from .models import CadencePlan, CadencePolicy, PolicyAssignment, Weekday
 
@@ -87,8 +87,8 @@ def policy_placement(*, policy: CadencePolicy, team: Team, today=None) -> Placem
     """What applying `policy` to `team` would do, nothing written: the plans it would
     make, each at its day and time (and why, when not the policy's), who could not be
     placed and why, and the plans of another policy the team keeps that would end
-    first. Refusals as `services.policy_apply_check` (a ValidationError)."""
-    current = services.policy_apply_check(policy=policy, team=team)
+    first. Refusals as `policy_plans.policy_apply_check` (a ValidationError)."""
+    current = policy_plans.policy_apply_check(policy=policy, team=team)
     replacing = current is not None and current.policy_id != policy.pk
     ending = (
         list(current.plans.live().select_related("coach", "coachee", "team").order_by("kind", "pk"))
@@ -97,8 +97,10 @@ def policy_placement(*, policy: CadencePolicy, team: Team, today=None) -> Placem
     )
     keeping = current is not None and not replacing
     assignment = current if keeping else PolicyAssignment(policy=policy, team=team)
-    members = services.team_members(team)
-    wanted = services.plans_wanted(assignment, members=members, ending=[plan.pk for plan in ending])
+    members = policy_plans.team_members(team)
+    wanted = policy_plans.plans_wanted(
+        assignment, members=members, ending=[plan.pk for plan in ending]
+    )
     placed, unplaced = place(
         wanted, team_members=members, ending=[p.pk for p in ending], today=today
     )

@@ -12,7 +12,7 @@ from coaching.models import SessionKind
 from core.paging import StateChoice
 from people.models import Team, TeamMembership
 
-from . import services
+from . import policy_plans
 from .models import PLANNED_KINDS, CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from .placement import plan_words
 from .selectors import describe_rule
@@ -91,9 +91,9 @@ def teams_with_policy(show: str = ""):
 
 def needs_lead(team) -> bool:
     """The team can keep no cadence now: it has no lead, or its lead is deactivated
-    (`services.lead_left`; `policy_apply_check` refuses either). No query with the
+    (`policy_plans.lead_left`; `policy_apply_check` refuses either). No query with the
     lead selected (`teams_with_policy`)."""
-    return team.lead_id is None or services.lead_left(team)
+    return team.lead_id is None or policy_plans.lead_left(team)
 
 
 def teams_page(*, show: str = "", page_number: int = 1) -> Page:
@@ -107,7 +107,7 @@ def teams_page(*, show: str = "", page_number: int = 1) -> Page:
     counts = plans_changed([t.assignment_id for t in page.object_list if t.assignment_id])
     note_plans_missing(page.object_list)
     for team in page.object_list:
-        team.lead_left = services.lead_left_reason(team) if services.lead_left(team) else ""
+        team.lead_left = policy_plans.lead_left_reason(team) if policy_plans.lead_left(team) else ""
         team.kept = (
             Kept(
                 team.assignment_id,
@@ -154,7 +154,7 @@ _TEAM_SESSION_WORDS = {
 def plans_missing(teams) -> dict[int, Missing]:
     """Per team keeping a policy (`teams_with_policy` rows, their lead loaded), the
     plans applying that policy again would make — the answer of
-    `services._plans_missing` (which `policy_apply_check` asks one team at a time),
+    `policy_plans._plans_missing` (which `policy_apply_check` asks one team at a time),
     for a page of teams at once: a 1:1 with the lead for each current, active member
     who lacks a live one, each team session the policy has and the team lacks, the
     lead's review with their manager — none with someone deactivated (a lead who left
@@ -177,7 +177,7 @@ def plans_missing(teams) -> dict[int, Missing]:
         .values_list("team_id", "person_id", "person__display_name")
     ):
         members[team_id].append((person_id, name))
-    key = services.plan_key  # what the database keeps one live plan of, as the service
+    key = policy_plans.plan_key  # what the database keeps one live plan of, as the service
     wanted: dict[int, list[tuple[tuple, str]]] = {}
     for team in keeping:
         lead, has = team.lead, kinds[team.kept_policy_id]

@@ -3,9 +3,7 @@
 A plan is never deleted: ending one needs a reason, which the health metrics show.
 Editing a plan's rule regenerates only future occurrences nobody has touched."""
 
-from collections.abc import Sequence
 from datetime import date, time
-from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -13,22 +11,22 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from coaching.models import DEFAULT_DURATION, PeerPair, SessionKind
-from notifications.models import Notification, NotificationPreference
+from coaching.models import PeerPair, SessionKind
 from people.models import Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import people_below, roles_of
 from people.services import audit_record, audit_record_each, audit_record_many
 
 from . import engine, withdrawals
-from .models import (
-    CadencePlan,
-    CadencePolicy,
-    EndReason,
-    PolicyAssignment,
-    PolicyItem,
-    Recurrence,
-    Weekday,
+from .models import CadencePlan, CadencePolicy, EndReason, PolicyAssignment, Recurrence
+from .placement import place, policy_placement
+from .policy_plans import (
+    PLAN_EXCLUDE,
+    _live_assignment,
+    _members,
+    _plan_built,
+    _plans_missing,
+    check_rule,
 )
 
 RULE_FIELDS = (
@@ -40,39 +38,6 @@ RULE_FIELDS = (
     "duration_minutes",
     "time_zone",
 )
-
-
-def check_rule(rule, *, exclude: list[str], constraints: bool = True) -> None:
-    """A rule (a plan's or a policy item's) in words a person can act on, field by
-    field, before the model's own checks (whose constraint messages name no field;
-    `constraints=False` leaves them to the database, as Django checks each with a
-    query of its own); the database's constraints stay the last word."""
-    errors = {}
-    if rule.recurrence not in Recurrence.values:
-        errors["recurrence"] = "Pick how often it recurs."
-    if rule.weekday not in Weekday.values:
-        errors["weekday"] = "Pick a day of the week."
-    if not _within(rule.interval_weeks, 1, 8):
-        errors["interval_weeks"] = "Every 1 to 8 weeks."
-    if not _within(rule.week_of_month, 1, 4):
-        errors["week_of_month"] = "The 1st to the 4th."
-    if not _within(rule.duration_minutes, 5, 480):
-        errors["duration_minutes"] = "Between 5 and 480 minutes."
-    if not isinstance(rule.local_time, time):
-        errors["local_time"] = "Pick a time of day."
-    if errors:
-        raise ValidationError(errors)
-    try:
-        rule.full_clean(exclude=exclude, validate_constraints=constraints)
-    except ValidationError as exc:
-        raise ValidationError(exc.message_dict) from None
-
-
-def _within(value, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-PLAN_EXCLUDE = ["coach", "coachee", "team", "assignment", "ended_by"]
 
 
 def may_manage(*, actor: User, plan: CadencePlan) -> bool:
@@ -134,39 +99,6 @@ def plan_create(
     audit_record(actor=actor, verb="plan.created", target=plan, data={"kind": kind})
     if generate:
         transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=[plan.pk]))
-    return plan
-
-
-def _plan_built(
-    *,
-    kind: str,
-    coach: User,
-    coachee: User | None = None,
-    team: Team | None = None,
-    duration_minutes: int | None = None,
-    time_zone: str | None = None,
-    starts_on: date | None = None,
-    constraints: bool = True,
-    **rule,
-) -> CadencePlan:
-    """A plan not yet saved, checked (`check_rule`; the model's constraints too unless
-    `constraints` is False, for a rule checked already)."""
-    if kind in (SessionKind.ONE_ON_ONE, SessionKind.MANAGER_REVIEW, SessionKind.PEER):
-        if coachee is None or coachee.pk == coach.pk:
-            raise ValidationError({"coachee": "This kind of plan is between two people."})
-    elif team is None:
-        raise ValidationError({"team": "This kind of plan belongs to a team."})
-    plan = CadencePlan(
-        kind=kind,
-        coach=coach,
-        coachee=coachee,
-        team=team if kind in (SessionKind.TEAM_CALL_REVIEW, SessionKind.ROLE_PLAY) else None,
-        duration_minutes=duration_minutes or DEFAULT_DURATION[SessionKind(kind)],
-        time_zone=time_zone or coach.time_zone,
-        starts_on=starts_on or timezone.localdate(),
-        **rule,
-    )
-    check_rule(plan, exclude=PLAN_EXCLUDE, constraints=constraints)
     return plan
 
 
@@ -284,49 +216,6 @@ def _plans_for_member(assignment: PolicyAssignment, person: User, actor) -> list
     return _plans_from_policy(assignment, members=[person], actor=actor)
 
 
-def lead_left(team: Team) -> bool:
-    """The team's lead was deactivated (left the organisation, long leave): a policy
-    makes nothing with them (`_plans_missing`), so the team needs a new lead before its
-    cadence runs. Reads `team.lead`: select it with the team."""
-    return team.lead_id is not None and not team.lead.is_active
-
-
-def lead_left_reason(team: Team) -> str:
-    """`lead_left` in words: Team cadence's note, and the reason the page, the API and
-    the admin site refuse to apply a policy."""
-    return (
-        f"{team.lead}, the lead of {team}, is deactivated (left, or on long leave): {team} "
-        f"needs a new lead, or {team.lead} back, before its cadence runs."
-    )
-
-
-def policy_apply_check(*, policy: CadencePolicy, team: Team) -> PolicyAssignment | None:
-    """Why `policy` cannot be applied to `team` (a ValidationError by field): the team
-    has no lead, or its lead is deactivated (`lead_left`: the policy would make no plan, and
-    another one the team keeps would end for nothing), or it keeps that policy already
-    with every plan it makes — applying it again would change nothing (its plans follow
-    the team's members and lead by themselves). Applied again, it only makes what is
-    missing: the kinds the policy gained since, a plan someone ended. Returns the
-    team's live assignment, or None."""
-    if team.lead_id is None:
-        raise ValidationError({"team": f"{team} needs a lead before it can keep a cadence."})
-    if lead_left(team):
-        raise ValidationError({"team": lead_left_reason(team)})
-    current = _live_assignment(team)
-    if (
-        current is not None
-        and current.policy_id == policy.pk
-        and not _plans_missing(current, members=_members(team), team_plans=True)
-    ):
-        raise ValidationError(
-            {
-                "policy": f"{team} already keeps “{policy}”, with every plan it makes. "
-                "Pick another policy to apply instead, or end this one."
-            }
-        )
-    return current
-
-
 @transaction.atomic
 def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> PolicyAssignment:
     """Make the team's plans from the policy: a 1:1 per current member with the lead,
@@ -338,8 +227,6 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     nothing is (`policy_apply_check`). The assignment says how many plans this made
     (`plans_made`), whether the team kept the policy already (`kept_already`: what was
     missing was made) and who could not be placed, and why (`unplaced`)."""
-    from .placement import policy_placement  # placement reads through this module
-
     placement = policy_placement(policy=policy, team=team)
     current = placement.current
     if placement.replacing:
@@ -358,29 +245,6 @@ def policy_apply(*, policy: CadencePolicy, team: Team, actor: User | None) -> Po
     return assignment
 
 
-def team_members(team: Team) -> list[User]:
-    """The team's current, active members but its lead, by name."""
-    return sorted(_members(team), key=lambda p: (p.display_name, p.pk))
-
-
-def plans_wanted(
-    assignment: PolicyAssignment, *, members: list[User], ending: Sequence[int] = ()
-) -> list[CadencePlan]:
-    """What applying the assignment's policy to its team would make, unsaved, at the
-    policy's own days and times: its plans the team lacks, the plans in `ending` (those
-    of a policy it replaces) counted as gone."""
-    return _plans_missing(assignment, members=members, team_plans=True, ending=ending)
-
-
-def _members(team: Team) -> list[User]:
-    """The team's current, active members but its lead."""
-    return list(
-        User.objects.filter(
-            memberships__team=team, memberships__left_at__isnull=True, is_active=True
-        ).exclude(pk=team.lead_id)
-    )
-
-
 def _plans_for_team(assignment: PolicyAssignment, team: Team, actor) -> list[CadencePlan]:
     """The plans the policy makes for the team and its lead, those that exist kept:
     the ones made."""
@@ -396,78 +260,11 @@ def _plans_from_policy(
     insert, one generation once committed, however large the team (a new lead for a
     team of ten was 449 queries). Each item's rule was checked when it was saved, with
     the same constraints, so the plans' are left to the database, the last word."""
-    from .placement import place  # placement reads through this module
-
     placed, _ = place(
         _plans_missing(assignment, members=members, team_plans=team_plans),
         team_members=members,
     )
     return _plans_saved([p.plan for p in placed], actor=actor)
-
-
-def _plans_missing(
-    assignment: PolicyAssignment,
-    *,
-    members: list[User],
-    team_plans: bool,
-    ending: Sequence[int] = (),
-) -> list[CadencePlan]:
-    """What `_plans_from_policy` would make, unsaved: one query for the live plans.
-    Nothing with someone deactivated: a lead who left runs nothing until the team has
-    a new one (`follow_lead`), a manager who left holds no review."""
-    lead = assignment.team.lead
-    if lead is None or not lead.is_active:
-        return []
-    wanted: list[tuple[PolicyItem, dict[str, Any]]] = []
-    for item in assignment.policy.items.all():
-        if item.kind == SessionKind.ONE_ON_ONE:
-            wanted += [(item, {"coachee": p}) for p in members if p.pk != lead.pk]
-        elif not team_plans:
-            continue
-        elif item.kind == SessionKind.MANAGER_REVIEW:
-            if lead.reports_to is not None and lead.reports_to.is_active:
-                wanted.append((item, {"coach": lead.reports_to, "coachee": lead}))
-        else:
-            wanted.append((item, {"team": assignment.team}))
-    taken = _live_plan_keys(
-        coachees=[who["coachee"].pk for _, who in wanted if "coachee" in who],
-        team=assignment.team,
-        ending=ending,
-    )
-    plans = []
-    for item, who in wanted:
-        plan = _plan_built(
-            kind=item.kind,
-            **{"coach": lead, **who},
-            assignment=assignment,
-            recurrence=item.recurrence,
-            weekday=item.weekday,
-            interval_weeks=item.interval_weeks,
-            week_of_month=item.week_of_month,
-            local_time=item.local_time,
-            duration_minutes=item.duration_minutes,
-            constraints=False,
-        )
-        key = plan_key(plan.kind, plan.coach_id, plan.coachee_id, plan.team_id)
-        if key not in taken:
-            taken.add(key)
-            plans.append(plan)
-    return plans
-
-
-def plan_key(kind: str, coach_id: int, coachee_id: int | None, team_id: int | None) -> tuple:
-    """What the database keeps one live plan of: per pair and kind, or per team and kind."""
-    return (kind, coach_id, coachee_id) if coachee_id is not None else (kind, "team", team_id)
-
-
-def _live_plan_keys(*, coachees: list[int], team: Team, ending: Sequence[int] = ()) -> set[tuple]:
-    rows = (
-        CadencePlan.objects.live()
-        .filter(Q(coachee_id__in=coachees) | Q(team=team, coachee__isnull=True))
-        .exclude(pk__in=list(ending))
-        .values_list("kind", "coach_id", "coachee_id", "team_id")
-    )
-    return {plan_key(*row) for row in rows}
 
 
 def _plans_saved(plans: list[CadencePlan], *, actor) -> list[CadencePlan]:
@@ -485,14 +282,6 @@ def _plans_saved(plans: list[CadencePlan], *, actor) -> list[CadencePlan]:
     ids = [plan.pk for plan in plans]
     transaction.on_commit(lambda: engine.occurrences_generate(plan_ids=ids))
     return plans
-
-
-def _live_assignment(team: Team) -> PolicyAssignment | None:
-    return (
-        PolicyAssignment.objects.filter(team=team, ended_at__isnull=True)
-        .select_related("policy", "team")
-        .first()
-    )
 
 
 @transaction.atomic
@@ -641,56 +430,6 @@ def plan_update_as_admin(*, plan: CadencePlan, actor: User, **changes) -> Cadenc
     if not actor.has_perm("cadence.change_cadenceplan"):
         raise Http404
     return plan_update(plan=plan, actor=actor, check=False, **changes)
-
-
-PREFERENCE_FIELDS = (
-    "email_upcoming",
-    "email_missed",
-    "email_escalation",
-    "email_digest",
-    "email_feedback",
-    "email_pair_invited",
-    "email_peer_asked",
-    "email_session_changed",
-    "email_invitations",
-    "quiet_from",
-    "quiet_until",
-)
-# Kinds that reach only someone with direct reports (`engine`): the weekly digest goes
-# to managers, an escalation to the coach's manager, a peer request to the asker's. The
-# page offers them to managers alone; anyone else's saved choice stays as it is for the
-# day they become one.
-MANAGER_PREFERENCE_FIELDS = ("email_escalation", "email_digest", "email_peer_asked")
-
-
-@transaction.atomic
-def notification_preference_save(*, person: User, **fields) -> NotificationPreference:
-    """Which kinds reach `person` by email, and their quiet hours (their own time zone).
-    Quiet hours need both ends, and two different times."""
-    unknown = set(fields) - set(PREFERENCE_FIELDS)
-    if unknown:
-        raise ValidationError(f"Cannot change: {', '.join(sorted(unknown))}.")
-    preference, _ = NotificationPreference.objects.select_for_update().get_or_create(person=person)
-    for name, value in fields.items():
-        setattr(preference, name, value)
-    start, end = preference.quiet_from, preference.quiet_until
-    if (start is None) != (end is None):
-        missing = "quiet_until" if end is None else "quiet_from"
-        raise ValidationError({missing: "Quiet hours need a start and an end."})
-    if start is not None and start == end:
-        raise ValidationError({"quiet_until": "Quiet hours must end at a different time."})
-    preference.save()
-    return preference
-
-
-@transaction.atomic
-def notifications_mark_read(*, person: User, up_to: int | None = None) -> int:
-    """Mark `person`'s unread notifications read — those up to id `up_to` (what the page
-    showed), so one that arrived since stays unread. Returns how many."""
-    unread = Notification.objects.filter(recipient=person, read_at__isnull=True)
-    if up_to is not None:
-        unread = unread.filter(pk__lte=up_to)
-    return unread.update(read_at=timezone.now())
 
 
 # --- Peer pairs -------------------------------------------------------------------------------

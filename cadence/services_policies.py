@@ -20,7 +20,7 @@ from people.models import User
 from people.services import audit_record
 
 from .models import PLANNED_KINDS, CadencePolicy, PolicyItem, Recurrence, Weekday
-from .services import check_rule
+from .policy_plans import check_rule
 
 POLICY_KINDS = [kind for kind, _ in PLANNED_KINDS[:4]]
 # A kind's name beside its rule, which says how often ("1:1: Wednesdays, every 2 weeks").

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from core.forms import add_service_errors
 from core.paging import page_asked
+from notifications.services import notification_preference_save, notifications_mark_read
 from people.access import request_roles
 from people.roles import Role
 
@@ -213,7 +214,7 @@ def notifications_read(request):
     form = MarkReadForm(request.POST)
     if not form.is_valid():
         return _notifications_page(request, 400, error=["Nothing to mark read."])
-    count = services.notifications_mark_read(person=request.user, up_to=form.cleaned_data["up_to"])
+    count = notifications_mark_read(person=request.user, up_to=form.cleaned_data["up_to"])
     messages.success(request, f"Marked {count} read." if count else "Nothing new.")
     return redirect("notification_list")
 
@@ -227,7 +228,7 @@ def notification_preferences(request):
     form = NotificationPreferenceForm(request.POST, manages_people=_manages_people(request))
     if form.is_valid():
         try:
-            services.notification_preference_save(person=request.user, **form.cleaned_data)
+            notification_preference_save(person=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:

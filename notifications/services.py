@@ -1,13 +1,15 @@
 """Writes to the outbox that other apps use: queueing notifications (`enqueue`, the one
 way a producer hands rows to the senders), sending failed ones again, a person's
-email preferences and marking their notifications read."""
+email preferences and quiet hours, and marking their notifications read."""
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from people.models import User
 from people.services import audit_record
 
-from .models import Notification, NotificationStatus
+from .models import Notification, NotificationPreference, NotificationStatus
 from .tasks import kick_senders, send_notifications
 
 
@@ -43,3 +45,53 @@ def failed_retry(*, actor, ids: list[int] | None = None) -> int:
         audit_record(actor=actor, verb="outbox.retried", data={"notifications": retried})
         kick_senders()
     return retried
+
+
+PREFERENCE_FIELDS = (
+    "email_upcoming",
+    "email_missed",
+    "email_escalation",
+    "email_digest",
+    "email_feedback",
+    "email_pair_invited",
+    "email_peer_asked",
+    "email_session_changed",
+    "email_invitations",
+    "quiet_from",
+    "quiet_until",
+)
+# Kinds that reach only someone with direct reports (`engine`): the weekly digest goes
+# to managers, an escalation to the coach's manager, a peer request to the asker's. The
+# page offers them to managers alone; anyone else's saved choice stays as it is for the
+# day they become one.
+MANAGER_PREFERENCE_FIELDS = ("email_escalation", "email_digest", "email_peer_asked")
+
+
+@transaction.atomic
+def notification_preference_save(*, person: User, **fields) -> NotificationPreference:
+    """Which kinds reach `person` by email, and their quiet hours (their own time zone).
+    Quiet hours need both ends, and two different times."""
+    unknown = set(fields) - set(PREFERENCE_FIELDS)
+    if unknown:
+        raise ValidationError(f"Cannot change: {', '.join(sorted(unknown))}.")
+    preference, _ = NotificationPreference.objects.select_for_update().get_or_create(person=person)
+    for name, value in fields.items():
+        setattr(preference, name, value)
+    start, end = preference.quiet_from, preference.quiet_until
+    if (start is None) != (end is None):
+        missing = "quiet_until" if end is None else "quiet_from"
+        raise ValidationError({missing: "Quiet hours need a start and an end."})
+    if start is not None and start == end:
+        raise ValidationError({"quiet_until": "Quiet hours must end at a different time."})
+    preference.save()
+    return preference
+
+
+@transaction.atomic
+def notifications_mark_read(*, person: User, up_to: int | None = None) -> int:
+    """Mark `person`'s unread notifications read — those up to id `up_to` (what the page
+    showed), so one that arrived since stays unread. Returns how many."""
+    unread = Notification.objects.filter(recipient=person, read_at__isnull=True)
+    if up_to is not None:
+        unread = unread.filter(pk__lte=up_to)
+    return unread.update(read_at=timezone.now())

@@ -3,7 +3,7 @@ without their 1:1, a kind the policy gained since, a plan someone ended — and 
 the missing plans" applies the kept policy again (`policy_apply`), which makes them;
 a team missing nothing shows nothing more. The list works it out for the whole page
 at once (`selectors_policies.plans_missing`), and agrees with what the service,
-one team at a time, would make (`services._plans_missing`)."""
+one team at a time, would make (`policy_plans._plans_missing`)."""
 
 from datetime import time
 
@@ -11,8 +11,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from cadence.models import CadencePlan, PolicyAssignment, PolicyItem
+from cadence.policy_plans import _members, _plans_missing
 from cadence.selectors_policies import plans_missing, teams_with_policy
-from cadence.services import _members, _plans_missing, plan_end, policy_apply
+from cadence.services import plan_end, policy_apply
 from people.models import AuditEvent
 from people.services import person_deactivate
 from tests.factories import TeamMembershipFactory, UserFactory

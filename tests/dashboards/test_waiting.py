@@ -11,11 +11,11 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence.services import notifications_mark_read
 from coaching.services import notes_save
 from dashboards.waiting import waiting_for
 from feedback.services import feedback_request_create
 from notifications.models import Notification, NotificationKind
+from notifications.services import notifications_mark_read
 from tests.coaching.pairs_support import form_pair
 from tests.factories import FocusAreaFactory, one_on_one
 
