@@ -21,7 +21,7 @@ BACKLOG_DOMAIN = "backlog.test"
 _SCRIPT = """
 from datetime import timedelta
 from django.utils import timezone
-from cadence.models import Notification, NotificationKind, TeamChannel
+from notifications.models import Notification, NotificationKind, TeamChannel
 from coaching.models import CoachingSession, ParticipantRole, SessionParticipant
 from people.models import Team, User
 
