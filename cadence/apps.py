@@ -5,15 +5,13 @@ class CadenceConfig(AppConfig):
     name = "cadence"
 
     def ready(self):
-        from coaching.signals import (
-            move_slots_wanted,
+        from coaching.signals import move_slots_wanted, session_changed, session_moving
+        from peers.signals import (
             pair_ended,
             pair_formed,
             pair_members_changed,
             pair_started,
             peer_requested,
-            session_changed,
-            session_moving,
         )
         from people.signals import (
             person_deactivated,

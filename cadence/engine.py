@@ -23,7 +23,6 @@ from coaching.models import (
     RUNNING_ROLES,
     CoachingSession,
     FocusArea,
-    PairMember,
     ParticipantRole,
     SessionKind,
     SessionParticipant,
@@ -31,6 +30,7 @@ from coaching.models import (
     SharedNotes,
 )
 from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
+from peers.models import PairMember
 from people.models import Team, TeamMembership, User
 
 from . import withdrawals

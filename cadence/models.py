@@ -177,7 +177,7 @@ class CadencePlan(RuleFields):
     )
     # A peer pair's plan: its sessions are for the pair's current members (two or three).
     pair = models.ForeignKey(
-        "coaching.PeerPair", null=True, blank=True, on_delete=models.PROTECT, related_name="plans"
+        "peers.PeerPair", null=True, blank=True, on_delete=models.PROTECT, related_name="plans"
     )
     time_zone = models.CharField(max_length=64, validators=[validate_time_zone])
     starts_on = models.DateField()

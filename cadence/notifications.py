@@ -18,10 +18,10 @@ from django.utils import timezone
 
 from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.selectors import open_commitments_seen_by
-from coaching.selectors_pairs import cadence_text as pair_cadence_text
 from notifications import kinds
 from notifications.delivery import absolute
 from notifications.models import Notification, NotificationKind
+from peers.selectors import cadence_text as pair_cadence_text
 
 from . import escalations, invitations, pair_invitations, peer_requests
 from .calendar import itip_ical, itip_withdrawn

@@ -3,9 +3,9 @@ whoever formed it, if they are in it) is told, by email and in the app, that an
 agreement waits for them. Rows are references; the message is rendered when sent and
 names who formed the pair and who is in it — never anything the pair writes."""
 
-from coaching.models import PairMember, PeerPair
 from notifications.models import Notification, NotificationKind
 from notifications.services import enqueue
+from peers.models import PairMember, PeerPair
 
 
 def invited_queue(*, pair: PeerPair, actor=None) -> int:

@@ -3,9 +3,9 @@ pair them — is told, by email and in the app, that they asked. Rows are refere
 the message is rendered when sent and names who asked, never what they wrote (that is
 on Form a pair, for whoever may pair them)."""
 
-from coaching.models import PeerRequest
 from notifications.models import Notification, NotificationKind
 from notifications.services import enqueue
+from peers.models import PeerRequest
 from people.models import User
 
 

@@ -34,7 +34,8 @@ from datetime import UTC, datetime, time, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from coaching.models import PairMember, SessionKind
+from coaching.models import SessionKind
+from peers.models import PairMember
 from people.models import Team, TeamMembership, User
 
 from . import policy_plans, recurrence

@@ -20,13 +20,13 @@ from coaching.models import (
     CoachingSession,
     FocusArea,
     ParticipantRole,
-    PlaybookModule,
     SessionKind,
     SessionParticipant,
     SessionStatus,
 )
 from core.queries import one_of
 from core.slots import kept_per_slot
+from learning.models import PlaybookModule
 from people.models import TeamMembership
 from scorecards.models import RoundContext, Scorecard
 

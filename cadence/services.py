@@ -11,7 +11,8 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
-from coaching.models import PeerPair, SessionKind
+from coaching.models import SessionKind
+from peers.models import PeerPair
 from people.models import Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import people_below, roles_of

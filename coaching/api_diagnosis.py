@@ -31,7 +31,7 @@ from people.selectors import people_below
 
 from . import selectors_diagnosis as selectors
 from . import services_diagnosis as services
-from .models_peers import Diagnosis, GapType
+from .models import Diagnosis, GapType
 
 DIAGNOSIS_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 ANSWER_HELP = (

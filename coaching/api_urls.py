@@ -10,9 +10,6 @@ from . import (
     api_diagnosis,
     api_focus_areas,
     api_goals,
-    api_learning,
-    api_pairs,
-    api_peer_requests,
     api_since_last,
 )
 
@@ -26,12 +23,10 @@ router.register("goals", api_goals.GoalViewSet, basename="goal")
 router.register("focus-areas", api_focus_areas.FocusAreaViewSet, basename="focus-area")
 router.register("prompts", api_focus_areas.PromptViewSet, basename="prompt")
 
-for area in (api_pairs, api_learning, api_diagnosis):
-    area.register(router)
+api_diagnosis.register(router)
 
 urlpatterns = [
     *router.urls,
-    path("peer-request/", api_peer_requests.PeerRequestView.as_view(), name="peer-request"),
     path(
         "sessions/<int:pk>/since-last/",
         api_since_last.SinceLastView.as_view(),

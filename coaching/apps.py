@@ -6,4 +6,4 @@ class CoachingConfig(AppConfig):
 
     def ready(self):
         # Their people sources (people/pickers.py) are registered when they load.
-        from . import forms, forms_focus_areas, forms_pairs  # noqa: F401
+        from . import forms, forms_focus_areas  # noqa: F401

@@ -889,28 +889,59 @@ class UsefulnessRelease(models.Model):
         return f"Usefulness of coach #{self.coach_id} counted until {self.counted_until:%Y-%m-%d}"
 
 
-# Peer coaching, diagnosis and the learning loop live in their own modules; importing
-# them here makes them models of this app (and importable from `coaching.models`).
-from .models_library import (  # noqa: E402, F401
-    Audience,
-    Department,
-    Experiment,
-    ExperimentStatus,
-    Learning,
-    LearningKind,
-    LearningTag,
-    PlaybookModule,
-)
-from .models_peers import (  # noqa: E402, F401
-    AgreementTemplate,
-    CheckInOutcome,
-    Diagnosis,
-    GapType,
-    Habit,
-    HabitCheckIn,
-    PairingRationale,
-    PairMember,
-    PairNote,
-    PeerPair,
-    PeerRequest,
-)
+# --- Diagnose before you coach ---------------------------------------------------------
+
+
+class GapType(models.TextChoices):
+    SKILL = "skill", "Skill gap"
+    WILL = "will", "Will gap"
+    KNOWLEDGE = "knowledge", "Knowledge gap"
+    SYSTEM = "system", "System gap"
+    NONE = "none", "No gap"
+
+
+class DiagnosisQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        """The coach who made it and the people above that coach. Not the coachee:
+        it is the coach's working hypothesis, not a verdict to hand over — not even
+        after a reorganisation puts the coachee above its author."""
+        if not (user and user.is_authenticated and user.is_active):
+            return self.none()
+        # `is_below`: both sides read by the author index (one BitmapOr); an `IN`
+        # semi-join made the OR a scan of every diagnosis (a team lead's 160 of
+        # 127,000 at 10,000 people; bench/routes.py).
+        return self.filter(Q(author=user) | is_below("author", person=user)).exclude(coachee=user)
+
+
+class Diagnosis(models.Model):
+    """Four questions in order — does the coachee know HOW, believe it moves the
+    number, have a shared framework and scorecard, have the time and the evidence —
+    landing on the first gap, each with its next step."""
+
+    coachee = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="diagnoses")
+    author = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="diagnoses_made")
+    # The first question is always asked; after the first "no" nothing is asked and
+    # the answer stays null (not established), so counts of "no" stay honest.
+    knows_how = models.BooleanField("they know how")
+    believes = models.BooleanField("they believe it moves the number", null=True)
+    has_framework = models.BooleanField("there is a shared framework and scorecard", null=True)
+    has_system = models.BooleanField("time is blocked and the evidence is there", null=True)
+    gap = models.CharField(max_length=16, choices=GapType.choices)
+    notes = models.TextField(blank=True, max_length=2_000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = DiagnosisQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "diagnoses"
+        constraints = [
+            models.CheckConstraint(condition=Q(gap__in=GapType.values), name="diagnosis_gap_valid"),
+        ]
+        indexes = [
+            # A coachee's diagnoses, newest first, on their page.
+            models.Index(fields=["coachee", "-created_at"], name="diagnosis_by_coachee"),
+        ]
+
+    def __str__(self):
+        return f"Diagnosis #{self.pk}"

@@ -2,20 +2,17 @@
 
 The download: sessions they took part in with the shared notes and agenda everyone
 in them reads, their own private notes, commitments, goals, the ratings they gave,
-the diagnoses they wrote (never those about them: a coach's hypothesis), their peer
-pairs with the notes and habits they may read, their open request for a peer, their
-experiments and learnings.
+the diagnoses they wrote (never those about them: a coach's hypothesis). Peer pairs
+and the learning loop have their own (peers/ and learning/ `personal_data`).
 
-Erasure: their private notes, the pair notes they wrote, their habits and any request
-for a peer go; the
-words they wrote only for themselves on shared records (a rating's comment, a
-diagnosis's notes, a check-in's note, a reason for leaving a pair) are blanked; the
+Erasure: their private notes go; the words they wrote only for themselves on shared
+records (a rating's comment, a diagnosis's notes) are blanked; the
 sessions, their notes, commitments and goals stay — the dashboards count them and the
 other people in them keep their history."""
 
 from collections import defaultdict
 
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 
 from people.models import User
 from people.privacy import Erasure, erasure_part, export_section, named, ref, when
@@ -25,21 +22,13 @@ from .models import (
     CoachingSession,
     Commitment,
     Diagnosis,
-    Experiment,
     Goal,
-    Habit,
-    HabitCheckIn,
-    Learning,
-    PairMember,
-    PairNote,
-    PeerRequest,
     PrivateNote,
     SessionChange,
     SessionParticipant,
     SessionRating,
     SharedNotes,
 )
-from .selectors_pairs import own_peer_request
 
 # The shared notes' columns, read with their session (none: a session without notes).
 _NOTES = tuple(
@@ -243,140 +232,20 @@ def diagnoses_written(person: User) -> list:
     ]
 
 
-@export_section("peer_pairs")
-def peer_pairs(person: User) -> list:
-    """The pairs they are or were in, with the notes and habits the pair's rules let
-    them read (a member who left reads what was written while they were in it)."""
-    memberships = list(
-        PairMember.objects.filter(person=person)
-        .select_related("pair", "pair__focus_area")
-        .prefetch_related(
-            Prefetch("pair__members", queryset=PairMember.objects.select_related("person"))
-        )
-    )
-    pair_ids = [m.pair_id for m in memberships]
-    notes: dict[int, list] = {}
-    for note in (
-        PairNote.objects.visible_to(person)
-        .filter(pair_id__in=pair_ids)
-        .select_related("author")
-        .order_by("created_at", "pk")
-    ):
-        notes.setdefault(note.pair_id, []).append(
-            {"author": ref(note.author), "text": note.text, "created_at": when(note.created_at)}
-        )
-    habits: dict[int, list] = {}
-    for habit in (
-        Habit.objects.visible_to(person)
-        .filter(pair_id__in=pair_ids)
-        .select_related("owner")
-        .prefetch_related(
-            Prefetch("check_ins", queryset=HabitCheckIn.objects.select_related("checked_by"))
-        )
-    ):
-        habits.setdefault(habit.pair_id, []).append(
-            {
-                "owner": ref(habit.owner),
-                "text": habit.text,
-                "created_at": when(habit.created_at),
-                "retired_at": when(habit.retired_at),
-                "check_ins": [
-                    {
-                        "checked_by": ref(c.checked_by),
-                        "outcome": c.outcome,
-                        "note": c.note,
-                        "checked_on": when(c.checked_on),
-                    }
-                    for c in habit.check_ins.all()
-                ],
-            }
-        )
-    return [
-        {
-            "id": m.pair_id,
-            "status": m.pair.status,
-            "focus_area": m.pair.focus_area.name if m.pair.focus_area else None,
-            "members": [ref(other.person) for other in m.pair.members.all()],
-            "accepted_at": when(m.accepted_at),
-            "left_at": when(m.left_at),
-            "left_reason": m.left_reason or None,
-            "notes": notes.get(m.pair_id, []),
-            "habits": habits.get(m.pair_id, []),
-        }
-        for m in memberships
-    ]
-
-
-@export_section("peer_request")
-def peer_request(person: User) -> dict | None:
-    mine = own_peer_request(user=person)
-    if mine is None:
-        return None
-    return {
-        "note": mine.note,
-        "focus_area": mine.focus_area.name if mine.focus_area else None,
-        "created_at": when(mine.created_at),
-        "updated_at": when(mine.updated_at),
-    }
-
-
-@export_section("experiments")
-def experiments(person: User) -> list:
-    return [
-        {
-            "hypothesis": e.hypothesis,
-            "test": e.test,
-            "evidence": e.evidence,
-            "result": e.result,
-            "learning": e.learning,
-            "status": e.status,
-            "created_at": when(e.created_at),
-            "finished_at": when(e.finished_at),
-        }
-        for e in Experiment.objects.filter(owner=person)
-    ]
-
-
-@export_section("learnings")
-def learnings(person: User) -> list:
-    return [
-        {
-            "kind": item.kind,
-            "title": item.title,
-            "body": item.body,
-            "audience": item.audience,
-            "published_at": when(item.published_at),
-        }
-        for item in Learning.objects.filter(author=person)
-    ]
-
-
 @erasure_part
 def erase(person: User) -> Erasure:
     return Erasure(
         delete=[
             PrivateNote.objects.filter(author=person),
-            PairNote.objects.filter(author=person),
-            Habit.objects.filter(owner=person),
-            PeerRequest.objects.filter(person=person),
         ],
         anonymise=[
             (SessionRating.objects.filter(rater=person).exclude(comment=""), {"comment": ""}),
             (Diagnosis.objects.filter(author=person).exclude(notes=""), {"notes": ""}),
-            (
-                HabitCheckIn.objects.filter(checked_by=person)
-                .exclude(habit__owner=person)
-                .exclude(note=""),
-                {"note": ""},
-            ),
-            (PairMember.objects.filter(person=person).exclude(left_reason=""), {"left_reason": ""}),
         ],
         keep=[
             SessionParticipant.objects.filter(person=person),
             Commitment.objects.filter(owner=person),
             Goal.objects.filter(owner=person),
-            Experiment.objects.filter(owner=person),
-            Learning.objects.filter(author=person),
             SessionRating.objects.filter(rater=person, comment=""),
         ],
     )

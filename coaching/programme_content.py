@@ -122,11 +122,13 @@ PLAYBOOK = {
 }
 
 
-def seed_programme_content(apps) -> None:
-    """`apps`: the migration's historical registry, or the live one."""
-    AgreementTemplate = apps.get_model("coaching", "AgreementTemplate")
+def seed_programme_content(apps, *, peers: str = "peers", learning: str = "learning") -> None:
+    """`apps`: the migration's historical registry, or the live one. `peers` and
+    `learning`: the apps holding the agreement template and the playbook modules
+    (coaching's own, in migration 0007, before they moved)."""
+    AgreementTemplate = apps.get_model(peers, "AgreementTemplate")
     Prompt = apps.get_model("coaching", "Prompt")
-    PlaybookModule = apps.get_model("coaching", "PlaybookModule")
+    PlaybookModule = apps.get_model(learning, "PlaybookModule")
     if not AgreementTemplate.objects.exists():
         AgreementTemplate.objects.create(text=AGREEMENT)
     if not Prompt.objects.filter(step="experiment").exists():

@@ -8,7 +8,7 @@ from django.http import Http404
 from people.models import User
 from people.selectors import active_below
 
-from .models_peers import Diagnosis
+from .models import Diagnosis
 from .services_diagnosis import NEXT_STEP, asked
 
 

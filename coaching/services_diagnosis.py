@@ -16,7 +16,7 @@ from django.db import transaction
 from people.models import User
 from people.selectors import active_below
 
-from .models_peers import Diagnosis, GapType
+from .models import Diagnosis, GapType
 
 NOTES_LIMIT = 2_000
 

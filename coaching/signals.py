@@ -4,16 +4,6 @@ roll back with it."""
 
 from django.dispatch import Signal
 
-# `pair=`, `actor=`: a pair was formed — its members are asked to read the agreement.
-pair_formed = Signal()
-# `pair=`, `actor=`: every member accepted the agreement — the pair starts meeting.
-pair_started = Signal()
-# `pair=`, `actor=`: a member left and two or more remain — the sessions ahead change.
-pair_members_changed = Signal()
-# `pair=`, `actor=`: the pair ended (fewer than two left, or closed) — no more sessions.
-pair_ended = Signal()
-# `request=`: someone asked for a peer — whoever pairs them may be told.
-peer_requested = Signal()
 # `change=` (a `SessionChange`): a session was moved or cancelled — the others are told.
 session_changed = Signal()
 # `session=`, `start=`, `end=`, `actor=`: a session is about to move there. A receiver

@@ -52,7 +52,5 @@ urlpatterns = [
         views_prompts.prompt_restore,
         name="prompt_restore",
     ),
-    path("", include("coaching.urls_pairs")),
-    path("", include("coaching.urls_learning")),
     path("", include("coaching.urls_diagnosis")),
 ]

@@ -19,7 +19,7 @@ from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
 
-from . import ratings, rules, selectors, services, views_notes
+from . import person_page, ratings, rules, selectors, services, views_notes
 from .forms import (
     FORM_FOR_KIND,
     AgendaItemForm,
@@ -35,7 +35,6 @@ from .forms import (
 from .models import SessionKind
 from .views_diagnosis import diagnosis_context
 from .views_goals import goals_context
-from .views_learning import experiments_context
 
 
 def _back_to_session(request, session_id, anchor=""):
@@ -138,7 +137,7 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
             "close_rate": selectors.close_rate_of(person=person),
             "history": history,
             "history_error": history_error,
-            **experiments_context(viewer=request.user, person=person),
+            **person_page.panels(viewer=request.user, person=person),
             **diagnosis_context(viewer=request.user, person=person),
         },
         status=status,

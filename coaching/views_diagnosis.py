@@ -19,7 +19,7 @@ from people.models import User
 from . import selectors_diagnosis as selectors
 from . import services_diagnosis as services
 from .forms_diagnosis import DiagnosisForm
-from .models_peers import GapType
+from .models import GapType
 
 
 def diagnosis_context(*, viewer: User, person: User) -> dict:

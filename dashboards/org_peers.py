@@ -22,14 +22,8 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.safestring import SafeString
 
-from coaching.models import (
-    CoachingSession,
-    PairMember,
-    PeerPair,
-    SessionKind,
-    SessionParticipant,
-    SessionStatus,
-)
+from coaching.models import CoachingSession, SessionKind, SessionParticipant, SessionStatus
+from peers.models import PairMember, PeerPair
 from people.models import User
 
 from .charts import month_bars

@@ -15,8 +15,8 @@ from django.utils import dateformat, timezone
 from cadence import escalations
 from coaching.models import ParticipantRole, SessionParticipant, SessionStatus
 from coaching.ratings import sessions_to_rate
-from coaching.selectors_pairs import invitations_for
 from feedback import selectors as feedback
+from peers.selectors import invitations_for
 from people.models import User
 from people.roles import Role
 from scorecards import selectors as scorecards

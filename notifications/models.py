@@ -106,7 +106,7 @@ class Notification(models.Model):
         db_index=False,
     )
     pair = models.ForeignKey(
-        "coaching.PeerPair",
+        "peers.PeerPair",
         null=True,
         blank=True,
         on_delete=models.CASCADE,
@@ -115,7 +115,7 @@ class Notification(models.Model):
     )
     # Withdrawn or answered, the request goes and its notifications with it.
     peer_request = models.ForeignKey(
-        "coaching.PeerRequest",
+        "peers.PeerRequest",
         null=True,
         blank=True,
         on_delete=models.CASCADE,

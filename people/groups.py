@@ -40,16 +40,16 @@ ROLE_PERMISSIONS: dict[Role, list[str]] = {
         "coaching.change_prompt",
         "coaching.delete_prompt",
         # The learning loop: playbook modules and the library's tags.
-        "coaching.view_playbookmodule",
-        "coaching.add_playbookmodule",
-        "coaching.change_playbookmodule",
-        "coaching.view_learningtag",
-        "coaching.change_learningtag",
-        "coaching.delete_learningtag",
+        "learning.view_playbookmodule",
+        "learning.add_playbookmodule",
+        "learning.change_playbookmodule",
+        "learning.view_learningtag",
+        "learning.change_learningtag",
+        "learning.delete_learningtag",
         # Peer pairs: the agreement template (one row) and the pairs, read only.
-        "coaching.view_agreementtemplate",
-        "coaching.change_agreementtemplate",
-        "coaching.view_peerpair",
+        "peers.view_agreementtemplate",
+        "peers.change_agreementtemplate",
+        "peers.view_peerpair",
         # Cadence: policies and their items, applying them to teams (ending is a
         # change), plans (read, rule edits), team channels, the outbox (read only).
         "cadence.view_cadencepolicy",

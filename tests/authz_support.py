@@ -168,18 +168,10 @@ def matrix_build(world) -> Matrix:
 
 def _variants(world, other_agenda, other_commitment, other_plan, other_call) -> dict:
     """Per kind of object: the ones each object route is requested with."""
-    from coaching.models import (
-        Diagnosis,
-        Experiment,
-        FocusArea,
-        Goal,
-        Habit,
-        Learning,
-        PeerPair,
-        PlaybookModule,
-        Prompt,
-    )
+    from coaching.models import Diagnosis, FocusArea, Goal, Prompt
     from feedback.models import FeedbackRequest, InterpretiveTerm, Win
+    from learning.models import Experiment, Learning, PlaybookModule
+    from peers.models import Habit, PeerPair
     from people.models import Team
     from scorecards.models import RecordedCall, Scorecard, ScoringRound
     from scorecards.models import Template as ScorecardTemplate

@@ -43,22 +43,13 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from cadence.models import CadencePlan, CadencePolicy
-from coaching import services_pairs as pairs
-from coaching.models import (
-    AgendaItem,
-    CoachingSession,
-    Commitment,
-    Experiment,
-    FocusArea,
-    Goal,
-    Habit,
-    Learning,
-    PeerPair,
-    PlaybookModule,
-)
+from coaching.models import AgendaItem, CoachingSession, Commitment, FocusArea, Goal
 from coaching.services import team_call_review_create
 from feedback.models import Feedback, FeedbackRequest
 from feedback.services import feedback_request_create
+from learning.models import Experiment, Learning, PlaybookModule
+from peers import services as pairs
+from peers.models import Habit, PeerPair
 from people.models import Team, User
 from scorecards import services as scorecard_services
 from scorecards.models import Criterion, RecordedCall, ScoringRound

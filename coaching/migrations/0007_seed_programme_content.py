@@ -6,7 +6,7 @@ from django.db import migrations
 
 from coaching.programme_content import seed_programme_content
 
-# The library's search: title and body, English stemming (coaching.selectors_learning).
+# The library's search: title and body, English stemming (learning.selectors).
 SEARCH_INDEX = (
     "CREATE INDEX IF NOT EXISTS learning_search ON coaching_learning USING GIN "
     "(to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, '')))"
@@ -14,7 +14,7 @@ SEARCH_INDEX = (
 
 
 def seed(apps, schema_editor):
-    seed_programme_content(apps)
+    seed_programme_content(apps, peers="coaching", learning="coaching")
 
 
 def search_index(apps, schema_editor):

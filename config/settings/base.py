@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "notifications",
     "scorecards",
     "coaching",
+    "peers",
+    "learning",
     "feedback",
     "cadence",
     "dashboards",

@@ -41,33 +41,30 @@ from django.utils import timezone
 
 from coaching.models import (
     CancelReason,
-    CheckInOutcome,
     CoachingSession,
     Commitment,
     CommitmentStatus,
     Diagnosis,
-    Experiment,
-    ExperimentStatus,
     FocusArea,
-    Habit,
-    HabitCheckIn,
-    Learning,
     NotesRevision,
-    PairingRationale,
-    PairMember,
-    PairNote,
-    PeerPair,
-    PeerRequest,
-    PlaybookModule,
     SessionKind,
     SessionStatus,
     SharedNotes,
 )
-from coaching.models_library import Audience, LearningKind
 from coaching.programme_content import seed_programme_content
 from coaching.services import notes_save, peer_session_create, session_cancel, session_mark_held
 from coaching.services_diagnosis import diagnosis_record
-from coaching.services_learning import (
+from devdata.demo.coaching import SERVICE_SHIFT, _at, _demo_people, _monday
+from devdata.demo.people import TEAMS
+from learning.models import (
+    Audience,
+    Experiment,
+    ExperimentStatus,
+    Learning,
+    LearningKind,
+    PlaybookModule,
+)
+from learning.services import (
     experiment_create,
     experiment_drop,
     experiment_finish,
@@ -75,7 +72,17 @@ from coaching.services_learning import (
     learning_publish,
     team_playbooks_set,
 )
-from coaching.services_pairs import (
+from peers.models import (
+    CheckInOutcome,
+    Habit,
+    HabitCheckIn,
+    PairingRationale,
+    PairMember,
+    PairNote,
+    PeerPair,
+    PeerRequest,
+)
+from peers.services import (
     habit_add,
     habit_check_in,
     habit_retire,
@@ -85,9 +92,7 @@ from coaching.services_pairs import (
     pair_leave,
     pair_note_add,
 )
-from coaching.services_peer_requests import peer_request_set
-from devdata.demo.coaching import SERVICE_SHIFT, _at, _demo_people, _monday
-from devdata.demo.people import TEAMS
+from peers.services_requests import peer_request_set
 from people.models import Team, TeamMembership, User
 from scorecards.models import RaterRole, RoundContext, Score
 

@@ -39,14 +39,7 @@ from django.db.models import F
 
 from cadence.engine import iso_week
 from cadence.models import Occurrence
-from coaching.models import (
-    RUNNING_ROLES,
-    PairMember,
-    ParticipantRole,
-    PeerRequest,
-    SessionParticipant,
-    SessionStatus,
-)
+from coaching.models import RUNNING_ROLES, ParticipantRole, SessionParticipant, SessionStatus
 from feedback.models import RequestedResponder
 from notifications.delivery import quiet_until
 from notifications.models import (
@@ -55,6 +48,7 @@ from notifications.models import (
     NotificationPreference,
     NotificationStatus,
 )
+from peers.models import PairMember, PeerRequest
 
 from .org import Org
 from .sink import Sink

@@ -31,19 +31,17 @@ from zoneinfo import ZoneInfo
 
 from cadence.models import EndReason, Recurrence
 from cadence.recurrence import slots
-from coaching.models import (
+from coaching.models import ParticipantRole, SessionKind, SessionStatus
+from coaching.programme_content import AGREEMENT
+from peers.models import (
     CheckInOutcome,
     Habit,
     HabitCheckIn,
     PairingRationale,
     PairMember,
     PairNote,
-    ParticipantRole,
     PeerPair,
-    SessionKind,
-    SessionStatus,
 )
-from coaching.programme_content import AGREEMENT
 
 from . import words
 from .cadence import GRACE, MOVE_DELTAS, MOVE_WEIGHTS, OOO, REASONS, Cadence, Plan

@@ -29,20 +29,19 @@ import random
 from datetime import datetime, timedelta
 
 from cadence.models import CalendarFeed, Closure
-from coaching.models import (
+from coaching.models import Diagnosis, GapType
+from learning.models import (
+    Audience,
     Department,
-    Diagnosis,
     Experiment,
     ExperimentStatus,
-    GapType,
     Learning,
+    LearningKind,
     LearningTag,
-    PairMember,
-    PeerRequest,
     PlaybookModule,
 )
-from coaching.models_library import Audience, LearningKind
 from notifications.models import TeamChannel
+from peers.models import PairMember, PeerRequest
 
 from . import words
 from .org import REP, Org, Person

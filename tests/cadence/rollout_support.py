@@ -11,13 +11,13 @@ from django.utils import timezone
 from cadence.rollout import progress_of
 from cadence.services import plan_create
 from cadence.services_rollout import rollout_start
-from coaching.models import PairMember, PeerPair
 from coaching.services import (
     manager_review_create,
     role_play_create,
     session_mark_held,
     team_call_review_create,
 )
+from peers.models import PairMember, PeerPair
 from people.services import team_create, team_member_add
 from scorecards import services as scorecard_services
 from tests.factories import FocusAreaFactory, RecordedCallFactory

@@ -5,7 +5,6 @@ message names people and the rhythm, never what a pair writes."""
 import pytest
 from django.core import mail
 
-from coaching.services_pairs import pair_accept, pair_decline
 from notifications import outbox
 from notifications.models import (
     Notification,
@@ -13,7 +12,8 @@ from notifications.models import (
     NotificationPreference,
     NotificationStatus,
 )
-from tests.coaching.pairs_support import form_pair
+from peers.services import pair_accept, pair_decline
+from tests.peers.pairs_support import form_pair
 
 
 @pytest.mark.django_db

@@ -6,7 +6,6 @@ no longer pair them is emailed; the email can be switched off."""
 import pytest
 from django.core import mail
 
-from coaching.services_peer_requests import peer_request_set, peer_request_withdraw
 from notifications import outbox
 from notifications.models import (
     Notification,
@@ -14,6 +13,7 @@ from notifications.models import (
     NotificationPreference,
     NotificationStatus,
 )
+from peers.services_requests import peer_request_set, peer_request_withdraw
 from people.models import User
 from people.services import reporting_line_change
 

@@ -13,9 +13,9 @@ from cadence.models import RolloutTick
 from cadence.rollout import ITEMS, MANUAL
 from cadence.services import plan_end
 from cadence.services_rollout import rollout_tick, rollout_untick
-from coaching.models import PlaybookModule
 from coaching.services import session_cancel
 from core.errors import Forbidden
+from learning.models import PlaybookModule
 from people.services import team_create, team_member_add, team_member_remove
 
 from .rollout_support import (

@@ -10,14 +10,14 @@ from rest_framework.test import APIClient
 
 from coaching.models import CancelReason
 from coaching.services import session_cancel
-from coaching.services_pairs import habit_add, habit_check_in
 from feedback.models import Win
+from peers.services import habit_add, habit_check_in
 from people.services import team_create, team_member_add
 from scorecards.models import WorkKind
 from scorecards.services import recorded_call_create
-from tests.coaching.pairs_support import active_pair, form_pair, with_notes
 from tests.config.schema_support import assert_conforms, published_schema
 from tests.factories import WinFactory, one_on_one
+from tests.peers.pairs_support import active_pair, form_pair, with_notes
 
 
 def signed_in(user):

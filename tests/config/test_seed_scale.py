@@ -24,19 +24,10 @@ from coaching.models import (
     Commitment,
     CommitmentStatus,
     Diagnosis,
-    Experiment,
     FocusArea,
     Goal,
-    Habit,
-    HabitCheckIn,
-    Learning,
     NotesRevision,
-    PairMember,
-    PairNote,
     ParticipantRole,
-    PeerPair,
-    PeerRequest,
-    PlaybookModule,
     SessionKind,
     SessionParticipant,
     SessionRating,
@@ -48,6 +39,7 @@ from devdata.demo.people import DEMO_PASSWORD
 from devdata.scale import org
 from devdata.scale.notifications import RUNS_IT
 from feedback.models import Direction, Feedback, FeedbackRequest, RequestedResponder, Stream
+from learning.models import Experiment, Learning, PlaybookModule
 from notifications.delivery import quiet_until
 from notifications.models import (
     Notification,
@@ -56,6 +48,7 @@ from notifications.models import (
     TeamChannel,
 )
 from notifications.retention import forget_old_notifications
+from peers.models import Habit, HabitCheckIn, PairMember, PairNote, PeerPair, PeerRequest
 from people.models import ReportingLine, ReportingVersion, Team, TeamMembership, User
 from people.roles import GROUP_FOR_ROLE, Role
 from scorecards.models import CriterionVersion, RoundContext, Score, Scorecard
@@ -623,13 +616,13 @@ SEEDED = [
     "cadence.Closure",
     "cadence.CalendarFeed",
     "notifications.TeamChannel",
-    "coaching.PeerRequest",
-    "coaching.Learning_tags",
-    "coaching.LearningTag",
-    "coaching.Learning",
-    "coaching.Experiment",
+    "peers.PeerRequest",
+    "learning.Learning_tags",
+    "learning.LearningTag",
+    "learning.Learning",
+    "learning.Experiment",
     "coaching.Diagnosis",
-    "coaching.PlaybookModule_teams",
+    "learning.PlaybookModule_teams",
     "notifications.NotificationPreference",
     "notifications.Notification",
     "scorecards.Score",
@@ -643,9 +636,9 @@ SEEDED = [
     "feedback.Feedback_themes",
     "feedback.Feedback",
     "feedback.FeedbackRequest",
-    "coaching.PairNote",
-    "coaching.HabitCheckIn",
-    "coaching.Habit",
+    "peers.PairNote",
+    "peers.HabitCheckIn",
+    "peers.Habit",
     "coaching.UsefulnessRelease",
     "coaching.SessionRating",
     "coaching.PrivateNote",
@@ -657,8 +650,8 @@ SEEDED = [
     "coaching.SessionParticipant",
     "coaching.CoachingSession",
     "cadence.CadencePlan",
-    "coaching.PairMember",
-    "coaching.PeerPair",
+    "peers.PairMember",
+    "peers.PeerPair",
     "coaching.Goal",
     "coaching.FocusArea_teams",
     "coaching.FocusArea_criteria",

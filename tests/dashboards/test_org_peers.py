@@ -17,11 +17,11 @@ from django.test.utils import CaptureQueriesContext
 
 from coaching.models import ParticipantRole, SessionKind
 from coaching.services import session_create, session_mark_held
-from coaching.services_pairs import pair_accept, pair_decline, pair_end, pair_leave
 from dashboards.org_peers import organisation_peers
+from peers.services import pair_accept, pair_decline, pair_end, pair_leave
 from people.models import AuditEvent
-from tests.coaching.pairs_support import SECRET, active_pair, form_pair, with_notes
 from tests.factories import UserFactory
+from tests.peers.pairs_support import SECRET, active_pair, form_pair, with_notes
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)  # Berlin is UTC+1

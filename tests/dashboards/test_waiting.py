@@ -16,8 +16,8 @@ from dashboards.waiting import waiting_for
 from feedback.services import feedback_request_create
 from notifications.models import Notification, NotificationKind
 from notifications.services import notifications_mark_read
-from tests.coaching.pairs_support import form_pair
 from tests.factories import FocusAreaFactory, one_on_one
+from tests.peers.pairs_support import form_pair
 
 from .team_support import CRITERIA, NOW, held, scored_call
 

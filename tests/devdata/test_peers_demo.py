@@ -16,32 +16,30 @@ from django.utils.html import escape
 
 from cadence.models import CadencePlan, Closure, EndReason, Occurrence, Rollout, RolloutTick
 from cadence.rollout import MANUAL, progress_for
-from coaching.models import (
+from coaching.models import CoachingSession, Diagnosis, GapType, SessionKind, SessionStatus
+from devdata.demo.coaching import PEER_PAIRS
+from devdata.demo.people import TEAMS
+from learning.models import (
     Audience,
-    CheckInOutcome,
-    CoachingSession,
-    Diagnosis,
     Experiment,
     ExperimentStatus,
-    GapType,
-    Habit,
-    HabitCheckIn,
     Learning,
     LearningKind,
     LearningTag,
+    PlaybookModule,
+)
+from learning.selectors import LibraryFilters, library
+from notifications.models import Notification, NotificationKind, NotificationStatus
+from peers.models import (
+    CheckInOutcome,
+    Habit,
+    HabitCheckIn,
     PairMember,
     PairNote,
     PeerPair,
     PeerRequest,
-    PlaybookModule,
-    SessionKind,
-    SessionStatus,
 )
-from coaching.selectors_learning import LibraryFilters, library
-from coaching.selectors_pairs import member_state, my_pairs
-from devdata.demo.coaching import PEER_PAIRS
-from devdata.demo.people import TEAMS
-from notifications.models import Notification, NotificationKind, NotificationStatus
+from peers.selectors import member_state, my_pairs
 from people.models import Team, User
 
 MANAGERS = {"sofia.alvarez", "marcus.chen", "lena.fischer", "daniel.mensah"}

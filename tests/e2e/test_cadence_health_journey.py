@@ -13,8 +13,9 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from coaching.models import PairNote, SharedNotes
+from coaching.models import SharedNotes
 from feedback.models import Feedback
+from peers.models import PairNote
 from people.models import AuditEvent, Team
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import check_both_widths

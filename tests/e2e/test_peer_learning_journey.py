@@ -12,8 +12,9 @@ from django.db import connection
 from playwright.sync_api import Page, expect
 
 from cadence.models import CadencePlan
-from coaching.models import Experiment, ExperimentStatus, Learning, PeerPair, PeerRequest
 from coaching.programme_content import EXPERIMENT_PROMPTS
+from learning.models import Experiment, ExperimentStatus, Learning
+from peers.models import PeerPair, PeerRequest
 from tests.e2e.conftest import sign_in
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.

@@ -61,13 +61,8 @@ from coaching.models import (
     CoachingSession,
     Commitment,
     Diagnosis,
-    Experiment,
     FocusArea,
     Goal,
-    Habit,
-    Learning,
-    PeerPair,
-    PlaybookModule,
     Prompt,
 )
 from coaching.services import (
@@ -96,8 +91,10 @@ from feedback.services import (
     feedback_share_revoke,
     win_share,
 )
+from learning.models import Experiment, Learning, PlaybookModule
 from notifications import outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
+from peers.models import Habit, PeerPair
 from people.models import PeopleImport, Team, User
 from people.selectors import management_chain
 from people.services import api_token_rotate, team_create, team_member_add
@@ -517,7 +514,7 @@ def _peer_pairs(garden, p, focus):
     by the manager with its sessions planned, one formed by the admin, and a trio one
     member left with a reason."""
     from cadence.engine import occurrences_generate
-    from coaching import services_pairs as pairs
+    from peers import services as pairs
 
     def formed(actor, *members, **extra):
         pair = pairs.pair_create(
@@ -589,7 +586,8 @@ def _learning_loop(garden, p, team, session):
     partners in the pair they are linked to; a team's learnings by its current
     members, its lead and the author — not HR, admins or the skip-level (the head is
     above the lead, not on the team). Organisation learnings are everyone's."""
-    from coaching import selectors_learning, services_learning
+    from learning import selectors as selectors_learning
+    from learning import services as services_learning
 
     pairs = selectors_learning.pairs_to_link(owner=p["rep"])
     pair = pairs.filter(members__person=p["peer"]).first()  # formed by the manager

@@ -16,7 +16,6 @@ from coaching.services import (
     session_rating_save,
 )
 from coaching.services_diagnosis import diagnosis_record
-from coaching.services_pairs import habit_add, habit_check_in
 from feedback.services import (
     feedback_acknowledge,
     feedback_give,
@@ -24,11 +23,12 @@ from feedback.services import (
     feedback_request_create,
     feedback_share,
 )
+from peers.services import habit_add, habit_check_in
 from people.services import team_create, team_member_add
 from scorecards import services as scorecard_services
 from scorecards.models import Template
-from tests.coaching.pairs_support import active_pair, with_notes
 from tests.factories import RecordedCallFactory, UserFactory, one_on_one
+from tests.peers.pairs_support import active_pair, with_notes
 
 # Markers: the rep may read the first group in their download, never the second.
 THEIRS = {

@@ -15,9 +15,10 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from cadence import health
-from coaching.models import CoachingSession, PairNote, PrivateNote
+from coaching.models import CoachingSession, PrivateNote
 from core.errors import Forbidden
 from feedback.models import Feedback
+from peers.models import PairNote
 from people.erasure import VERB, person_erase
 from people.models import AuditEvent, ImportStatus, PeopleImport, User
 from people.services import api_token_rotate
@@ -67,7 +68,7 @@ def test_the_dry_run_changes_nothing_and_lists_what_would_happen(world):
     assert plan.deleted["coaching.PrivateNote"] == 1
     # Given one, received one directly and one as the answer to their request.
     assert plan.deleted["feedback.Feedback"] == 3
-    assert plan.deleted["coaching.PairNote"] == 1
+    assert plan.deleted["peers.PairNote"] == 1
     assert plan.deleted["authtoken.Token"] == 1
     assert plan.anonymised["people.User"] == 1
     assert plan.anonymised["feedback.Feedback"] == 1  # the reflection on evaluative feedback
