@@ -236,8 +236,7 @@ def test_the_admin_site_shows_the_agreement_template_one_row_editable(client, or
     assert row.text == "Candour, kindly."
     assert form_pair(org.manager, org.rep, org.peer).agreement_text == "Candour, kindly."
     assert (
-        client.post(f"/admin/peers/peerpair/{PeerPair.objects.get().pk}/change/").status_code
-        == 403
+        client.post(f"/admin/peers/peerpair/{PeerPair.objects.get().pk}/change/").status_code == 403
     )
 
 
