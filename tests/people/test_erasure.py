@@ -46,7 +46,7 @@ def row_counts() -> dict[str, int]:
 def all_rows_text() -> str:
     """Every text column of every row of the project's apps, to look for words."""
     chunks = []
-    for label in ("people", "coaching", "feedback", "scorecards", "cadence"):
+    for label in ("people", "coaching", "peers", "learning", "feedback", "scorecards", "cadence"):
         for model in apps.get_app_config(label).get_models(include_auto_created=True):
             chunks.append(json.dumps(list(model._default_manager.values()), default=str))
     return "\n".join(chunks)
