@@ -2,22 +2,18 @@
 notifications app with their tables (cadence 0021, notifications 0001 and 0002): a
 database at the migration state before the move, with rows in every moved table,
 migrated to the latest state, has every row through the new models, and the moved
-models' content types — so their permissions and the groups granted them — follow.
-
-The helpers below are this file's own for now (tests/migration_support.py is being
-extended for the same purpose; the two will be unified)."""
+models' content types — so their permissions and the groups granted them — follow."""
 
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from notifications.models import Notification, NotificationPreference, TeamChannel
 from tests.factories import FeedbackRequestFactory, SessionFactory, TeamFactory, UserFactory
+from tests.migration_support import apps_at, migrate_to, migrate_to_latest
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -25,26 +21,6 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 # and no notifications app yet.
 BEFORE = [("cadence", "0020_notification_claim_lease"), ("notifications", None)]
 MOVED = ["notification", "notificationpreference", "teamchannel"]
-
-
-def _executor() -> MigrationExecutor:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    return executor
-
-
-def _migrate_to(targets) -> object:
-    """Migrate to `targets`; the historical apps as of the first (with its
-    dependencies: the apps its models refer to)."""
-    executor = _executor()
-    executor.migrate(targets)
-    return _executor().loader.project_state(targets[0]).apps
-
-
-def _migrate_to_latest() -> None:
-    executor = _executor()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-    ContentType.objects.clear_cache()
 
 
 def _old_content_types(apps) -> dict[str, int]:
@@ -73,7 +49,8 @@ def test_every_row_of_the_moved_tables_is_found_through_the_new_models(org):
     asked = FeedbackRequestFactory()
     now = timezone.now()
 
-    old = _migrate_to(BEFORE)
+    migrate_to(BEFORE)
+    old = apps_at(BEFORE[:1])  # the models as of cadence 0020, with what they refer to
     try:
         OldNotification = old.get_model("cadence", "Notification")
         OldPreference = old.get_model("cadence", "NotificationPreference")
@@ -107,7 +84,8 @@ def test_every_row_of_the_moved_tables_is_found_through_the_new_models(org):
             for row in rows
         }  # fmt: skip
     finally:
-        _migrate_to_latest()
+        migrate_to_latest()
+        ContentType.objects.clear_cache()
 
     moved = Notification.objects.in_bulk(list(old_values))
     assert {
