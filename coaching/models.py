@@ -11,7 +11,7 @@ from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
 from core.queries import ExistsPerRow, any_of, one_of
-from people.selectors import LARGE_SCOPE_FROM, ids_below, is_below, list_ids_below, people_below
+from people.models import LARGE_SCOPE_FROM, User, is_below
 
 USER = settings.AUTH_USER_MODEL
 TEXT_LIMIT = 10_000  # characters in any one note field
@@ -179,7 +179,7 @@ def _visible_session_ids(user):
     two EXISTS made PostgreSQL scan every session, once per row)."""
     mine = SessionParticipant.objects.filter(person=user).order_by().values("session_id")
     theirs = (
-        SessionParticipant.objects.filter(person_id__in=ids_below(person=user))
+        SessionParticipant.objects.filter(person_id__in=User.objects.ids_below(user))
         .exclude(role=ParticipantRole.PEER)
         .order_by()
         .values("session_id")
@@ -202,7 +202,7 @@ def visible_session_for_lists(user, *, session: str = "pk") -> Q:
     one by one (13 million comparisons for two items)."""
     if not (user and user.is_authenticated and user.is_active):
         return Q(pk__in=[])
-    below = list_ids_below(person=user)
+    below = User.objects.list_ids_below(user)
     if len(below) < WALK_FROM_PEOPLE_BELOW:
         return any_of(session, _visible_session_ids(user))
     taking_part = SessionParticipant.objects.filter(session=models.OuterRef(session)).filter(
@@ -749,7 +749,7 @@ class GoalQuerySet(models.QuerySet):
         """The owner and the owner's management chain (as commitments)."""
         if not (user and user.is_authenticated and user.is_active):
             return self.none()
-        below = people_below(person=user).values("pk")
+        below = User.objects.below(user).values("pk")
         return self.filter(Q(owner=user) | Q(owner__in=below))
 
     def active(self):

@@ -11,8 +11,7 @@ from django.utils import timezone
 
 from coaching.models import CoachingSession, Commitment, FocusArea
 from peers.models import PairMember, PeerPair
-from people.models import TeamMembership
-from people.selectors import people_below
+from people.models import TeamMembership, User
 
 USER = settings.AUTH_USER_MODEL
 BODY_LIMIT = 10_000
@@ -37,7 +36,7 @@ class ExperimentQuerySet(models.QuerySet):
         partner = PairMember.objects.filter(
             pair=OuterRef("pair"), person=user, left_at__isnull=True
         )
-        below = people_below(person=user).values("pk")
+        below = User.objects.below(user).values("pk")
         return self.filter(Q(owner=user) | Q(owner__in=below) | Exists(partner))
 
 

@@ -11,9 +11,8 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from coaching.models import FocusArea
-from people.models import TeamMembership, User, validate_time_zone
+from people.models import TeamMembership, User, roles_of, validate_time_zone
 from people.roles import Role
-from people.selectors import people_below, roles_of
 
 USER = settings.AUTH_USER_MODEL
 NOTE_LIMIT = 5_000
@@ -140,7 +139,7 @@ def within_reach(*, user, roles=None) -> models.QuerySet:
     if Role.PROGRAMME_ADMIN in (roles if roles is not None else roles_of(user)):
         return User.objects.all()
     led = TeamMembership.objects.current().filter(team__lead=user).values("person_id")
-    below = people_below(person=user).values("pk")
+    below = User.objects.below(user).values("pk")
     return User.objects.filter(Q(pk__in=below) | Q(pk__in=led))
 
 

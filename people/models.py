@@ -7,6 +7,7 @@ Roles are derived, not stored, except the two that are appointments:
 - HR and programme admin: membership of the groups named in `people.roles`.
 """
 
+import functools
 import zoneinfo
 from collections.abc import Iterable
 from datetime import time
@@ -20,6 +21,10 @@ from django.db.models import F, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Lower
 from django.utils import timezone
+
+from core.queries import any_of
+
+from .roles import GROUP_FOR_ROLE, Role
 
 
 def validate_time_zone(value: str) -> None:
@@ -508,3 +513,61 @@ class ReportingVersion(models.Model):
 
     def __str__(self):
         return self.value
+
+
+# The reporting tree and roles as conditions and reads the models' own querysets use;
+# people.selectors offers them to the rest.
+def is_below(field: str, *, person: User | int) -> Q:
+    """`field` (a person's id) is someone below `person`. On PostgreSQL a condition
+    an index answers by itself, so in an OR with other indexed conditions the rows
+    come from one BitmapOr of the indexes; `field__in=ids_below(…)` is a semi-join,
+    and such an OR reads the whole table (a rep's commitments; bench/routes.py)."""
+    pk = person.pk if isinstance(person, User) else person
+    return any_of(field, RawSQL(_below_sql(), [pk]))  # noqa: S611
+
+
+@functools.cache
+def _roles_sql(vendor: str) -> str:
+    """Every signed-in request asks for its person's roles, so the statement is fixed
+    text rather than a query built and compiled each time (bench/routes.py).
+    The only text interpolated is our own quoted table names; the person and the
+    group names are parameters, in `GROUP_FOR_ROLE`'s order."""
+    q = connection.ops.quote_name
+    users = q(User._meta.db_table)
+    memberships = q(User.groups.through._meta.db_table)
+    groups = q(User.groups.field.related_model._meta.db_table)
+    in_group = (
+        f"EXISTS(SELECT 1 FROM {memberships} m JOIN {groups} g ON g.id = m.group_id"
+        f" WHERE m.user_id = me.id AND g.name = %s)"
+    )
+    return (
+        f"SELECT me.reports_to_id,"  # noqa: S608 - our own names, values are parameters
+        f" EXISTS(SELECT 1 FROM {users} r WHERE r.is_active AND r.reports_to_id = me.id),"
+        f" EXISTS(SELECT 1 FROM {users} r WHERE r.is_active AND r.reports_to_id = me.id"
+        f" AND EXISTS(SELECT 1 FROM {users} rr"
+        f" WHERE rr.is_active AND rr.reports_to_id = r.id)),"
+        f" {', '.join([in_group] * len(GROUP_FOR_ROLE))}"
+        f" FROM {users} me WHERE me.id = %s"
+    )
+
+
+def roles_of(user: User) -> frozenset[Role]:
+    """All roles the person holds right now (one query): a rep has a manager, a
+    manager has active reports, a manager of managers has an active report who has
+    active reports; HR and programme admins are appointed by group."""
+    if not user.is_authenticated:
+        return frozenset()
+    with connection.cursor() as cursor:
+        cursor.execute(_roles_sql(connection.vendor), [*GROUP_FOR_ROLE.values(), user.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return frozenset()
+    reports_to_id, has_reports, has_manager_reports, *in_groups = row
+    roles = {role for role, member in zip(GROUP_FOR_ROLE, in_groups, strict=True) if member}
+    if reports_to_id:
+        roles.add(Role.REP)
+    if has_reports:
+        roles.add(Role.MANAGER)
+    if has_manager_reports:
+        roles.add(Role.MANAGER_OF_MANAGERS)
+    return frozenset(roles)

@@ -6,7 +6,6 @@ slipped in by hand cannot make the walk run forever. The walk down and up lives 
 `User.objects` (`people.models`), where other apps' models read it without importing
 selectors; the functions here offer it to everyone else."""
 
-import functools
 from collections.abc import Iterable
 
 from django.db import connection
@@ -14,15 +13,15 @@ from django.db.models import BooleanField, Exists, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 
-from core.queries import any_of
-
-from .models import (  # noqa: F401 - LARGE_SCOPE_FROM is offered from here too
+from .models import (  # noqa: F401 - these are offered from here too
     LARGE_SCOPE_FROM,
     Team,
     TeamMembership,
     User,
     _below_sql,
     _up_walk,
+    is_below,
+    roles_of,
 )
 from .roles import GROUP_FOR_ROLE, Role
 
@@ -39,15 +38,6 @@ def ids_below(*, person: User | int) -> RawSQL:
 def list_ids_below(*, person: User | int) -> list[int]:
     """The ids of everyone below `person`, read now (`User.objects.list_ids_below`)."""
     return User.objects.list_ids_below(person)
-
-
-def is_below(field: str, *, person: User | int) -> Q:
-    """`field` (a person's id) is someone below `person`. On PostgreSQL a condition
-    an index answers by itself, so in an OR with other indexed conditions the rows
-    come from one BitmapOr of the indexes; `field__in=ids_below(…)` is a semi-join,
-    and such an OR reads the whole table (a rep's commitments; bench/routes.py)."""
-    pk = person.pk if isinstance(person, User) else person
-    return any_of(field, RawSQL(_below_sql(), [pk]))  # noqa: S611
 
 
 def has_active_reports() -> Exists:
@@ -107,59 +97,12 @@ def is_in_management_chain(*, manager: User, person: User | int) -> bool:
         return bool(cursor.fetchone()[0])
 
 
-@functools.cache
-def _roles_sql(vendor: str) -> str:
-    """Every signed-in request asks for its person's roles, so the statement is fixed
-    text rather than a query built and compiled each time (bench/routes.py).
-    The only text interpolated is our own quoted table names; the person and the
-    group names are parameters, in `GROUP_FOR_ROLE`'s order."""
-    q = connection.ops.quote_name
-    users = q(_USER_TABLE)
-    memberships = q(User.groups.through._meta.db_table)
-    groups = q(User.groups.field.related_model._meta.db_table)
-    in_group = (
-        f"EXISTS(SELECT 1 FROM {memberships} m JOIN {groups} g ON g.id = m.group_id"
-        f" WHERE m.user_id = me.id AND g.name = %s)"
-    )
-    return (
-        f"SELECT me.reports_to_id,"  # noqa: S608 - our own names, values are parameters
-        f" EXISTS(SELECT 1 FROM {users} r WHERE r.is_active AND r.reports_to_id = me.id),"
-        f" EXISTS(SELECT 1 FROM {users} r WHERE r.is_active AND r.reports_to_id = me.id"
-        f" AND EXISTS(SELECT 1 FROM {users} rr"
-        f" WHERE rr.is_active AND rr.reports_to_id = r.id)),"
-        f" {', '.join([in_group] * len(GROUP_FOR_ROLE))}"
-        f" FROM {users} me WHERE me.id = %s"
-    )
-
-
 def programme_admin_exists() -> bool:
     """Whether anyone active runs the programme: until someone does, the server's
     superuser is offered the role (`people.views.first_programme_admin`)."""
     return User.objects.filter(
         is_active=True, groups__name=GROUP_FOR_ROLE[Role.PROGRAMME_ADMIN]
     ).exists()
-
-
-def roles_of(user: User) -> frozenset[Role]:
-    """All roles the person holds right now (one query): a rep has a manager, a
-    manager has active reports, a manager of managers has an active report who has
-    active reports; HR and programme admins are appointed by group."""
-    if not user.is_authenticated:
-        return frozenset()
-    with connection.cursor() as cursor:
-        cursor.execute(_roles_sql(connection.vendor), [*GROUP_FOR_ROLE.values(), user.pk])
-        row = cursor.fetchone()
-    if row is None:
-        return frozenset()
-    reports_to_id, has_reports, has_manager_reports, *in_groups = row
-    roles = {role for role, member in zip(GROUP_FOR_ROLE, in_groups, strict=True) if member}
-    if reports_to_id:
-        roles.add(Role.REP)
-    if has_reports:
-        roles.add(Role.MANAGER)
-    if has_manager_reports:
-        roles.add(Role.MANAGER_OF_MANAGERS)
-    return frozenset(roles)
 
 
 def require_role(user: User, *allowed: Role) -> frozenset[Role]:
