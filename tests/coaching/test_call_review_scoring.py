@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from coaching.services import call_review_scoring_open, session_cancel, team_call_review_create
+from core.errors import Forbidden
 from people.services import team_create, team_member_add
 from scorecards.models import RaterRole, RoundContext
 from scorecards.services import template_create
@@ -54,7 +55,7 @@ def test_everyone_in_the_review_rates_the_call_with_the_lead_last(org, review, t
 
 @pytest.mark.django_db
 def test_only_whoever_runs_the_review_opens_it(org, review, template):
-    with pytest.raises(ValidationError, match="runs the review"):
+    with pytest.raises(Forbidden, match="runs the review"):
         call_review_scoring_open(session=review, actor=org.rep, template=template)
     assert not review.presented_call.rounds.exists()
 

@@ -4,6 +4,7 @@ import pytest
 from django.utils import timezone
 
 from coaching.services import commitment_create, notes_save, session_mark_held
+from core.errors import Forbidden
 from tests.factories import one_on_one
 
 
@@ -51,7 +52,5 @@ def test_writing_it_up_afterwards_lifts_the_flag(org):
 
 @pytest.mark.django_db
 def test_only_the_coach_logs_it_held(org):
-    from django.core.exceptions import ValidationError
-
-    with pytest.raises(ValidationError, match="running this session"):
+    with pytest.raises(Forbidden, match="running this session"):
         session_mark_held(session=past_session(org, 1), actor=org.rep)
