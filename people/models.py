@@ -11,7 +11,9 @@ import functools
 import zoneinfo
 from collections.abc import Iterable
 from datetime import time
+from importlib import import_module
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.base_session import AbstractBaseSession
@@ -428,9 +430,9 @@ class SignInSession(AbstractBaseSession):
 
     @classmethod
     def get_session_store_class(cls):
-        from .sessions import SessionStore
-
-        return SessionStore
+        # The configured engine's store, found as Django's middleware finds it
+        # (SESSION_ENGINE = "people.sessions"): the engine imports this model.
+        return import_module(settings.SESSION_ENGINE).SessionStore
 
 
 class ImportStatus(models.TextChoices):

@@ -5,6 +5,8 @@ so all of someone's sessions can be ended at once (`people.services.person_deact
 from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 
+from .models import SignInSession
+
 # Sessions signed in before 2 December 2026 name Django's ModelBackend, no longer
 # listed (allauth's backend alone checks passwords: config/settings/base.py). Read as
 # allauth's — a ModelBackend finding the same person by id — nobody is signed out by
@@ -19,8 +21,6 @@ RETIRED_BACKENDS = {
 class SessionStore(DatabaseStore):
     @classmethod
     def get_model_class(cls):
-        from .models import SignInSession
-
         return SignInSession
 
     def create_model_instance(self, data):
