@@ -8,8 +8,8 @@ class PeopleConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        # The forms register their people sources (people/pickers.py); signals, receivers.
-        from . import forms_audit, forms_people, forms_teams, signals  # noqa: F401
+        # The forms register their people sources (people/pickers.py); receivers connect.
+        from . import forms_audit, forms_people, forms_teams, receivers  # noqa: F401
         from .groups import ensure_role_groups_after_migrate
 
         # For every app's post_migrate (idempotent), so permissions of apps listed

@@ -29,6 +29,13 @@ from .models import (
 )
 from .roles import GROUP_FOR_ROLE, Role
 from .selectors import people_below
+from .signals import (
+    person_deactivated,
+    person_reactivated,
+    reporting_line_changed,
+    team_lead_changed,
+    team_membership_changed,
+)
 
 
 def audit_record(
@@ -233,8 +240,6 @@ def reporting_line_change(
         target=person,
         data={"from_manager_id": previous_id, "to_manager_id": manager.pk if manager else None},
     )
-    from .signals import reporting_line_changed
-
     reporting_line_changed.send(sender=User, person=person)
     return person
 
@@ -297,8 +302,6 @@ def team_lead_set(*, team: Team, lead: User | None, actor: User | None = None) -
         target=team,
         data={"from_lead_id": previous_id, "to_lead_id": lead.pk if lead else None},
     )
-    from .signals import team_lead_changed
-
     team_lead_changed.send(sender=Team, team=team)
     return True
 
@@ -348,8 +351,6 @@ def team_member_remove(*, team: Team, person: User, actor: User | None = None) -
 
 def membership_changed_announce(membership: TeamMembership) -> None:
     """Tell the apps that follow teams (the cadence) that someone joined or left one."""
-    from .signals import team_membership_changed
-
     team_membership_changed.send(sender=TeamMembership, membership=membership)
 
 
@@ -519,8 +520,6 @@ def person_deactivate(*, actor: User | None, person: User, reason: str = "unspec
         person.save(update_fields=["is_active"])
     sessions, _ = SignInSession.objects.filter(user_id=person.pk).delete()
     tokens, _ = Token.objects.filter(user=person).delete()
-    from .signals import person_deactivated
-
     ended = {"sessions": sessions, "api_tokens": tokens}
     for _receiver, counts in person_deactivated.send(sender=User, person=person, reason=reason):
         ended.update(counts or {})
@@ -542,8 +541,6 @@ def person_reactivate(*, actor: User | None, person: User) -> User:
         return person
     person.is_active = True
     person.save(update_fields=["is_active"])
-    from .signals import person_reactivated
-
     resumed: dict[str, int] = {}
     for _receiver, counts in person_reactivated.send(sender=User, person=person):
         resumed.update(counts or {})
