@@ -19,6 +19,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models.functions import Lower
 
+from .import_rows import PersonRow
 from .importing_new_people import NewPeople
 from .models import Team, TeamMembership, User, available_time_zones
 from .roles import APPOINTED_ROLES, GROUP_FOR_ROLE, Role
@@ -55,23 +56,6 @@ class PeopleImportError(Exception):
     def __init__(self, errors: list[str]):
         super().__init__(f"{len(errors)} problem(s) in the file; nothing was imported.")
         self.errors = errors
-
-
-@dataclass(frozen=True)
-class PersonRow:
-    line: int  # physical line in the file, the header being line 1
-    email: str  # lower-cased
-    name: str
-    manager_email: str  # lower-cased; "" for no manager
-    teams: tuple[str, ...]
-    time_zone: str
-    role: Role | None
-
-    @property
-    def leads_teams(self) -> bool:
-        # Rep and manager follow from reporting lines; "manager" in the file only
-        # means something when it names the teams the person leads.
-        return self.role is Role.MANAGER and bool(self.teams)
 
 
 @dataclass

@@ -15,19 +15,14 @@ afford because every row was validated against the people and teams as they are:
   created with its lead: one event, `team.created`, not that and `team.lead_changed`.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from .import_rows import PersonRow
 from .models import ReportingLine, Team, TeamMembership, User
 from .services import audit_record_each, membership_changed_announce, team_lead_set
-
-if TYPE_CHECKING:
-    from .importing import PersonRow
 
 BATCH = 1000
 
