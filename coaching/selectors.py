@@ -52,6 +52,8 @@ from .models import (
     SharedNotes,
     participants_with_people,
 )
+from .selectors_goals import latest_notes_goal, newest_active_goal
+from .selectors_notes import notes_shown, written_by
 
 
 def access_session(*, user: User, pk: int) -> CoachingSession:
@@ -204,15 +206,11 @@ class SessionPage:
     @cached_property
     def notes(self) -> SharedNotes:
         """As shown: with the coachee's current goal carried in while not held."""
-        from .selectors_notes import notes_shown  # it reads current_goal from here
-
         return notes_shown(self.session)
 
     @cached_property
     def written(self) -> dict[str, dict]:
         """Per field, who wrote it last and when (the people are loaded already)."""
-        from .selectors_notes import written_by
-
         return written_by(self.session, self.notes)
 
     @cached_property
@@ -411,37 +409,6 @@ def coaching_history(*, viewer: User, person: User) -> QuerySet[CoachingSession]
     )
 
 
-def _latest_notes_goal(person_ref) -> QuerySet[SessionParticipant]:
-    """Their coachee rows whose session's notes have a Goal, newest first: the first is
-    the latest Goal they were coached on (`participant_by_person_time` read backwards,
-    not every session they ever had)."""
-    return SessionParticipant.objects.filter(
-        person=person_ref,
-        role=ParticipantRole.COACHEE,
-        session__notes__goal__gt="",  # written (and a notes row at all: an inner join)
-    ).order_by("-scheduled_start", "-session__notes__pk")
-
-
-def _newest_active_goal(person_ref) -> QuerySet[Goal]:
-    return Goal.objects.active().filter(owner=person_ref).order_by("-created_at", "-pk")
-
-
-def current_goal(*, person: User) -> str:
-    """In a line: their newest active development goal, else the Goal of their latest
-    1:1 notes. One query: the session page of every 1:1 not yet held reads it."""
-    # Their own coachee rows newest first: joined from the sessions, PostgreSQL walked
-    # every session newest first looking for one, and for someone never coached yet (a
-    # new rep, the head of the organisation) read a million (/me/; bench/pages.py).
-    goal = Coalesce(
-        Subquery(_newest_active_goal(person.pk).values("title")[:1]),
-        Subquery(_latest_notes_goal(person.pk).values("session__notes__goal")[:1]),
-        Value(""),
-        output_field=TextField(),
-    )
-    found = User.objects.filter(pk=person.pk).annotate(goal=goal).values_list("goal", flat=True)
-    return found.first() or ""
-
-
 def goals_of(*, viewer: User, owner: User) -> QuerySet[Goal]:
     """Someone's development goals as `viewer` may see them: active first, newest
     first, with their focus areas (one query)."""
@@ -551,8 +518,8 @@ def people_overview(*, manager: User) -> list[User]:
         .values("n")
     )
     goal = Coalesce(
-        Subquery(_newest_active_goal(person).values("title")[:1]),
-        Subquery(_latest_notes_goal(person).values("session__notes__goal")[:1]),
+        Subquery(newest_active_goal(person).values("title")[:1]),
+        Subquery(latest_notes_goal(person).values("session__notes__goal")[:1]),
         output_field=TextField(),
     )
     return list(

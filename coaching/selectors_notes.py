@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from . import presence
 from .models import CoachingSession, ParticipantRole, SessionStatus, SharedNotes
-from .selectors import current_goal
+from .selectors_goals import current_goal
 
 FIELD_LABELS = {
     "goal": "Goal",

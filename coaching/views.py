@@ -19,7 +19,7 @@ from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
 
-from . import person_page, ratings, rules, selectors, services, views_notes
+from . import person_page, ratings, rules, selectors, selectors_goals, services, views_notes
 from .forms import (
     FORM_FOR_KIND,
     AgendaItemForm,
@@ -130,7 +130,7 @@ def render_person(request, person, *, goal_form=None, goal_error=None, status=20
         "coaching/person_detail.html",
         {
             "person": person,
-            "notes_goal": selectors.current_goal(person=person),
+            "notes_goal": selectors_goals.current_goal(person=person),
             **goals_context(viewer=request.user, owner=person, form=goal_form),
             "goal_error": goal_error,
             "commitments": list(selectors.commitments_of(viewer=request.user, owner=person)),

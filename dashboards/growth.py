@@ -19,6 +19,7 @@ from cadence.selectors_closures import closures_coming
 from coaching import selectors as coaching
 from coaching.models import CoachingSession, Commitment, FocusArea, Goal, ParticipantRole
 from coaching.ratings import sessions_to_rate
+from coaching.selectors_goals import current_goal
 from feedback import selectors as feedback
 from feedback.models import Feedback, Stream
 from feedback.views import RECENT_DAYS
@@ -134,7 +135,7 @@ def growth_dashboard(
         skip_level=chain[1] if len(chain) > 1 else None,
         teams=teams,
         goals=goals,
-        goal_line="" if goals else coaching.current_goal(person=person),
+        goal_line="" if goals else current_goal(person=person),
         commitments=list(
             coaching.commitments_of(viewer=person, owner=person).filter(status="open")
         ),

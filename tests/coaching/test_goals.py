@@ -10,7 +10,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from coaching.models import MAX_ACTIVE_GOALS, Goal, GoalStatus
-from coaching.selectors import current_goal, goals_of
+from coaching.selectors import goals_of
+from coaching.selectors_goals import current_goal
 from coaching.selectors_notes import notes_shown
 from coaching.services import goal_close, goal_create, goal_reopen, goal_update, notes_save
 from people.services import team_create, team_member_add

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from cadence.health import _covered, health_by_coach, weekly_by_coach
 from coaching.models import SessionParticipant
-from coaching.selectors import current_goal, people_overview
+from coaching.selectors import people_overview
+from coaching.selectors_goals import current_goal
 from coaching.services import notes_save, session_reschedule
 from core.errors import Forbidden
 from dashboards.team import this_week
