@@ -1,4 +1,4 @@
-"""Panels that apps to the right add to a coachee's page (`coaching.views.render_person`),
+"""Panels that apps to the right add to a coachee's page (`coaching.views_person.render_person`),
 so coaching imports none of them: each registers the template it fills and a function
 `(viewer, person) -> context` (learning's experiments)."""
 

@@ -4,7 +4,6 @@ refusals come back as 400, stale saves as 409 with both texts."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,7 +18,7 @@ from people.roles import Role
 from people.selectors import access_person
 from scorecards import selectors as scorecard_selectors
 
-from . import person_page, ratings, rules, selectors, selectors_goals, services, views_notes
+from . import ratings, rules, selectors, services, views_notes
 from .forms import (
     FORM_FOR_KIND,
     AgendaItemForm,
@@ -33,8 +32,7 @@ from .forms import (
     RescheduleForm,
 )
 from .models import SessionKind
-from .views_diagnosis import diagnosis_context
-from .views_goals import goals_context
+from .views_person import render_person
 
 
 def _back_to_session(request, session_id, anchor=""):
@@ -109,39 +107,6 @@ def person_detail(request, pk):
     if pk == request.user.pk:
         return redirect("home_rep")
     return render_person(request, access_person(user=request.user, pk=pk))
-
-
-# A person's sessions under every manager they had, a page at a time.
-HISTORY_PER_PAGE = 50
-
-
-def render_person(request, person, *, goal_form=None, goal_error=None, status=200):
-    """A coachee's page for the people above them: goals, open commitments, and the
-    coaching history under every manager they had (`?page=`: a bad number is a 400
-    saying so, the first page shown)."""
-    number, history_error = page_asked(request.GET.get("page"))
-    if history_error:
-        status = 400
-    history = Paginator(
-        selectors.coaching_history(viewer=request.user, person=person), HISTORY_PER_PAGE
-    ).get_page(number)
-    return render(
-        request,
-        "coaching/person_detail.html",
-        {
-            "person": person,
-            "notes_goal": selectors_goals.current_goal(person=person),
-            **goals_context(viewer=request.user, owner=person, form=goal_form),
-            "goal_error": goal_error,
-            "commitments": list(selectors.commitments_of(viewer=request.user, owner=person)),
-            "close_rate": selectors.close_rate_of(person=person),
-            "history": history,
-            "history_error": history_error,
-            **person_page.panels(viewer=request.user, person=person),
-            **diagnosis_context(viewer=request.user, person=person),
-        },
-        status=status,
-    )
 
 
 # --- Starting a session ------------------------------------------------------------

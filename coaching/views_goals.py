@@ -16,7 +16,8 @@ from people.selectors import access_person
 
 from . import selectors, services
 from .forms import GoalCloseForm, GoalForm
-from .models import MAX_ACTIVE_GOALS, Goal
+from .models import Goal
+from .views_person import goals_context, render_person
 
 
 def goals_page_url(owner: User, viewer: User) -> str:
@@ -24,19 +25,6 @@ def goals_page_url(owner: User, viewer: User) -> str:
     if owner.pk == viewer.pk:
         return reverse("goal_list")
     return reverse("person_detail", args=[owner.pk]) + "#goals-heading"
-
-
-def goals_context(*, viewer: User, owner: User, form: GoalForm | None = None) -> dict:
-    goals = list(selectors.goals_of(viewer=viewer, owner=owner))
-    active = [g for g in goals if g.is_active]
-    return {
-        "goals_active": active,
-        "goals_closed": [g for g in goals if not g.is_active],
-        "goal_form": form or GoalForm(owner=owner),
-        "goal_room": len(active) < MAX_ACTIVE_GOALS,
-        "goal_limit": MAX_ACTIVE_GOALS,
-        "goal_owner": owner,
-    }
 
 
 def _render_goal_list(request, *, form=None, error=None, status=200):
@@ -74,8 +62,6 @@ def goal_list(request):
 @require_POST
 def person_goal_add(request, pk):
     """A coach writes down the goal a coachee named."""
-    from .views import render_person  # the person page lives with the other pages
-
     person = access_person(user=request.user, pk=pk)
     if person.pk == request.user.pk:
         return goal_list(request)
@@ -116,8 +102,6 @@ def _after_change(request, goal: Goal, error: list[str] | None, done: str):
         return redirect(goals_page_url(goal.owner, request.user))
     if goal.owner_id == request.user.pk:
         return _render_goal_list(request, error=error, status=400)
-    from .views import render_person
-
     return render_person(request, goal.owner, goal_error=error, status=400)
 
 

@@ -456,7 +456,7 @@ def team_playbooks(request, pk):
 
 @person_panel("learning/_person_experiments.html")
 def experiments_context(*, viewer, person) -> dict:
-    """For a coachee's page (`coaching.views.render_person`, through
+    """For a coachee's page (`coaching.views_person.render_person`, through
     `coaching.person_page`): their experiments as the viewer may see them, newest
     first (one query)."""
     return {
