@@ -7,7 +7,7 @@ It builds a fresh, empty database and a file shaped like seed_scale's organisati
 a head, managers in levels of ten below (1,111 of them, the last level leading a team
 each), everyone else a rep in one of those teams, in a dozen time zones, with a few
 HR people and programme admins. Then it times each step of an import as the browser
-and the API run it (people.services_imports), the worker's steps called in process:
+and the API run it (people.services_imports), the worker's (people.import_worker) in process:
 
 - upload: reading and checking every row, the part a web request waits for;
 - check: the worker's trial run (the whole import, rolled back) for the counts;
@@ -87,6 +87,7 @@ def _run(n: int) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    from people import import_worker
     from people import services_imports as services
     from people.models import PeopleImport, User
 
@@ -120,11 +121,11 @@ def _run(n: int) -> None:
                 file_name="org.csv",
                 raw=raw,
             )
-            timed("check (trial run, rolled back)", services.import_run, job.pk)
+            timed("check (trial run, rolled back)", import_worker.import_run, job.pk)
             job.refresh_from_db()
             print(f"    would: {job.checked_counts}")
             services.import_apply(actor=admin, job=job)
-            timed("apply (one transaction)", services.import_run, job.pk)
+            timed("apply (one transaction)", import_worker.import_run, job.pk)
             job = PeopleImport.objects.get(pk=job.pk)
             print(f"    did:   {job.applied_counts} ({job.status})")
 

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, inline_enum, validated
 
+from . import import_worker
 from . import selectors_imports as selectors
 from . import services_imports as services
 from .access import HasRole
@@ -63,7 +64,7 @@ class PeopleImportDetailSerializer(PeopleImportSerializer):
     problems = serializers.ListField(
         child=serializers.CharField(),
         source="problem_lines",
-        help_text=f"The first {services.PROBLEMS_KEPT}, as 'line N: …'.",
+        help_text=f"The first {import_worker.PROBLEMS_KEPT}, as 'line N: …'.",
     )
 
 

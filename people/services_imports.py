@@ -10,38 +10,22 @@ nothing written). Each step holds a transaction over the people table for second
 (measured by bench/imports.py; more for bigger organisations and
 slower machines): too long for a request.
 
-The worker holds the import's row locked while it runs, so the beat task that hands
-back an import whose worker died (`imports_resume`) can never run one twice
-(PostgreSQL; SQLite serialises writers anyway). The file's text is emptied as soon
-as it can no longer be applied; the counts stay as the record."""
+This module is the upload side; the worker's (checking, applying, beat's sweep) is
+people/import_worker.py, run through people/tasks.py. The file's text is emptied as
+soon as it can no longer be applied; the counts stay as the record."""
 
 import io
-import logging
-from collections.abc import Sequence
-from datetime import timedelta
 
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from .importing import PeopleImportError, decode_csv, people_import, people_import_validate
+from .importing import PeopleImportError, decode_csv, people_import_validate
 from .models import ImportStatus, PeopleImport, User
 from .services import audit_record
-
-logger = logging.getLogger(__name__)
+from .tasks import run_import
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # 10,000 people are about 1 MB
 TOO_LARGE = "The file is larger than 10 MB; split it into smaller files."
-PROBLEMS_KEPT = 500  # a page lists these; the count says how many there were
-# A running import not finished after this long lost its worker; hand it back.
-RESUME_AFTER = timedelta(minutes=10)
-# A checked import nobody applied: discarded, so the file's text is not kept forever.
-READY_FOR = timedelta(days=7)
-
-DATABASE_REFUSED = (
-    "The database refused the import, perhaps because of a change made at the same "
-    "moment; nothing was imported. Upload the file again."
-)
-UNEXPECTED = "An unexpected error stopped the import; nothing was imported."
 
 
 def import_upload(*, actor: User, file_name: str, raw: bytes) -> PeopleImport:
@@ -120,77 +104,5 @@ def _not_ready(job: PeopleImport) -> str:
 
 
 def _queue(job: PeopleImport) -> None:
-    from .tasks import run_import  # the tasks module imports this one
-
     # robust: a broker that is down must not undo the upload; beat hands it back later.
     transaction.on_commit(lambda: run_import.delay(job.pk), robust=True)
-
-
-# --- The worker's side ---------------------------------------------------------------
-
-
-def import_run(import_id: int) -> str | None:
-    """Check or apply one import, whichever it waits for; its new status, or None when
-    it is not waiting (done already, or another worker has it)."""
-    with transaction.atomic():
-        job = (
-            PeopleImport.objects.select_for_update(skip_locked=True)
-            .filter(pk=import_id, status__in=PeopleImport.RUNNING)
-            .first()
-        )
-        if job is None:
-            return None
-        checking = job.status == ImportStatus.CHECKING
-        try:
-            result = people_import(
-                rows_or_file=io.StringIO(job.csv_text, newline=""),
-                actor=job.uploaded_by if checking else job.applied_by,
-                dry_run=checking,
-            )
-        except PeopleImportError as exc:
-            _finish(job, ImportStatus.INVALID if checking else ImportStatus.FAILED, exc.errors)
-        except DatabaseError as exc:
-            # Names the class only: the message may quote the file's rows.
-            logger.warning("people import %s: database refused (%s)", job.pk, type(exc).__name__)
-            _finish(job, ImportStatus.FAILED, [DATABASE_REFUSED])
-        except Exception:
-            logger.exception("people import %s stopped", job.pk)
-            _finish(job, ImportStatus.FAILED, [UNEXPECTED])
-        else:
-            if checking:
-                job.checked_counts = result.counts()
-                _finish(job, ImportStatus.READY)
-            else:
-                job.applied_counts = result.counts()
-                _finish(job, ImportStatus.APPLIED)
-        job.save()
-        return job.status
-
-
-def _finish(job: PeopleImport, status: str, problems: Sequence[str] = ()) -> None:
-    job.status = status
-    job.status_changed_at = timezone.now()
-    if status != ImportStatus.READY:
-        job.csv_text = ""  # it can no longer be applied
-    job.problem_count = len(problems)
-    job.problems = "\n".join(problems[:PROBLEMS_KEPT])
-
-
-def imports_resume(*, now=None) -> int:
-    """Beat's sweep: hand running imports whose worker died back to the queue, and
-    discard checked imports nobody applied within READY_FOR. How many were handed
-    back."""
-    now = now or timezone.now()
-    PeopleImport.objects.filter(
-        status=ImportStatus.READY, status_changed_at__lt=now - READY_FOR
-    ).update(status=ImportStatus.DISCARDED, csv_text="", status_changed_at=now)
-    stalled = list(
-        PeopleImport.objects.filter(
-            status__in=PeopleImport.RUNNING, status_changed_at__lt=now - RESUME_AFTER
-        ).values_list("pk", flat=True)
-    )
-    from .tasks import run_import
-
-    for pk in stalled:
-        run_import.delay(pk)
-    return len(stalled)

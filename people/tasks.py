@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from . import services, services_imports, welcome
+from . import import_worker, services, welcome
 from .models import User
 
 
@@ -11,12 +11,12 @@ def clear_expired_sessions() -> int:
 
 @shared_task(name="people.run_import")
 def run_import(import_id: int) -> str | None:
-    return services_imports.import_run(import_id)
+    return import_worker.import_run(import_id)
 
 
 @shared_task(name="people.resume_imports")
 def resume_imports() -> int:
-    return services_imports.imports_resume()
+    return import_worker.imports_resume(enqueue=run_import.delay)
 
 
 @shared_task(name="people.send_welcome")

@@ -185,6 +185,7 @@ def demo_export_csv() -> str:
 def seed_imports(people: dict[str, User]) -> str:
     """Last Monday's import of HR's export, applied by the programme admin: everyone
     unchanged, as a nightly sync finds most nights. Once only."""
+    from people import import_worker
     from people import services_imports as imports
     from people.models import PeopleImport
 
@@ -193,10 +194,10 @@ def seed_imports(people: dict[str, User]) -> str:
     admin = people[ADMIN.key]
     raw = demo_export_csv().encode()
     job = imports.import_upload(actor=admin, file_name="hr-export-monday.csv", raw=raw)
-    imports.import_run(job.pk)  # as the worker would; its queued run then finds it done
+    import_worker.import_run(job.pk)  # as the worker would; its queued run then finds it done
     job.refresh_from_db()
     imports.import_apply(actor=admin, job=job)
-    imports.import_run(job.pk)
+    import_worker.import_run(job.pk)
     today = timezone.localdate(timezone=admin.tzinfo)
     monday = today - timedelta(days=today.weekday() or 7)  # the last Monday before today
     at = datetime.combine(monday, time(7, 30), tzinfo=admin.tzinfo)

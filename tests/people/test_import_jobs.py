@@ -13,6 +13,7 @@ import time_machine
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from people import import_worker, tasks
 from people import services_imports as services
 from people.importing import PeopleImportError
 from people.models import AuditEvent, ImportStatus, PeopleImport, Team, User
@@ -179,7 +180,7 @@ def test_a_change_between_upload_and_check_makes_the_import_invalid(upload):
     job = upload(HEADER + "new@example.com,New Person,boss@example.com,,,\n", run=False)
     User.objects.filter(email="boss@example.com").update(is_active=False)
 
-    assert services.import_run(job.pk) == ImportStatus.INVALID
+    assert import_worker.import_run(job.pk) == ImportStatus.INVALID
 
     job.refresh_from_db()
     assert job.problem_lines() == ["line 2: manager boss@example.com is deactivated"]
@@ -238,7 +239,7 @@ def test_one_import_is_applied_at_a_time(upload, apply, admin):
     assert refused(services.import_apply, actor=admin, job=second) == [
         "first.csv is being imported; apply this one when it has finished."
     ]
-    services.import_run(first.pk)
+    import_worker.import_run(first.pk)
     assert apply(second).status == ImportStatus.APPLIED
 
 
@@ -260,14 +261,14 @@ def test_an_import_still_being_checked_may_be_discarded_and_its_worker_then_stop
     job = services.import_discard(actor=admin, job=upload(run=False))
 
     assert job.status == ImportStatus.DISCARDED
-    assert services.import_run(job.pk) is None
+    assert import_worker.import_run(job.pk) is None
 
 
 def test_the_worker_leaves_an_import_that_is_not_waiting_alone(upload, apply):
     job = apply(upload())
 
-    assert services.import_run(job.pk) is None
-    assert services.import_run(10**9) is None
+    assert import_worker.import_run(job.pk) is None
+    assert import_worker.import_run(10**9) is None
     assert User.objects.filter(email="ada@example.com").count() == 1
 
 
@@ -277,12 +278,12 @@ def test_a_database_refusal_fails_the_import_without_the_rows_in_the_log(upload,
 
     with (
         caplog.at_level(logging.INFO),
-        mock.patch("people.services_imports.people_import", side_effect=refusal),
+        mock.patch("people.import_worker.people_import", side_effect=refusal),
     ):
-        assert services.import_run(job.pk) == ImportStatus.FAILED
+        assert import_worker.import_run(job.pk) == ImportStatus.FAILED
 
     job.refresh_from_db()
-    assert job.problem_lines() == [services.DATABASE_REFUSED]
+    assert job.problem_lines() == [import_worker.DATABASE_REFUSED]
     assert "ada@example.com" not in caplog.text
     assert f"people import {job.pk}: database refused (IntegrityError)" in caplog.text
 
@@ -290,11 +291,11 @@ def test_a_database_refusal_fails_the_import_without_the_rows_in_the_log(upload,
 def test_an_unexpected_error_fails_the_import_instead_of_retrying_forever(upload, apply):
     job = apply(upload(), run=False)
 
-    with mock.patch("people.services_imports.people_import", side_effect=KeyError("x")):
-        assert services.import_run(job.pk) == ImportStatus.FAILED
+    with mock.patch("people.import_worker.people_import", side_effect=KeyError("x")):
+        assert import_worker.import_run(job.pk) == ImportStatus.FAILED
 
     job.refresh_from_db()
-    assert job.problem_lines() == [services.UNEXPECTED]
+    assert job.problem_lines() == [import_worker.UNEXPECTED]
     assert not User.objects.filter(email="ada@example.com").exists()
 
 
@@ -302,12 +303,12 @@ def test_a_long_list_of_problems_is_kept_short_and_counted(upload):
     job = upload(run=False)
     errors = [f"line {n}: problem" for n in range(2, 1002)]
 
-    with mock.patch("people.services_imports.people_import", side_effect=PeopleImportError(errors)):
-        services.import_run(job.pk)
+    with mock.patch("people.import_worker.people_import", side_effect=PeopleImportError(errors)):
+        import_worker.import_run(job.pk)
 
     job.refresh_from_db()
     assert job.problem_count == 1000
-    assert len(job.problem_lines()) == services.PROBLEMS_KEPT
+    assert len(job.problem_lines()) == import_worker.PROBLEMS_KEPT
     assert job.problem_lines()[0] == "line 2: problem"
 
 
@@ -318,9 +319,9 @@ def test_beat_hands_back_an_import_whose_worker_stopped_after_ten_minutes(upload
         applying = apply(upload(HEADER + "zed@example.com,Zed Ito,,,,\n"), run=False)
 
     with time_machine.travel(started + timedelta(minutes=9), tick=False):
-        assert services.imports_resume() == 0
+        assert tasks.resume_imports() == 0
     with time_machine.travel(started + timedelta(minutes=11), tick=False):
-        assert services.imports_resume() == 2  # run at once here: tasks are eager
+        assert tasks.resume_imports() == 2  # run at once here: tasks are eager
 
     checking.refresh_from_db()
     applying.refresh_from_db()
@@ -335,12 +336,12 @@ def test_beat_discards_a_checked_import_nobody_applied_within_a_week(upload):
         job = upload()
 
     with time_machine.travel(started + timedelta(days=6, hours=23), tick=False):
-        services.imports_resume()
+        tasks.resume_imports()
     job.refresh_from_db()
     assert job.status == ImportStatus.READY
 
     with time_machine.travel(started + timedelta(days=7, minutes=1), tick=False):
-        services.imports_resume()
+        tasks.resume_imports()
     job.refresh_from_db()
     assert job.status == ImportStatus.DISCARDED
     assert job.csv_text == ""

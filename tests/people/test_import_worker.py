@@ -13,6 +13,7 @@ import pytest
 from django.db import OperationalError, connection, transaction
 from django.db.models import F
 
+from people import import_worker, tasks
 from people import services_imports as services
 from people.models import ImportStatus, PeopleImport, Team, User
 from people.tasks import run_import
@@ -106,12 +107,12 @@ def test_a_worker_killed_mid_import_leaves_nothing_and_the_next_one_finishes_it(
     # the held team, next speaks to the dead client: moments, longer on a busy machine.
     wait_until(lambda: lock_free(job), timeout=30, what="the killed worker's lock to go")
 
-    assert services.imports_resume() == 0  # not yet: it may still be running somewhere
+    assert tasks.resume_imports() == 0  # not yet: it may still be running somewhere
     PeopleImport.objects.filter(pk=job.pk).update(
-        status_changed_at=F("status_changed_at") - services.RESUME_AFTER - timedelta(minutes=1)
+        status_changed_at=F("status_changed_at") - import_worker.RESUME_AFTER - timedelta(minutes=1)
     )
     fresh = pool.start(pool="solo")
-    assert services.imports_resume() == 1
+    assert tasks.resume_imports() == 1
     wait_until(
         lambda: status_of(job) == ImportStatus.APPLIED,
         timeout=60,
