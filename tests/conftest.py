@@ -1,3 +1,4 @@
+import gc
 import os
 from datetime import datetime
 
@@ -8,6 +9,7 @@ from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connection
 from django.db.models import F
 from hypothesis import settings as hypothesis_settings
 
+from tests import serialized_rollback
 from tests.factories import PASSWORD, UserFactory
 
 # Properties are checked, never timed: Hypothesis's default 200 ms deadline per example
@@ -50,6 +52,16 @@ def pytest_xdist_node_collection_finished(node, ids):
             f"--dist loadgroup is not grouping {len(lost)} tests (first: {lost[0]}); "
             "check the pytest and pytest-xdist versions"
         )
+
+
+def pytest_collection_finish(session):
+    """Fewer, cheaper garbage collections: what exists once the tests are collected
+    (Django, the URL resolver, every test module) lives for the whole run, so the
+    collector stops scanning it; and a collection starts after many more new objects
+    than Python's default, since a request through the test client makes thousands."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 @pytest.hookimpl(trylast=True)
@@ -164,7 +176,9 @@ def django_db_setup(django_db_setup):
     runs browser tests in a greenlet, where Django hands out another connection object
     without that copy, so after the first browser test the seeded rows (prompts,
     playbooks, the scorecard library…) would silently stay empty. Keep the copy where
-    every connection object of that backend finds it."""
+    every connection object of that backend finds it. And reload them a table at a
+    time rather than a row at a time (tests/serialized_rollback.py)."""
+    serialized_rollback.install()
     wrapper = connections[DEFAULT_DB_ALIAS]
     contents = getattr(wrapper, "_test_serialized_contents", None)
     if contents is not None:
