@@ -7,7 +7,7 @@
 
 bench/pages.py loads a dozen chosen pages hard; this one reads every route once per
 role, so a page nobody thought to load (a rep's page seen from the head, the slowest
-read until stop 43) shows up. It walks the URL resolver (tests/urlwalk.py: the apps' pages,
+read until stop 43) shows up. It walks the URL resolver (tests/support/urlwalk.py: the apps' pages,
 the API, allauth) and requests each route as each of the scale organisation's people
 with the Django test client, in this process, with the production settings of
 bench/pages.py (DEBUG off, `tandem_scale`, Redis db 11 as the cache):
@@ -168,7 +168,7 @@ def _logs() -> Path:
 
 
 def _sweep(args, roles: list[str]):
-    from tests.urlwalk import routes
+    from tests.support.urlwalk import routes
 
     every = routes()
     wanted = [
@@ -268,7 +268,7 @@ class _IdSource:
 def _fills(route, ids: _IdSource, list_names: set[str]) -> list[dict] | None:
     """Values for each path of `route` (one empty mapping if it has no parameters), or
     None when the benchmark does not know where its values come from."""
-    from tests.urlwalk import admin_fill
+    from tests.support.urlwalk import admin_fill
 
     admin = admin_fill(route, every_object=lambda model, page: False)
     if admin is not None:  # the admin site's own registry: the first object of each model

@@ -10,7 +10,7 @@ bench/routes.py reads every route; this one writes through every form those page
 offer. As each of the scale organisation's people (bench/routes.py's roles, in the
 same rolled-back transaction each), it opens every page of the app it can reach
 (routes with ids filled from that person's API lists, as bench/routes.py does), reads
-each POST form on it and on the fragments htmx loads into it (tests/formwalk.py),
+each POST form on it and on the fragments htmx loads into it (tests/support/formwalk.py),
 and submits each form once with what a careful person would type
 (`formwalk.baseline`: the values shown, the first choice offered, plain words;
 completed by `as_a_person_would`: a choice where none is made, two boxes of a
@@ -72,7 +72,7 @@ def _logs() -> Path:
 def sweep(roles, *, ids: int, repeat: int, match: str | None = None):
     """Every role's submissions (dicts: role, route, form, status, ms, queries, error)
     and how many pages each role opened."""
-    from tests.urlwalk import routes as every_route
+    from tests.support.urlwalk import routes as every_route
 
     every = every_route()
     list_names = {route.name for route in every if (route.name or "").endswith("-list")}
@@ -104,7 +104,7 @@ def _signed_in(client):
 def _forms_as(client, wanted, ids, list_names) -> dict:
     """The role's distinct forms, by target and fields, from every page it can open
     (and the fragments htmx loads into them); "pages": how many pages it opened."""
-    from tests.formwalk import read_page
+    from tests.support.formwalk import read_page
 
     found, opened = {}, 0
     for route in wanted:
@@ -156,7 +156,7 @@ def _submit_timed(client, user, form, repeat: int) -> dict:
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
-    from tests.formwalk import baseline
+    from tests.support.formwalk import baseline
 
     data = as_a_person_would(client, form, baseline(form))
     first, times, queries, repeated = None, [], 0, (0, 0.0)

@@ -10,7 +10,7 @@ from django.db.models import F
 from hypothesis import settings as hypothesis_settings
 
 from tests import serialized_rollback
-from tests.factories import PASSWORD, UserFactory
+from tests.support.factories import PASSWORD, UserFactory
 
 # Properties are checked, never timed: Hypothesis's default 200 ms deadline per example
 # failed a correct run on a loaded 2-core machine (scorecards' alpha under `-n 2`).

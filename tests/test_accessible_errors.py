@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

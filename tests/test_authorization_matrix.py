@@ -2,13 +2,13 @@
 API, exports, calendar feeds, allauth, the admin site — requested as each of nine
 roles, and the outcome compared with one table, EXPECTED[(route, role)].
 
-Routes come from the URL resolver (tests/urlwalk.py) and the API's operations from
+Routes come from the URL resolver (tests/support/urlwalk.py) and the API's operations from
 the OpenAPI schema — each API route is requested by every method the schema gives it,
 writes included (a route's GET under its own key, its other methods as "key METHOD"):
 a route or operation the table does not decide fails
 `test_every_route_and_api_operation_is_in_the_table`, naming it. Object routes are
 requested with objects of the rep's circle and of the other team (variants, see
-tests/authz_support.py), so the table says per object who may reach it. Routes that
+tests/support/authz.py), so the table says per object who may reach it. Routes that
 only accept POST are POSTed (empty body, inside a rolled-back savepoint): the outcome
 is then the access check's (404 for an object one may not see), or what the view
 does with empty input for those who pass it.
@@ -43,9 +43,9 @@ from django.test import Client
 from django.urls import resolve
 from django.urls.exceptions import Resolver404
 
-from tests.authz_support import LOGIN, REDIRECT, ROLES, Walker, matrix_build, quiet
 from tests.feedback.test_firewall_walk import world  # noqa: F401 - the fixture
-from tests.urlwalk import admin_fill, routes
+from tests.support.authz import LOGIN, REDIRECT, ROLES, Walker, matrix_build, quiet
+from tests.support.urlwalk import admin_fill, routes
 
 OBJECT_KIND = {
     "feedback": [
@@ -359,7 +359,7 @@ def each(circles: dict, make, **kw) -> dict:
     return {variant: make(*circle, **kw) for variant, circle in circles.items()}
 
 
-# Who may see which object (variants made in tests/authz_support.py).
+# Who may see which object (variants made in tests/support/authz.py).
 SESSION = {
     "rep": ("rep", "manager", "head"),  # the rep's 1:1: both, and the chain above
     "review": ("manager", "head"),  # the head's monthly review of the manager

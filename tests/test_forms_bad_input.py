@@ -15,7 +15,7 @@ never raw — in the answer, on the page the form is on, and on those pages as e
 role opens them at the end; HTML pages carry a CSP whose script-src has no
 'unsafe-inline', and no select offers Django's wordless blank choice.
 
-Pages and forms are discovered (tests/urlwalk.py, tests/formwalk.py) in the world of
+Pages and forms are discovered (tests/support/urlwalk.py, tests/support/formwalk.py) in the world of
 the firewall walk (tests/feedback/test_firewall_walk.py), so a form is covered the
 day it is added. The admin site (Django's own forms) and the API (Schemathesis,
 tests/config/test_api_fuzz.py) are left out. With TRUST_REPORT_DIR set, the numbers
@@ -55,8 +55,8 @@ from scorecards import services as scorecard_services
 from scorecards.models import Criterion, RecordedCall, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
 from tests.feedback.test_firewall_walk import FILLS, SKIP, world  # noqa: F401 (fixture)
-from tests.formwalk import KINDS, MAY_BE_ACCEPTED, UNESCAPED, Form, payloads, read_page
-from tests.urlwalk import concrete_paths, routes
+from tests.support.formwalk import KINDS, MAY_BE_ACCEPTED, UNESCAPED, Form, payloads, read_page
+from tests.support.urlwalk import concrete_paths, routes
 
 ROLES = ("anonymous", "rep", "manager", "head", "hr", "admin")
 REFUSED = set(KINDS) - MAY_BE_ACCEPTED

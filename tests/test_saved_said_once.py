@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 HX = {"HTTP_HX_REQUEST": "true"}

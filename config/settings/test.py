@@ -52,9 +52,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
 
 # Every request a test makes (test client, live server) runs inside django-zeal's
 # detector: a relation loaded once per row of a list — an N+1 — fails the test, with
-# the model, the field and the line that did it (tests/n_plus_one.py).
+# the model, the field and the line that did it (tests/support/n_plus_one.py).
 INSTALLED_APPS = [*INSTALLED_APPS, "zeal"]  # noqa: F405
-MIDDLEWARE = [*MIDDLEWARE, "tests.n_plus_one.detect_n_plus_one"]  # noqa: F405
+MIDDLEWARE = [*MIDDLEWARE, "tests.support.n_plus_one.detect_n_plus_one"]  # noqa: F405
 ZEAL_RAISE = True
 # A relation loaded three times from one line is a loop; twice is often a deliberate
 # re-read (a page reloads the object it just changed to render it fresh).

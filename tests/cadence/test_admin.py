@@ -25,7 +25,7 @@ from coaching.services import (
 from notifications.models import Notification, NotificationKind, TeamChannel
 from people.models import AuditEvent
 from people.roles import GROUP_FOR_ROLE, Role
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory, one_on_one
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory, one_on_one
 
 SECRET = "PRIVATE-MARKER-a1b2"
 SHARED = "SHARED-NOTES-MARKER-c3d4"

@@ -21,7 +21,7 @@ from coaching.models import CoachingSession
 from coaching.services import notes_save
 from people.models import AuditEvent
 from people.services import team_create
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/plans/"

@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 from cadence.models import CadencePlan
 from coaching.models import CoachingSession
 from people.models import AuditEvent
-from tests.cadence.plans_world import EARLIER, ENDED, one_on_one, plans_of_every_shape
-from tests.factories import UserFactory
+from tests.support.cadence_plans import EARLIER, ENDED, one_on_one, plans_of_every_shape
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/plans/"

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from cadence.services import policy_apply
 from people.models import AuditEvent
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_team_cadence_page import make_policy
 

@@ -14,7 +14,7 @@ from cadence.availability import busy_sessions, in_working_hours, session_free_s
 from cadence.models import Closure
 from coaching.selectors import access_session
 from coaching.services import session_cancel
-from tests.factories import UserFactory, one_on_one
+from tests.support.factories import UserFactory, one_on_one
 
 MONDAY = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)  # Monday 7 December 2026, 08:00 UTC
 

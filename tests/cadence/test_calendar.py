@@ -24,7 +24,7 @@ from coaching.services import (
     session_reschedule,
 )
 from people.models import AuditEvent
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 SITE = "https://tandem.example.com"
 

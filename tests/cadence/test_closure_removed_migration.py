@@ -8,7 +8,7 @@ import pytest
 
 from cadence.models import Closure
 from people.services import audit_record
-from tests.migration_support import migrate, migrate_to_latest
+from tests.support.migrations import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("cadence", "0014_closure")

@@ -13,8 +13,8 @@ from cadence.services import policy_apply
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_mark_held
 from people.models import User
-from tests.factories import TeamFactory, TeamMembershipFactory
-from tests.migration_support import migrate, migrate_to_latest
+from tests.support.factories import TeamFactory, TeamMembershipFactory
+from tests.support.migrations import migrate, migrate_to_latest
 
 from .test_team_cadence_page import make_policy
 

@@ -9,7 +9,7 @@ import pytest
 from cadence.models import CadencePlan, EndReason
 from cadence.services import policy_apply
 from people.services import team_lead_set
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_team_cadence_page import make_policy
 

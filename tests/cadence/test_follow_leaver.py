@@ -17,8 +17,8 @@ from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_mark_held
 from people.models import AuditEvent
 from people.services import person_deactivate, person_reactivate, team_lead_set
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
-from tests.peers.pairs_support import active_pair
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.peers_pairs import active_pair
 
 from .test_team_cadence_page import make_policy
 

@@ -10,7 +10,7 @@ import pytest
 from cadence.models import CadencePlan, EndReason
 from cadence.services import plan_create, policy_apply
 from people.services import reporting_line_change
-from tests.factories import TeamFactory, TeamMembershipFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory
 
 from .test_team_cadence_page import make_policy
 

@@ -12,7 +12,7 @@ from cadence.services import plan_end, plan_update
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import notes_save, session_cancel, session_mark_held, session_reschedule
 from people.models import Team, TeamMembership
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 MONDAY = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 

@@ -16,8 +16,8 @@ from cadence.models import CadencePlan, Occurrence, Recurrence
 from cadence.services import plan_create
 from coaching.models import CoachingSession, FocusArea, SharedNotes
 from people.models import Team, TeamMembership
-from tests.factories import UserFactory
-from tests.peers.pairs_support import active_pair
+from tests.support.factories import UserFactory
+from tests.support.peers_pairs import active_pair
 
 MONDAY = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)  # US clocks change on 8 March, Berlin's on 29
 

@@ -10,7 +10,7 @@ import time_machine
 
 from cadence.health import Scope, health, week_of, weekly_adherence
 from coaching.services import session_mark_held, session_reschedule
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 MONDAY = datetime(2026, 12, 7, tzinfo=UTC)
 

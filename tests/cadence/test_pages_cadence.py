@@ -16,7 +16,7 @@ from cadence.models import CadencePlan, Occurrence
 from cadence.services import plan_create
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import notes_save, private_note_save
-from tests.factories import UserFactory, one_on_one
+from tests.support.factories import UserFactory, one_on_one
 
 PEOPLE = ["manager", "rep", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
 # Who may change the plan: its coach, everyone above the coach, and programme admins

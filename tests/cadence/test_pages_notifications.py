@@ -14,7 +14,7 @@ from django.utils import timezone
 from coaching.services import notes_save, private_note_save
 from notifications.models import Notification, NotificationKind, NotificationPreference
 from people.services import reporting_line_change
-from tests.factories import SessionFactory, SessionParticipantFactory, one_on_one
+from tests.support.factories import SessionFactory, SessionParticipantFactory, one_on_one
 
 PEOPLE = ["manager", "rep", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
 SECRET = "PRIVATE-MARKER-5e6f"

@@ -13,7 +13,7 @@ from notifications.models import (
     NotificationStatus,
 )
 from peers.services import pair_accept, pair_decline
-from tests.peers.pairs_support import form_pair
+from tests.support.peers_pairs import form_pair
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ from cadence.models import CadencePlan, CadencePolicy, PolicyItem
 from cadence.services import policy_apply
 from cadence.services_policies import policy_save
 from people.models import AuditEvent
-from tests.factories import TeamFactory, TeamMembershipFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory
 
 from .test_team_cadence_page import make_policy
 

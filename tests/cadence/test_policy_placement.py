@@ -16,7 +16,7 @@ from cadence.models import CadencePlan, CadencePolicy, PolicyItem
 from cadence.placement import policy_placement
 from cadence.services import plan_create, policy_apply
 from people.models import work_days_bits
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 MONDAY = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)

@@ -24,8 +24,8 @@ from coaching.models import CoachingSession
 from people.models import AuditEvent
 from people.selectors import people_below
 from people.services import team_create
-from tests.cadence.plans_world import one_on_one, plans_of_every_shape
-from tests.factories import TeamMembershipFactory, UserFactory
+from tests.support.cadence_plans import one_on_one, plans_of_every_shape
+from tests.support.factories import TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/plans/"

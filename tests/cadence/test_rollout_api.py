@@ -15,15 +15,14 @@ from rest_framework.test import APIClient
 from cadence.models import Rollout, RolloutTick
 from cadence.services_rollout import rollout_start
 from people.services import team_create, team_member_add
-from tests.factories import UserFactory
-
-from .rollout_support import (
+from tests.support.cadence_rollout import (
     call_review,
     role_play,
     rollout_fixture,  # noqa: F401 - the `rollout` fixture
     team_fixture,  # noqa: F401 - the `team` fixture
     weekly,
 )
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/rollouts/"

@@ -17,8 +17,7 @@ from coaching.services import session_cancel
 from core.errors import Forbidden
 from learning.models import PlaybookModule
 from people.services import team_create, team_member_add, team_member_remove
-
-from .rollout_support import (
+from tests.support.cadence_rollout import (
     calibration,
     call_review,
     focus_with_criteria,

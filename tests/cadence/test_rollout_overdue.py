@@ -9,8 +9,7 @@ import time_machine
 
 from cadence.rollout import ITEMS, progress_of
 from cadence.services_rollout import rollout_start, rollout_tick
-
-from .rollout_support import team_fixture  # noqa: F401 - the `team` fixture
+from tests.support.cadence_rollout import team_fixture  # noqa: F401 - the `team` fixture
 
 pytestmark = pytest.mark.django_db
 START = date(2026, 3, 2)

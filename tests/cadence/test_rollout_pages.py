@@ -17,9 +17,7 @@ from django.utils import timezone
 from cadence.models import Rollout, RolloutTick
 from cadence.services_rollout import rollout_start
 from people.services import team_create, team_member_add
-from tests.factories import UserFactory
-
-from .rollout_support import (
+from tests.support.cadence_rollout import (
     calibration,
     call_review,
     focus_with_criteria,
@@ -30,6 +28,7 @@ from .rollout_support import (
     team_fixture,  # noqa: F401 - the `team` fixture
     weekly,
 )
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

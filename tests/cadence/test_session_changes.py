@@ -27,7 +27,7 @@ from notifications.models import (
     NotificationPreference,
     NotificationStatus,
 )
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # a Monday
 TOMORROW_10 = datetime(2026, 3, 3, 9, 0, tzinfo=UTC)  # 10:00 in Berlin

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cadence.health import streaks
-from tests.factories import SessionFactory, SessionParticipantFactory, UserFactory
-from tests.plans import bounds_on, explain_sent
+from tests.support.factories import SessionFactory, SessionParticipantFactory, UserFactory
+from tests.support.query_plans import bounds_on, explain_sent
 
 pytestmark = pytest.mark.django_db
 

@@ -197,7 +197,7 @@ def test_the_digest_says_what_the_week_was(org):
 
 
 def one_on_one_at(org, coachee, start):
-    from tests.factories import one_on_one
+    from tests.support.factories import one_on_one
 
     return one_on_one(org.manager, coachee, start=start)
 

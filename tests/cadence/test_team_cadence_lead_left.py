@@ -16,7 +16,7 @@ from cadence.models import CadencePlan, PolicyAssignment
 from cadence.services import policy_apply
 from people.models import AuditEvent
 from people.services import person_deactivate
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_team_cadence_page import PAGE, east_and_west, make_policy, row
 

@@ -16,7 +16,7 @@ from cadence.selectors_policies import plans_missing, teams_with_policy
 from cadence.services import plan_end, policy_apply
 from people.models import AuditEvent
 from people.services import person_deactivate
-from tests.factories import TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamMembershipFactory, UserFactory
 
 from .test_team_cadence_page import PAGE, east_and_west, make_policy, row
 

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from cadence.services import plan_update, policy_apply
 from people.models import AuditEvent
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 PAGE = "/programme/cadence/"

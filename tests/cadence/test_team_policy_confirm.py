@@ -115,7 +115,7 @@ def test_a_bad_policy_or_a_team_without_a_policy_is_a_400_with_the_reason(admin,
 def test_the_preview_costs_the_same_whatever_the_size_of_the_team(
     admin, org, world, size, django_assert_num_queries
 ):
-    from tests.factories import TeamMembershipFactory, UserFactory
+    from tests.support.factories import TeamMembershipFactory, UserFactory
 
     for n in range(size):
         TeamMembershipFactory(team=world.east, person=UserFactory(display_name=f"New {n}"))
@@ -235,7 +235,7 @@ def test_the_api_previews_what_applying_makes_and_outsiders_get_404(org, world):
 def test_the_end_confirmation_costs_the_same_whatever_the_size_of_the_team(
     admin, org, world, size, django_assert_num_queries
 ):
-    from tests.factories import TeamMembershipFactory, UserFactory
+    from tests.support.factories import TeamMembershipFactory, UserFactory
 
     for n in range(size):
         TeamMembershipFactory(team=world.west, person=UserFactory(display_name=f"New {n}"))

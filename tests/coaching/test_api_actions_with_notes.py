@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from coaching.models import CoachingSession, SessionStatus, SharedNotes
 from coaching.services import notes_save
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 @pytest.fixture

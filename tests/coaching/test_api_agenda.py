@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from coaching import models as coaching_models
 from coaching.models import AgendaItem, CoachingSession, visible_session_for_lists
 from coaching.services import agenda_item_add, peer_session_create
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 DOES_NOT_SEE = ["other_manager", "peer", "other_rep", "hr", "admin"]
 

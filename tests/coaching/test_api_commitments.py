@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from coaching.models import Commitment
 from coaching.services import commitment_create
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 DOES_NOT_SEE = ["other_manager", "peer", "other_rep", "hr", "admin"]
 

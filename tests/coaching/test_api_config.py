@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from coaching.models import FocusArea, Prompt
 from people.services import team_create
-from tests.factories import FocusAreaFactory, PromptFactory, one_on_one
+from tests.support.factories import FocusAreaFactory, PromptFactory, one_on_one
 
 EVERYONE = ["rep", "manager", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
 NOT_ADMINS = ["rep", "manager", "head", "hr"]

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from coaching.models import Goal, GoalStatus
 from coaching.services import goal_close, goal_create
-from tests.factories import FocusAreaFactory
+from tests.support.factories import FocusAreaFactory
 
 CHAIN = ["rep", "manager", "head"]
 OUTSIDERS = ["peer", "other_manager", "other_rep", "hr", "admin"]

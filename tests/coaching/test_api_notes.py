@@ -16,7 +16,7 @@ from coaching.services import (
     private_note_save,
     session_cancel,
 )
-from tests.factories import FocusAreaFactory, PromptFactory, one_on_one
+from tests.support.factories import FocusAreaFactory, PromptFactory, one_on_one
 
 EVERYONE = ["rep", "manager", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
 DOES_NOT_SEE = ["other_manager", "peer", "other_rep", "hr", "admin"]

@@ -16,7 +16,7 @@ from coaching.api import NewestFirstCursor
 from coaching.models import CoachingSession, SessionKind
 from coaching.services import peer_session_create
 from people.services import team_create, team_member_add
-from tests.factories import FocusAreaFactory, UserFactory, one_on_one
+from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 
 SEES = ["rep", "manager", "head"]
 DOES_NOT_SEE = ["other_manager", "peer", "other_rep", "hr", "admin"]

@@ -11,7 +11,7 @@ from coaching.selectors import carried_commitments, session_page
 from coaching.selectors_notes import notes_shown
 from coaching.services import commitment_close, commitment_create, session_reschedule
 from people.services import reporting_line_change
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def promise(session, actor, text="Open with the customer's goal"):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from coaching.selectors import coaching_quality, commitment_close_rates
 from coaching.services import commitment_close, commitment_create, session_mark_held
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def promise(session, actor):

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from coaching.selectors import close_rate_of, commitment_close_rates
 from coaching.services import commitment_close, commitment_create
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def promise(session, actor, text="Try it"):

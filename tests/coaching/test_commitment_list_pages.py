@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from coaching.models import CommitmentStatus
-from tests.factories import CommitmentFactory, UserFactory
+from tests.support.factories import CommitmentFactory, UserFactory
 
 
 def _open_commitments(owner, n, *, first_due_in=1):

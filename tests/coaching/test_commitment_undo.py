@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from coaching.models import Commitment
 from coaching.selectors import carried_commitments
 from coaching.services import commitment_close, commitment_create, commitment_reopen
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 TOO_LATE = "Too late to undo: closing a commitment can be undone only in the minute after."
 HX = {"HTTP_HX_REQUEST": "true"}

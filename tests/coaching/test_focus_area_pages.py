@@ -15,8 +15,8 @@ from coaching.models import FocusArea
 from people.models import AuditEvent
 from scorecards import services as scorecards
 from scorecards.models import Criterion
-from tests.dashboards.team_support import CRITERIA
-from tests.factories import FocusAreaFactory, TeamFactory
+from tests.support.dashboards_team import CRITERIA
+from tests.support.factories import FocusAreaFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 3, 18)

@@ -14,7 +14,7 @@ from cadence.services import plan_create
 from coaching.models import CoachingSession, SharedNotes
 from coaching.selectors import session_page
 from coaching.services import goal_create, goal_update, notes_save, session_mark_held
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def goal_shown(session, viewer) -> str:

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from coaching.services import commitment_create, notes_save, session_mark_held
 from core.errors import Forbidden
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def past_session(org, days_ago):

@@ -14,7 +14,7 @@ from cadence.health import Scope, health
 from cadence.models import Closure
 from coaching.models import CoachingSession
 from coaching.services import peer_session_create, session_mark_held
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 MONDAY = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)  # Monday 7 December 2026
 TUESDAY_10 = datetime(2026, 12, 8, 9, 0, tzinfo=UTC)  # Tuesday 10:00 in Berlin

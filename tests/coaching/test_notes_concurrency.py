@@ -5,7 +5,7 @@ import pytest
 
 from coaching.models import NotesRevision
 from coaching.services import StaleEdit, notes_save
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 @pytest.mark.django_db

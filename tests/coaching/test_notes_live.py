@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from coaching.models import PrivateNote, SharedNotes
 from coaching.services import notes_save
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 AUTOSAVE = {"HTTP_X_AUTOSAVE": "1"}
 

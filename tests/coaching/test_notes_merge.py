@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from coaching.models import NotesRevision, SharedNotes
 from coaching.services import StaleEdit, notes_save
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 @pytest.fixture

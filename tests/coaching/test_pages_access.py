@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from coaching.services import commitment_create, private_note_save
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 PEOPLE = ["rep", "manager", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
 CAN_SEE_SESSION = {"rep", "manager", "head"}

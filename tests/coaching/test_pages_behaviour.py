@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from coaching.models import CoachingSession, Commitment, SharedNotes
-from tests.factories import RecordedCallFactory, one_on_one
+from tests.support.factories import RecordedCallFactory, one_on_one
 
 
 @pytest.mark.django_db

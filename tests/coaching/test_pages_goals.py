@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from coaching.models import MAX_ACTIVE_GOALS, Goal, GoalStatus
 from coaching.services import goal_close, goal_create
-from tests.factories import FocusAreaFactory
+from tests.support.factories import FocusAreaFactory
 
 CHAIN = ["rep", "manager", "head"]  # the owner and the people above them
 OUTSIDERS = ["peer", "other_manager", "other_rep", "hr", "admin"]

@@ -17,8 +17,8 @@ from coaching.services import notes_save, session_reschedule
 from core.errors import Forbidden
 from dashboards.team import this_week
 from people.models import User
-from tests.factories import one_on_one
-from tests.plans import bounds_on, explain_sent
+from tests.support.factories import one_on_one
+from tests.support.query_plans import bounds_on, explain_sent
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from coaching import models as coaching_models
 from coaching import selectors
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def _sessions(manager, rep, n):

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from coaching.models import Prompt
 from coaching.selectors import prompts_for
 from people.models import AuditEvent
-from tests.factories import PromptFactory
+from tests.support.factories import PromptFactory
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/questions/"

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from coaching.models import SessionRating
-from tests.coaching.ratings_support import SECRET, held, rate
+from tests.support.coaching_ratings import SECRET, held, rate
 
 
 @pytest.fixture

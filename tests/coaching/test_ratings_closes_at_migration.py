@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from coaching.models import SessionRating
-from tests.coaching.ratings_support import held, rate
-from tests.migration_support import migrate, migrate_to_latest
+from tests.support.coaching_ratings import held, rate
+from tests.support.migrations import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE, AFTER = ("coaching", "0017_usefulness_release"), ("coaching", "0018_rating_closes_at")

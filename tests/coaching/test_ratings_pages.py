@@ -14,8 +14,8 @@ from django.utils.html import escape
 
 from coaching.models import SessionRating
 from coaching.ratings import RATING_DAYS
-from tests.coaching.ratings_support import SECRET, held, rate
-from tests.factories import one_on_one
+from tests.support.coaching_ratings import SECRET, held, rate
+from tests.support.factories import one_on_one
 
 WHO_SEES = (
     "It counts once it can no longer be changed, two weeks after the session, and only "

@@ -10,8 +10,8 @@ from django.contrib import admin
 from rest_framework.test import APIClient
 
 from coaching.models import SessionRating
-from tests.coaching.ratings_support import SECRET, held, rate
-from tests.factories import UserFactory
+from tests.support.coaching_ratings import SECRET, held, rate
+from tests.support.factories import UserFactory
 
 
 @pytest.fixture

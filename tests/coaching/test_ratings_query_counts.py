@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from coaching.ratings import rating_summaries, sessions_to_rate
-from tests.coaching.ratings_support import held, rate, team_of
-from tests.factories import UserFactory
+from tests.support.coaching_ratings import held, rate, team_of
+from tests.support.factories import UserFactory
 
 
 def coaches_with_ratings(n):

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from coaching.models import UsefulnessRelease
 from coaching.ratings import release_usefulness, released_summaries
-from tests.coaching.ratings_support import held, rate, team_of
-from tests.factories import UserFactory
+from tests.support.coaching_ratings import held, rate, team_of
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 MONDAY = datetime(2026, 11, 2, tzinfo=UTC)

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from coaching.ratings import sessions_to_rate
 from coaching.services import peer_session_create, session_mark_held
-from tests.coaching.ratings_support import held, rate
-from tests.factories import one_on_one
+from tests.support.coaching_ratings import held, rate
+from tests.support.factories import one_on_one
 
 
 @pytest.mark.django_db

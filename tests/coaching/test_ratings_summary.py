@@ -14,8 +14,8 @@ from coaching.ratings import (
     RatingSummary,
     rating_summaries,
 )
-from tests.coaching.ratings_support import held, rate, team_of
-from tests.factories import UserFactory
+from tests.support.coaching_ratings import held, rate, team_of
+from tests.support.factories import UserFactory
 
 
 def window(days=30):

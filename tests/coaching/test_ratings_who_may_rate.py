@@ -19,8 +19,8 @@ from coaching.services import (
     session_rating_delete,
 )
 from core.errors import Forbidden
-from tests.coaching.ratings_support import held, rate
-from tests.factories import FocusAreaFactory, one_on_one
+from tests.support.coaching_ratings import held, rate
+from tests.support.factories import FocusAreaFactory, one_on_one
 
 
 def refused(call) -> str:

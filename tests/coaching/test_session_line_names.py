@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def _link(page: str, session) -> str:

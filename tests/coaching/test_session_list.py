@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from coaching import selectors
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from coaching.services import notes_save, session_cancel
 from coaching.views import PAST_PER_PAGE
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 
 def past_sessions(coach, coachee, n, *, first_days_ago=1):

@@ -12,7 +12,7 @@ import time_machine
 
 from coaching.models import SharedNotes
 from coaching.services import session_cancel, session_mark_held
-from tests.factories import (
+from tests.support.factories import (
     FeedbackFactory,
     FeedbackShareFactory,
     RecordedCallFactory,
@@ -152,7 +152,7 @@ def test_anonymous_answers_still_held_back_are_not_counted(client, org):
     three are in, they count."""
     from feedback.models import Stream
     from feedback.services import feedback_request_answer, feedback_request_create
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     with time_machine.travel(NOW - timedelta(days=14), tick=False):
         last = one_on_one(org.head, org.manager, start=NOW - timedelta(days=14))

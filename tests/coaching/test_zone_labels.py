@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from coaching.zones import needs_zone, zone_name
 from notifications import outbox
 from notifications.models import Notification, NotificationKind
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 # Monday 11 January 2027, 14:30 UTC: 15:30 in Berlin (CET), 09:30 in New York (EST).
 START = datetime(2027, 1, 11, 14, 30, tzinfo=UTC)

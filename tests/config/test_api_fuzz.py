@@ -37,7 +37,7 @@ from schemathesis.specs.openapi.checks import (
 
 from people.models import User
 from people.services import api_token_rotate
-from tests.config.schema_support import published_schema
+from tests.support.api_schema import published_schema
 
 CHECKS = [
     not_a_server_error,

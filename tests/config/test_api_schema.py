@@ -15,9 +15,9 @@ from peers.services import habit_add, habit_check_in
 from people.services import team_create, team_member_add
 from scorecards.models import WorkKind
 from scorecards.services import recorded_call_create
-from tests.config.schema_support import assert_conforms, published_schema
-from tests.factories import WinFactory, one_on_one
-from tests.peers.pairs_support import active_pair, form_pair, with_notes
+from tests.support.api_schema import assert_conforms, published_schema
+from tests.support.factories import WinFactory, one_on_one
+from tests.support.peers_pairs import active_pair, form_pair, with_notes
 
 
 def signed_in(user):

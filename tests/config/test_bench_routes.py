@@ -6,7 +6,7 @@ and no way to fill it fails here, not months later in a benchmark's footnote."""
 import pytest
 
 from bench import routes as sweep
-from tests.urlwalk import routes
+from tests.support.urlwalk import routes
 
 
 @pytest.mark.django_db

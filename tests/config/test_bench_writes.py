@@ -9,8 +9,8 @@ from bench import pages
 from bench import writes as sweep
 from coaching.models import AgendaItem, Commitment, SharedNotes
 from people.models import AuditEvent
-from tests.factories import UserFactory, one_on_one
-from tests.formwalk import read_page
+from tests.support.factories import UserFactory, one_on_one
+from tests.support.formwalk import read_page
 
 
 @pytest.fixture

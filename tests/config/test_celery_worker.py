@@ -10,7 +10,7 @@ from django.utils import timezone
 from config.celery import app
 from people.models import SignInSession as Session
 from people.tasks import clear_expired_sessions
-from tests.worker import Worker, delete_queue, wait_until
+from tests.support.worker import Worker, delete_queue, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.learning.learning_helpers import plan
+from tests.support.learning_loop import plan
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from devdata import scale
 from people.models import User
-from tests.urlwalk import routes
+from tests.support.urlwalk import routes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,7 +5,7 @@ also a manager's page of a report)."""
 
 from collections import Counter
 
-from tests.urlwalk import routes
+from tests.support.urlwalk import routes
 
 # Shadowed on purpose: our sign-in page answers /accounts/login/ before allauth's.
 SHADOWED = {"account_login"}

@@ -4,7 +4,7 @@ why on every page of the admin site, never a 500."""
 
 import pytest
 
-from tests.urlwalk import routes
+from tests.support.urlwalk import routes
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ import time
 import pytest
 from django.test import override_settings
 
-from tests.factories import PASSWORD
+from tests.support.factories import PASSWORD
 
 DEAD_REDIS = {
     "default": {

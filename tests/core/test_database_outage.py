@@ -7,7 +7,7 @@ from django.db import ProgrammingError, connection
 from django.test import Client
 from django.urls import path
 
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def _broken_query(request):

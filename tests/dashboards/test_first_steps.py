@@ -20,7 +20,7 @@ from people.roles import Role
 from people.selectors import roles_of
 from people.services import first_programme_admin_claim, role_grant, team_create
 from scorecards.models import Criterion
-from tests.factories import FocusAreaFactory, UserFactory
+from tests.support.factories import FocusAreaFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 CLAIM = "/programme/first-admin/"

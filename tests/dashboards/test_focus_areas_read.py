@@ -7,9 +7,8 @@ from django.utils import timezone
 
 from dashboards.focus import active_areas, area_for
 from scorecards import services as scorecards
-from tests.factories import FocusAreaFactory, TeamFactory
-
-from .team_support import CRITERIA
+from tests.support.dashboards_team import CRITERIA
+from tests.support.factories import FocusAreaFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ and the sessions she can still rate."""
 
 import pytest
 
-from .team_support import api, page, squash, world  # noqa: F401 - `world` is a fixture
+from tests.support.dashboards_team import api, page, squash, world  # noqa: F401 - `world` is a fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ import time_machine
 from coaching.services import goal_create
 from people.services import team_create, team_member_add
 from scorecards import services as scorecards
-from tests.factories import (
+from tests.support.dashboards_team import CRITERIA, NOW, held, promise, queries, scored_call
+from tests.support.factories import (
     FeedbackFactory,
     FeedbackRequestFactory,
     FocusAreaFactory,
@@ -19,8 +20,6 @@ from tests.factories import (
     UserFactory,
     one_on_one,
 )
-
-from .team_support import CRITERIA, NOW, held, promise, queries, scored_call
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from dashboards.growth import themes_of
-from tests.factories import FeedbackFactory, ThemeFactory
+from tests.support.factories import FeedbackFactory, ThemeFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def test_recent_is_the_last_90_days(org):
 
 def test_anonymous_answers_still_held_back_are_left_out(org):
     from feedback.services import ANONYMITY_THRESHOLD
-    from tests.factories import FeedbackRequestFactory
+    from tests.support.factories import FeedbackRequestFactory
 
     request = FeedbackRequestFactory(requester=org.manager, anonymous=True)
     tagged("candour", recipient=org.manager, author=org.rep, direction="upward",

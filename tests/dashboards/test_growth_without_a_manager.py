@@ -5,9 +5,8 @@ their calls, and whoever has one is told to ask them by name."""
 
 import pytest
 
-from tests.factories import UserFactory
-
-from .team_support import page, squash, world  # noqa: F401 - `world` is a fixture
+from tests.support.dashboards_team import page, squash, world  # noqa: F401 - `world` is a fixture
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from people.services import team_create, team_member_add
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 ROLE_PAGES = {
     "/team/": {"head", "manager", "other_manager"},

@@ -8,8 +8,7 @@ import time_machine
 from rest_framework.pagination import PageNumberPagination
 
 from people.models import AuditEvent
-
-from .hr_support import NOW, build
+from tests.support.dashboards_hr import NOW, build
 
 pytestmark = pytest.mark.django_db
 SEE = ["hr", "admin"]

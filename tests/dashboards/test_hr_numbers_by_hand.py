@@ -10,9 +10,8 @@ import pytest
 import time_machine
 
 from cadence.health import Scope, health
-from tests.factories import UserFactory
-
-from .hr_support import NOW, PLANTED, build
+from tests.support.dashboards_hr import NOW, PLANTED, build
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 WEEKS = "?weeks=4"

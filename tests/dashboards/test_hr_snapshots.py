@@ -17,8 +17,7 @@ from coaching.models import CoachingSession, SessionStatus
 from core.periodic import PERIODIC_TASKS
 from dashboards import snapshots
 from dashboards.tasks import warm_snapshots
-
-from .hr_support import NOW, build, days_ago
+from tests.support.dashboards_hr import NOW, build, days_ago
 
 pytestmark = pytest.mark.django_db
 

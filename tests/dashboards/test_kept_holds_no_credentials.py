@@ -7,8 +7,7 @@ import pickle
 import pytest
 
 from people.models import User
-
-from .hr_support import build
+from tests.support.dashboards_hr import build
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from tests.cadence.test_health import (  # noqa: F401 - `world` is a fixture
     held,
     world,
 )
-from tests.factories import FocusAreaFactory
+from tests.support.factories import FocusAreaFactory
 
 
 def everyone(org):

@@ -13,9 +13,8 @@ import time_machine
 from coaching.ratings import release_usefulness
 from coaching.services import session_rating_save
 from people.models import ReportingVersion, User
-from tests.factories import UserFactory, one_on_one
-
-from .team_support import NOW, held, page
+from tests.support.dashboards_team import NOW, held, page
+from tests.support.factories import UserFactory, one_on_one
 
 pytestmark = pytest.mark.django_db
 MANAGERS = "/api/v1/dashboards/managers/"

@@ -5,7 +5,7 @@ Pages and API agree on the page size and on how a wrong page number is refused."
 import pytest
 
 from dashboards import paging
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

@@ -7,8 +7,7 @@ import pytest
 
 from scorecards.models import RoundContext, ScoringRound
 from scorecards.services import round_decline
-
-from .team_support import api, page, squash, world  # noqa: F401 - `world` is a fixture
+from tests.support.dashboards_team import api, page, squash, world  # noqa: F401 - `world` is a fixture
 
 pytestmark = pytest.mark.django_db
 

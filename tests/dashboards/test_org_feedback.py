@@ -28,7 +28,7 @@ from feedback.services import (
     win_share,
 )
 from people.models import AuditEvent
-from tests.factories import TeamFactory, UserFactory
+from tests.support.factories import TeamFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)  # Berlin is UTC+1

@@ -20,8 +20,8 @@ from coaching.services import session_create, session_mark_held
 from dashboards.org_peers import organisation_peers
 from peers.services import pair_accept, pair_decline, pair_end, pair_leave
 from people.models import AuditEvent
-from tests.factories import UserFactory
-from tests.peers.pairs_support import SECRET, active_pair, form_pair, with_notes
+from tests.support.factories import UserFactory
+from tests.support.peers_pairs import SECRET, active_pair, form_pair, with_notes
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)  # Berlin is UTC+1

@@ -23,8 +23,8 @@ from people.models import AuditEvent
 from people.services import team_create, team_member_add
 from scorecards import services as scorecards
 from scorecards.services import CriterionSpec
-from tests.dashboards.team_support import score
-from tests.factories import FocusAreaFactory, RecordedCallFactory, UserFactory
+from tests.support.dashboards_team import score
+from tests.support.factories import FocusAreaFactory, RecordedCallFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 TODAY = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)  # a Wednesday; Berlin is UTC+1

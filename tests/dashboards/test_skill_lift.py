@@ -21,8 +21,8 @@ from dashboards.skill_lift import Lift, lift
 from people.models import AuditEvent
 from scorecards import services as scorecards
 from scorecards.services import CriterionSpec
-from tests.dashboards.team_support import score
-from tests.factories import (
+from tests.support.dashboards_team import score
+from tests.support.factories import (
     FocusAreaFactory,
     RecordedCallFactory,
     SessionFactory,

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .team_support import page, world  # noqa: F401 - `world` is a fixture
+from tests.support.dashboards_team import page, world  # noqa: F401 - `world` is a fixture
 
 pytestmark = pytest.mark.django_db
 SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.S)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from people.models import ReportingLine
 from people.services import reporting_line_change
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

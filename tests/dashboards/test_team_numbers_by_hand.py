@@ -6,7 +6,7 @@ own coaching over the last 8 weeks."""
 
 import pytest
 
-from .team_support import NOW, api, page, squash, world  # noqa: F401 - `world` is a fixture
+from tests.support.dashboards_team import NOW, api, page, squash, world  # noqa: F401 - `world` is a fixture
 
 pytestmark = pytest.mark.django_db
 

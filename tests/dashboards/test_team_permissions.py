@@ -7,7 +7,7 @@ answered 401 (API)."""
 
 import pytest
 
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 PEOPLE = ["head", "manager", "other_manager", "rep", "peer", "other_rep", "hr", "admin"]

@@ -5,7 +5,7 @@ admins cannot open them at all. The markers are planted in team_support.py."""
 
 import pytest
 
-from .team_support import (  # noqa: F401 - `world` is a fixture
+from tests.support.dashboards_team import (  # noqa: F401 - `world` is a fixture
     DEVELOPMENTAL_MARK,
     EVALUATIVE_MARK,
     REQUEST_MARK,

@@ -16,15 +16,14 @@ from coaching.ratings import release_usefulness
 from coaching.services import session_rating_save
 from people.services import team_create, team_member_add
 from scorecards import services as scorecards
-from tests.factories import (
+from tests.support.dashboards_team import CRITERIA, NOW, held, missed, promise, queries, scored_call
+from tests.support.factories import (
     FeedbackRequestFactory,
     FocusAreaFactory,
     RequestedResponderFactory,
     UserFactory,
     one_on_one,
 )
-
-from .team_support import CRITERIA, NOW, held, missed, promise, queries, scored_call
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from django.utils import timezone
 
 from coaching.ratings import counted_until, release_usefulness
 from coaching.services import session_rating_delete
-from tests.coaching.ratings_support import held, rate
-from tests.factories import UserFactory
+from tests.support.coaching_ratings import held, rate
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}

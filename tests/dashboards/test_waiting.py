@@ -16,10 +16,9 @@ from dashboards.waiting import waiting_for
 from feedback.services import feedback_request_create
 from notifications.models import Notification, NotificationKind
 from notifications.services import notifications_mark_read
-from tests.factories import FocusAreaFactory, one_on_one
-from tests.peers.pairs_support import form_pair
-
-from .team_support import CRITERIA, NOW, held, scored_call
+from tests.support.dashboards_team import CRITERIA, NOW, held, scored_call
+from tests.support.factories import FocusAreaFactory, one_on_one
+from tests.support.peers_pairs import form_pair
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from coaching.models import CoachingSession, ParticipantRole, SessionKind, Sessi
 from coaching.services import session_reschedule
 from people.models import User
 from tests.e2e.conftest import sign_in
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.
 pytestmark = pytest.mark.django_db(transaction=True)

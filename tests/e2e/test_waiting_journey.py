@@ -26,7 +26,7 @@ from people.models import User
 from tests.e2e.conftest import sign_in
 from tests.e2e.screens import DESKTOP, PHONE, at_width, check_both_widths
 from tests.e2e.test_coaching_journey import AISHA, SOFIA, sign_out
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,7 +1,7 @@
 """Settings for the processes the fault tests start (gunicorn, Celery worker and beat):
 the base settings with debug off — so failures reach the error handlers a production
 site runs — fast password hashing for the demo logins, and mail written to files the
-test can count (tests/worker.py)."""
+test can count (tests/support/worker.py)."""
 
 import os
 
@@ -19,7 +19,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"]["BACKEND"] = (  # noqa: F405
     "django.contrib.staticfiles.storage.StaticFilesStorage"
 )
-EMAIL_BACKEND = "tests.worker.FileMailBackend"
+EMAIL_BACKEND = "tests.support.worker.FileMailBackend"
 TANDEM_TEST_MAIL_DIR = os.environ.get("TANDEM_TEST_MAIL_DIR", "/nonexistent")
 TANDEM_TEST_MAIL_DELAY = float(os.environ.get("TANDEM_TEST_MAIL_DELAY", "0"))
 TANDEM_TEST_MAIL_DELAY_AFTER = float(os.environ.get("TANDEM_TEST_MAIL_DELAY_AFTER", "0"))

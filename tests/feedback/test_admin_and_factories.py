@@ -1,7 +1,7 @@
 import pytest
 from django.contrib import admin
 
-from tests import factories
+from tests.support import factories
 
 
 @pytest.mark.django_db

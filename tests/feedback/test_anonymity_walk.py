@@ -15,7 +15,7 @@ same number of queries. The secrets, one pair of worlds each:
   own words — and the walk comes once the request closed. Released at the third
   answer, or dated the day each came, the late one would stand out.
 
-Routes come from the resolver (tests/urlwalk.py, the firewall walk's fills): every
+Routes come from the resolver (tests/support/urlwalk.py, the firewall walk's fills): every
 route without parameters, every object of every route the firewall walk fills. Every
 route that takes a feedback item (`<feedback_ref:…>`) is also posted to, page and
 API, with every person as the target — each asked report (the author among them),
@@ -52,9 +52,9 @@ from feedback.services import (
 )
 from notifications.models import Notification
 from people.models import AuditEvent
-from tests.factories import UserFactory
 from tests.feedback.test_firewall_walk import FILLS, SKIP
-from tests.urlwalk import Route, concrete_paths, routes
+from tests.support.factories import UserFactory
+from tests.support.urlwalk import Route, concrete_paths, routes
 
 NOW = "2026-12-07 11:00 +00:00"
 READERS = ("manager", "head", "hr")  # the requester, their manager, HR

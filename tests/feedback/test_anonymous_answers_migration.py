@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from feedback.models import Feedback, FeedbackRequest, FeedbackShare, RequestedResponder
 from feedback.services import feedback_request_answer, feedback_request_create
-from tests.factories import FeedbackFactory, UserFactory
-from tests.migration_support import migrate, migrate_to_latest
+from tests.support.factories import FeedbackFactory, UserFactory
+from tests.support.migrations import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("feedback", "0004_goal_and_focus_links")

@@ -18,7 +18,7 @@ from feedback.services import (
     feedback_request_decline,
 )
 from people.roles import Role
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 ASKED_ON = "2026-12-07 09:00 +00:00"
 DUE = date(2026, 12, 11)

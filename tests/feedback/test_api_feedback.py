@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from feedback.models import Feedback, FeedbackShare, Stream
 from feedback.services import feedback_give
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from feedback.models import Feedback, FeedbackRequest, RequestedResponder, Stream
 from feedback.services import feedback_request_answer, feedback_request_create
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from rest_framework.test import APIClient
 from feedback.evaluations import EXPORT_VERB
 from feedback.models import Feedback, Stream
 from people.models import AuditEvent
-from tests.factories import FeedbackFactory
 from tests.feedback.test_pages_reviews import (
     ANON,
     DEV,
@@ -31,6 +30,7 @@ from tests.feedback.test_pages_reviews import (
     expected_reads,
     reviews_world,
 )
+from tests.support.factories import FeedbackFactory
 
 LIST = "/api/v1/feedback-reviews/"
 CSV = "/api/v1/feedback-reviews/export.csv"

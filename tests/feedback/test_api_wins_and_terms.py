@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from feedback.models import InterpretiveTerm, Win
 from people.services import team_create, team_member_add, team_member_remove
-from tests.factories import InterpretiveTermFactory, WinFactory
+from tests.support.factories import InterpretiveTermFactory, WinFactory
 
 
 @pytest.fixture

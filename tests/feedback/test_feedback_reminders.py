@@ -21,7 +21,7 @@ from notifications.models import (
     NotificationPreference,
     NotificationStatus,
 )
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ANSWER = "You paused after the price and let the buyer speak first"

@@ -16,7 +16,7 @@ admins see counts only); `EV…` in evaluative words, which HR and the chain may
 — the positive control that the walk reaches content. Each marker knows who may
 read it; any other reader seeing it fails the walk, naming the URL.
 
-Routes come from the resolver (tests/urlwalk.py); a new route with parameters must
+Routes come from the resolver (tests/support/urlwalk.py); a new route with parameters must
 be filled in FILLS or skipped in SKIP with a reason, or
 `test_every_route_is_walked_or_skipped_on_purpose` fails."""
 
@@ -103,14 +103,14 @@ from people.services_imports import import_upload
 from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, Scorecard, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
-from tests.factories import (
+from tests.support.factories import (
     FocusAreaFactory,
     InterpretiveTermFactory,
     PromptFactory,
     UserFactory,
     one_on_one,
 )
-from tests.urlwalk import concrete_paths, routes
+from tests.support.urlwalk import concrete_paths, routes
 
 # --- Markers --------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from coaching.services import goal_create
 from feedback.models import Feedback, FeedbackRequest, Stream
 from feedback.services import feedback_acknowledge, feedback_give, feedback_request_create
 from notifications import outbox
-from tests.factories import FocusAreaFactory
+from tests.support.factories import FocusAreaFactory
 
 
 @pytest.fixture

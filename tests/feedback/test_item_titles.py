@@ -12,7 +12,7 @@ import pytest
 
 from feedback.models import Feedback
 from feedback.services import feedback_acknowledge
-from tests.factories import FeedbackFactory, FeedbackShareFactory
+from tests.support.factories import FeedbackFactory, FeedbackShareFactory
 
 WORDS = ["TITLE-OBSERVATION", "TITLE-IMPACT", "TITLE-SUGGESTION", "TITLE-REFLECTION"]
 

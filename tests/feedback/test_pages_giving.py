@@ -5,7 +5,7 @@ import pytest
 
 from feedback.models import Feedback, Stream
 from feedback.services import feedback_give
-from tests.factories import InterpretiveTermFactory
+from tests.support.factories import InterpretiveTermFactory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -15,7 +15,7 @@ from feedback.services import (
     feedback_request_create,
     feedback_share,
 )
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def build(person, n):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from feedback.models import DEFAULT_QUESTION, Feedback, FeedbackRequest, RequestedResponder
 from feedback.services import feedback_request_answer, feedback_request_create
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def soon(days=7):

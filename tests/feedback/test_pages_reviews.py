@@ -21,7 +21,7 @@ from feedback.services import (
     feedback_share,
 )
 from people.models import AuditEvent
-from tests.factories import FeedbackFactory, UserFactory
+from tests.support.factories import FeedbackFactory, UserFactory
 
 PAGE = "/feedback/reviews/"
 CSV = "/feedback/reviews/export.csv"

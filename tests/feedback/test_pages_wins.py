@@ -4,7 +4,7 @@ import pytest
 
 from feedback.models import Win
 from people.services import team_create, team_member_add
-from tests.factories import WinFactory
+from tests.support.factories import WinFactory
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from feedback.services import (
     feedback_request_decline,
     literacy_hints,
 )
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def soon():

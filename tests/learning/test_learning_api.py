@@ -7,8 +7,8 @@ import pytest
 
 from learning.models import Experiment, ExperimentStatus, Learning, LearningTag
 from learning.services import MAX_TAGS, experiment_start
-from tests.factories import FocusAreaFactory, one_on_one
-from tests.learning.learning_helpers import (
+from tests.support.factories import FocusAreaFactory, one_on_one
+from tests.support.learning_loop import (
     CHAIN,
     NOT_IN_CHAIN,
     api,

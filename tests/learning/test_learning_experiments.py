@@ -21,8 +21,8 @@ from learning.services import (
     experiment_start,
     experiment_update,
 )
-from tests.factories import FocusAreaFactory, one_on_one
-from tests.learning.learning_helpers import CHAIN, NOT_IN_CHAIN, make_pair, plan
+from tests.support.factories import FocusAreaFactory, one_on_one
+from tests.support.learning_loop import CHAIN, NOT_IN_CHAIN, make_pair, plan
 
 FIRST = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 

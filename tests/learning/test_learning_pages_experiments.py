@@ -10,8 +10,8 @@ from django.utils import timezone
 from coaching.models import Prompt
 from learning.models import Experiment, ExperimentStatus, PlaybookModule
 from learning.services import experiment_finish, experiment_start
-from tests.factories import CommitmentFactory, one_on_one
-from tests.learning.learning_helpers import NOT_IN_CHAIN, make_pair, plan
+from tests.support.factories import CommitmentFactory, one_on_one
+from tests.support.learning_loop import NOT_IN_CHAIN, make_pair, plan
 
 
 def body(**extra):

@@ -7,8 +7,8 @@ import pytest
 
 from learning.models import Learning, LearningTag
 from learning.services import MAX_TAGS
-from tests.factories import one_on_one
-from tests.learning.learning_helpers import finished, make_teams, plan, publish
+from tests.support.factories import one_on_one
+from tests.support.learning_loop import finished, make_teams, plan, publish
 
 TEAM_READERS = ["rep", "peer", "manager"]
 NOT_TEAM = ["head", "other_manager", "other_rep", "hr", "admin"]

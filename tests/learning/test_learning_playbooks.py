@@ -8,7 +8,7 @@ from django.utils.html import escape
 
 from coaching.programme_content import PLAYBOOK
 from learning.models import PlaybookModule
-from tests.learning.learning_helpers import api, make_teams
+from tests.support.learning_loop import api, make_teams
 
 URL = "/api/v1/playbook-modules/"
 PICKS = "/api/v1/team-playbooks/"

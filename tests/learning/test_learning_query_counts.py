@@ -10,8 +10,8 @@ from coaching.services import commitment_create
 from learning.models import PlaybookModule
 from learning.services import experiment_drop, experiment_start
 from people.services import team_create, team_member_add
-from tests.factories import FocusAreaFactory, UserFactory, one_on_one
-from tests.learning.learning_helpers import finished, make_pair, plan, publish
+from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
+from tests.support.learning_loop import finished, make_pair, plan, publish
 
 
 def count(client, path, data=None):

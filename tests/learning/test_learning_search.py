@@ -9,8 +9,8 @@ from django.db import connection, transaction
 from learning import selectors as selectors_learning
 from learning.models import Learning
 from learning.selectors import LibraryFilters, library, library_page
-from tests.factories import FocusAreaFactory, UserFactory
-from tests.learning.learning_helpers import make_teams, publish
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.learning_loop import make_teams, publish
 
 
 @pytest.fixture

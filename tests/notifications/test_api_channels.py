@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from notifications.models import Notification, TeamChannel
 from people.models import AuditEvent
-from tests.factories import TeamFactory
+from tests.support.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/team-channels/"

@@ -18,8 +18,8 @@ from rest_framework.test import APIClient
 from notifications.models import Notification, NotificationKind, NotificationStatus
 from notifications.selectors_outbox import FAILURES_SHOWN
 from people.models import AuditEvent
-from tests.config.schema_support import assert_conforms
-from tests.factories import TeamFactory, one_on_one
+from tests.support.api_schema import assert_conforms
+from tests.support.factories import TeamFactory, one_on_one
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/delivery/"

@@ -17,7 +17,7 @@ from django.utils import timezone
 from notifications.delivery_errors import in_words
 from notifications.models import Notification, NotificationStatus
 from people.models import AuditEvent
-from tests.factories import TeamFactory
+from tests.support.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/programme/delivery/"

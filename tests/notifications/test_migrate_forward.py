@@ -12,8 +12,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
 from notifications.models import Notification, NotificationPreference, TeamChannel
-from tests.factories import FeedbackRequestFactory, SessionFactory, TeamFactory, UserFactory
-from tests.migration_support import apps_at, migrate_to, migrate_to_latest
+from tests.support.factories import FeedbackRequestFactory, SessionFactory, TeamFactory, UserFactory
+from tests.support.migrations import apps_at, migrate_to, migrate_to_latest
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -19,7 +19,7 @@ from notifications.models import (
     TeamChannel,
 )
 from people.services import team_create, team_member_add
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -260,7 +260,7 @@ def reminders_with_commitments(coach, coachees: int, *, start: datetime) -> list
     the coach) and a done one, and a 1:1 with each at `start`: a "session tomorrow"
     reminder to both people of every 1:1."""
     from coaching.models import Commitment, CommitmentStatus
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     rows = []
     for _ in range(coachees):

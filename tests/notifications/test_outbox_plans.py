@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from notifications import outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.db import OperationalError
 
 from notifications import delivery, outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus
-from tests.factories import one_on_one
+from tests.support.factories import one_on_one
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 

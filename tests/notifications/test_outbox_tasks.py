@@ -12,7 +12,7 @@ from kombu import Queue
 
 from notifications import outbox, tasks
 from notifications.models import Notification, NotificationKind
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 

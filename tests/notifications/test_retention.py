@@ -16,8 +16,8 @@ from cadence.selectors import inbox
 from core.periodic import PERIODIC_TASKS
 from notifications import retention, tasks
 from notifications.models import Notification, NotificationKind, NotificationStatus
-from tests.factories import one_on_one
-from tests.plans import bounds_on, explain_sent
+from tests.support.factories import one_on_one
+from tests.support.query_plans import bounds_on, explain_sent
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from notifications import outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import AuditEvent
-from tests.factories import TeamFactory
+from tests.support.factories import TeamFactory
 
 from .test_outbox import webhook  # noqa: F401 - the `webhook` fixture
 

@@ -2,7 +2,7 @@
 the configured broker and database: a repeated "drain" message sends nothing twice,
 and a worker killed with `kill -9` in the middle of sending loses nothing.
 
-Mail is counted from files the workers write (tests/worker.py, FileMailBackend)."""
+Mail is counted from files the workers write (tests/support/worker.py, FileMailBackend)."""
 
 import re
 import uuid
@@ -17,8 +17,8 @@ from config.celery import app
 from notifications import outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus
 from notifications.tasks import send_notifications
-from tests.factories import UserFactory, one_on_one
-from tests.worker import Worker, delete_queue, mail_count_by_recipient, wait_until
+from tests.support.factories import UserFactory, one_on_one
+from tests.support.worker import Worker, delete_queue, mail_count_by_recipient, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

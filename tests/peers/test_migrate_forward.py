@@ -23,8 +23,8 @@ from peers.models import (
     PeerRequest,
 )
 from people.roles import GROUP_FOR_ROLE, Role
-from tests.factories import TeamFactory, UserFactory, one_on_one
-from tests.migration_support import insert, migrate_to, migrate_to_latest
+from tests.support.factories import TeamFactory, UserFactory, one_on_one
+from tests.support.migrations import insert, migrate_to, migrate_to_latest
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -12,9 +12,8 @@ from rest_framework.test import APIClient
 from peers.models import Habit, HabitCheckIn, PairNote, PeerPair
 from peers.services import habit_add, habit_check_in, pair_decline
 from people.models import User
-from tests.factories import FocusAreaFactory, UserFactory
-
-from .pairs_support import active_pair, form_pair, with_notes
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.peers_pairs import active_pair, form_pair, with_notes
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/peer-pairs/"

@@ -13,9 +13,8 @@ from cadence.models import CadencePlan, EndReason
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_mark_held
 from peers.services import pair_accept, pair_decline, pair_end, pair_leave
-from tests.factories import UserFactory
-
-from .pairs_support import active_pair, form_pair
+from tests.support.factories import UserFactory
+from tests.support.peers_pairs import active_pair, form_pair
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,8 @@ from rest_framework.test import APIClient
 
 from peers.selectors import PAIRS_PER_PAGE
 from peers.services import pair_decline, pair_end
-from tests.factories import UserFactory
-
-from .pairs_support import active_pair, form_pair
+from tests.support.factories import UserFactory
+from tests.support.peers_pairs import active_pair, form_pair
 
 pytestmark = pytest.mark.django_db
 PAGE = "/peers/overview/"

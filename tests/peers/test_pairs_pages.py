@@ -16,9 +16,8 @@ from peers.models import Habit, HabitCheckIn, PairNote, PeerPair
 from peers.services import habit_add, pair_accept, pair_leave
 from scorecards import services as scorecard_services
 from scorecards.services import CriterionSpec, ScoreInput
-from tests.factories import FocusAreaFactory, UserFactory
-
-from .pairs_support import active_pair, form_pair, with_notes
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.peers_pairs import active_pair, form_pair, with_notes
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,7 @@ from rest_framework.test import APIClient
 
 from peers.models import Habit, HabitCheckIn, PairMember, PairNote, PeerPair
 from peers.services import habit_add, habit_check_in, pair_leave
-
-from .pairs_support import SECRET, active_pair, form_pair, with_notes
+from tests.support.peers_pairs import SECRET, active_pair, form_pair, with_notes
 
 pytestmark = pytest.mark.django_db
 

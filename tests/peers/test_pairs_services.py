@@ -26,9 +26,8 @@ from peers.services import (
     pair_note_add,
 )
 from people.services import team_create, team_member_add
-from tests.factories import FocusAreaFactory, UserFactory
-
-from .pairs_support import active_pair, form_pair
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.peers_pairs import active_pair, form_pair
 
 pytestmark = pytest.mark.django_db
 
@@ -304,7 +303,7 @@ def test_habits_are_few_and_for_yourself(org):
 
 
 def test_a_session_of_another_pair_cannot_carry_a_check_in(org):
-    from tests.factories import one_on_one
+    from tests.support.factories import one_on_one
 
     pair = active_pair(org.manager, org.rep, org.peer)
     habit = habit_add(pair=pair, actor=org.rep, text="Pause after the price")

@@ -19,9 +19,8 @@ from peers.services import pair_accept
 from peers.services_requests import peer_request_set
 from people.erasure import person_erase
 from people.privacy import personal_data_export
-from tests.factories import FocusAreaFactory, UserFactory
-
-from .pairs_support import form_pair
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.peers_pairs import form_pair
 
 pytestmark = pytest.mark.django_db
 NOTE = "ZQASKED pricing pushback, with someone who handles it well"

@@ -12,7 +12,7 @@ import pytest
 from cadence.models import CadencePolicy
 from coaching.models import FocusArea, Prompt
 from people.models import AuditEvent
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +142,7 @@ def _no_rows(initial=0):
 
 def test_a_team_channel_changed_in_the_admin_is_audited_without_its_address(admin_client):
     from notifications.models import TeamChannel
-    from tests.factories import TeamFactory
+    from tests.support.factories import TeamFactory
 
     secret = "https://hooks.slack.com/services/T0/B0/very-secret-token"
     channel = TeamChannel.objects.create(team=TeamFactory(name="East"), webhook_url=secret)

@@ -14,7 +14,7 @@ from zeal import zeal_ignore
 
 from people.models import AuditEvent
 from people.services import api_token_rotate
-from tests.urlwalk import concrete_paths, routes
+from tests.support.urlwalk import concrete_paths, routes
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 
 from people.models import AuditEvent
 from people.services import person_deactivate
-from tests.config.schema_support import assert_conforms
-from tests.factories import TeamFactory, UserFactory
-from tests.people.audit_trail import T0, one_of_each, record
+from tests.support.api_schema import assert_conforms
+from tests.support.factories import TeamFactory, UserFactory
+from tests.support.people_audit import T0, one_of_each, record
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/audit-events/"

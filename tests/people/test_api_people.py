@@ -20,8 +20,8 @@ from people.models import AuditEvent, ReportingLine, SignInSession, User
 from people.roles import GROUP_FOR_ROLE, Role
 from people.services import person_deactivate, reporting_line_change, team_member_remove
 from people.services_people import SUPERUSER_ONLY
-from tests.config.schema_support import assert_conforms
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.api_schema import assert_conforms
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/people/"

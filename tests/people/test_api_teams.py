@@ -15,8 +15,8 @@ from cadence.services import policy_apply
 from people.models import AuditEvent, Team, TeamMembership
 from people.services import team_member_add, team_member_remove
 from tests.cadence.test_team_cadence_page import make_policy
-from tests.config.schema_support import assert_conforms
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.api_schema import assert_conforms
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/teams/"

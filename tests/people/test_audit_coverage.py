@@ -20,9 +20,8 @@ from rest_framework.test import APIClient
 from feedback.models import Feedback
 from people.erasure import person_erase
 from people.models import AuditEvent, User
-from tests.factories import PASSWORD
-
-from .privacy_support import NOT_THEIRS, THEIRS, build_world
+from tests.support.factories import PASSWORD
+from tests.support.people_privacy import NOT_THEIRS, THEIRS, build_world
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from people.models import AuditEvent
 from people.roles import GROUP_FOR_ROLE, Role
-from tests.factories import AuditEventFactory
+from tests.support.factories import AuditEventFactory
 
 pytestmark = pytest.mark.django_db
 

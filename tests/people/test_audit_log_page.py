@@ -23,8 +23,8 @@ from people.audit_catalogue import AREA_OF, AREAS, VERBS
 from people.forms_audit import FROM_AFTER_TO
 from people.models import AuditEvent, User
 from people.services import person_deactivate
-from tests.factories import TeamFactory, UserFactory
-from tests.people.audit_trail import T0, one_of_each, record
+from tests.support.factories import TeamFactory, UserFactory
+from tests.support.people_audit import T0, one_of_each, record
 
 pytestmark = pytest.mark.django_db
 URL = "/programme/audit/"

@@ -18,7 +18,7 @@ from people.services import (
     profile_update,
     reporting_line_change,
 )
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

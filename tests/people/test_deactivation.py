@@ -15,8 +15,8 @@ from cadence.models import CalendarFeed
 from people.models import AuditEvent, SignInSession
 from people.services import api_token_rotate, person_deactivate, reporting_line_change
 from people.sessions import SessionStore
-from tests.factories import UserFactory, one_on_one
 from tests.people.test_admin import change_form_data
+from tests.support.factories import UserFactory, one_on_one
 
 
 def signed_in(person) -> Client:

@@ -7,7 +7,7 @@ from django.db import connection
 
 from people.models import Team, User
 from people.services import person_create, team_create
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

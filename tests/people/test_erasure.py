@@ -22,8 +22,7 @@ from peers.models import PairNote
 from people.erasure import VERB, person_erase
 from people.models import AuditEvent, ImportStatus, PeopleImport, User
 from people.services import api_token_rotate
-
-from .privacy_support import NOT_THEIRS, THEIRS, build_world
+from tests.support.people_privacy import NOT_THEIRS, THEIRS, build_world
 
 pytestmark = pytest.mark.django_db
 

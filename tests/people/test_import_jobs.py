@@ -19,7 +19,7 @@ from people.importing import PeopleImportError
 from people.models import AuditEvent, ImportStatus, PeopleImport, Team, User
 from people.roles import Role
 from people.selectors import roles_of
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

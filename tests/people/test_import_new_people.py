@@ -15,7 +15,7 @@ from cadence.services import policy_apply
 from people.importing import _Importer, _levels_top_down, people_import, people_import_validate
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
 from people.services import person_create
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

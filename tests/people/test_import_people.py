@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import roles_of
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "people.csv"
 HEADER = "email,name,manager_email,team,time_zone,role\n"

@@ -17,7 +17,7 @@ from people.selectors import (
     managers_above,
     people_below,
 )
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 def build_chain(levels: int):

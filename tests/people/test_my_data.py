@@ -17,9 +17,8 @@ from coaching.models import SharedNotes
 from feedback.services import feedback_give, feedback_request_answer, feedback_request_create
 from people.models import AuditEvent
 from people.privacy import EXPORT_VERB, personal_data_export
-from tests.factories import UserFactory
-
-from .privacy_support import NOT_THEIRS, THEIRS, build_world
+from tests.support.factories import UserFactory
+from tests.support.people_privacy import NOT_THEIRS, THEIRS, build_world
 
 PAGE = "/me/data/"
 DOWNLOAD = "/me/data/download/"
@@ -251,7 +250,7 @@ def build_world_more(org):
     from django.utils import timezone
 
     from coaching.services import agenda_item_add, private_note_save
-    from tests.factories import one_on_one
+    from tests.support.factories import one_on_one
 
     for n in range(4):
         session = one_on_one(org.manager, org.rep, start=timezone.now() - dt.timedelta(weeks=n + 2))

@@ -18,7 +18,7 @@ from people.models import AuditEvent, ReportingLine, User
 from people.roles import Role
 from people.selectors import roles_of
 from people.services import person_deactivate
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/people/"

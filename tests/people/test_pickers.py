@@ -7,7 +7,7 @@ import re
 import pytest
 
 from feedback.models import Feedback
-from tests.factories import FeedbackFactory, RequestedResponderFactory, UserFactory
+from tests.support.factories import FeedbackFactory, RequestedResponderFactory, UserFactory
 
 PICK = "/people/pick/{}/"
 GIVE = "/feedback/give/"

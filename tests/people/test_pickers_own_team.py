@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from tests.people.test_pickers import GIVE, _listed, _search
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 
 from people.models import AuditEvent, ReportingLine
 from people.services import reporting_line_change
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 
 @pytest.mark.django_db

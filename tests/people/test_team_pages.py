@@ -15,7 +15,7 @@ from cadence.services import policy_apply
 from people.models import AuditEvent, Team, TeamMembership
 from people.services import person_deactivate, team_member_remove
 from tests.cadence.test_team_cadence_page import make_policy
-from tests.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/teams/"

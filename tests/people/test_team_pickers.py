@@ -9,7 +9,7 @@ import pytest
 
 from coaching.models import FocusArea
 from notifications.models import TeamChannel
-from tests.factories import TeamFactory
+from tests.support.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
 PICK = "/people/pick/{}/"

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 
 from people.models import AuditEvent, Team
 from people.services import team_update
-from tests.factories import TeamFactory, UserFactory
+from tests.support.factories import TeamFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

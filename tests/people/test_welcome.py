@@ -261,7 +261,7 @@ def test_the_new_tab_costs_the_same_at_two_sizes(admin, org):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
 
     def queries(n):
         for i in range(n):

@@ -5,7 +5,7 @@ import pytest
 from scorecards import services
 from scorecards.models import Criterion, CriterionVersion, Template
 from scorecards.services import CriterionSpec
-from tests.factories import RecordedCallFactory, UserFactory
+from tests.support.factories import RecordedCallFactory, UserFactory
 
 
 def clear_starter_library():

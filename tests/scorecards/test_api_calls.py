@@ -10,9 +10,8 @@ from django.utils import timezone
 
 from scorecards import services
 from scorecards.models import RecordedCall
-from tests.factories import RecordedCallFactory
-
-from .api_support import client_for, ids, queries, team_review
+from tests.support.factories import RecordedCallFactory
+from tests.support.scorecards_api import client_for, ids, queries, team_review
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ programme admins never."""
 import pytest
 
 from scorecards import services
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
+from tests.support.scorecards_api import client_for, ids, scores_body, team_review
 
-from .api_support import client_for, ids, scores_body, team_review
 from .conftest import submit
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 
 from scorecards import services
 from scorecards.models import RoundRater, Score, Scorecard, ScoringRound
-from tests.factories import RecordedCallFactory, UserFactory
+from tests.support.factories import RecordedCallFactory, UserFactory
+from tests.support.scorecards_api import client_for, ids, queries, scores_body, team_review
 
-from .api_support import client_for, ids, queries, scores_body, team_review
 from .conftest import DISCOVERY, criteria_of, submit
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ round; the list costs the same queries whatever its length."""
 import pytest
 
 from scorecards import services
-from tests.factories import RecordedCallFactory, UserFactory
+from tests.support.factories import RecordedCallFactory, UserFactory
+from tests.support.scorecards_api import client_for, ids, queries, team_review
 
-from .api_support import client_for, ids, queries, team_review
 from .conftest import submit
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from scorecards import services
 from scorecards.models import CriterionVersion, Scorecard, Template, TemplateVersion
+from tests.support.scorecards_api import client_for, ids, queries
 
-from .api_support import client_for, ids, queries
 from .conftest import DISCOVERY, submit
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ import time_machine
 from django.utils import timezone
 
 from scorecards import services
-from tests.factories import RecordedCallFactory
+from tests.support.factories import RecordedCallFactory
+from tests.support.scorecards_api import client_for, queries
 
-from .api_support import client_for, queries
 from .conftest import submit
 
 pytestmark = pytest.mark.django_db

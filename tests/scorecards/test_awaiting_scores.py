@@ -10,8 +10,8 @@ import pytest
 
 from scorecards import services
 from scorecards.models import Score, Scorecard, ScoringRound, awaiting_scores_now, scoring_over
-from tests.factories import RecordedCallFactory
-from tests.plans import explain_sent
+from tests.support.factories import RecordedCallFactory
+from tests.support.query_plans import explain_sent
 
 from .conftest import submit
 

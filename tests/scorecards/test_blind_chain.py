@@ -15,11 +15,11 @@ import pytest
 from people.services import team_create, team_member_add
 from scorecards import selectors, services
 from scorecards.models import Scorecard
-from tests.factories import FocusAreaFactory, UserFactory
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.scorecards_api import client_for, queries
+from tests.support.scorecards_pages import COACH_WORDS, REP_WORDS, round_url, scorecard_body
 
-from .api_support import client_for, queries
 from .conftest import submit
-from .page_helpers import COACH_WORDS, REP_WORDS, round_url, scorecard_body
 
 pytestmark = pytest.mark.django_db
 
@@ -246,7 +246,7 @@ def test_the_data_download_holds_nothing_revealed_early(chain):
 def test_the_lists_cost_the_same_for_the_chain_with_open_and_finished_rounds(org, template):
     """The head reads the scorecards and rounds lists: open rounds (hidden) and
     finished ones (shown) cost no more queries than one round."""
-    from tests.factories import RecordedCallFactory
+    from tests.support.factories import RecordedCallFactory
 
     client = client_for(org.head)
     first = services.coach_scoring_open(

@@ -9,10 +9,8 @@ import pytest
 from people.services import team_member_add
 from scorecards import services
 from scorecards.models import RoundRater, Scorecard, ScoringRound
-from tests.factories import FocusAreaFactory, UserFactory
-
-from .conftest import submit
-from .page_helpers import (
+from tests.support.factories import FocusAreaFactory, UserFactory
+from tests.support.scorecards_pages import (
     COACH_WORDS,
     REP_WORDS,
     assert_no_words,
@@ -21,6 +19,8 @@ from .page_helpers import (
     team_review,
     text_of,
 )
+
+from .conftest import submit
 
 pytestmark = pytest.mark.django_db
 

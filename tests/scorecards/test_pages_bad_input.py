@@ -10,9 +10,9 @@ from django.utils import timezone
 from coaching.services import session_cancel
 from scorecards import services
 from scorecards.models import RecordedCall, Score, Scorecard, ScoringRound
+from tests.support.scorecards_pages import round_url, scorecard_body, team_review, text_of
 
 from .conftest import DISCOVERY, criteria_of, submit
-from .page_helpers import round_url, scorecard_body, team_review, text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -12,10 +12,10 @@ import pytest
 from scorecards.agreement import krippendorff_alpha_interval
 from scorecards.forms import CallChoiceField
 from scorecards.models import RaterRole, RoundContext, ScoringRound
-from tests.factories import RecordedCallFactory, UserFactory
+from tests.support.factories import RecordedCallFactory, UserFactory
+from tests.support.scorecards_pages import round_url, scorecard_body, text_of
 
 from .conftest import submit
-from .page_helpers import round_url, scorecard_body, text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,8 @@ import pytest
 from django.utils import timezone
 
 from scorecards import services
-from tests.factories import RecordedCallFactory
-
-from .page_helpers import queries_for
+from tests.support.factories import RecordedCallFactory
+from tests.support.scorecards_pages import queries_for
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,10 @@ from people.services import team_member_add
 from scorecards import services
 from scorecards.models import Scorecard
 from scorecards.services import CriterionSpec
-from tests.factories import FocusAreaFactory, RecordedCallFactory, UserFactory
+from tests.support.factories import FocusAreaFactory, RecordedCallFactory, UserFactory
+from tests.support.scorecards_pages import queries_for, round_url, team_review
 
 from .conftest import DISCOVERY, submit
-from .page_helpers import queries_for, round_url, team_review
 
 pytestmark = pytest.mark.django_db
 

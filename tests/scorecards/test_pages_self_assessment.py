@@ -9,9 +9,7 @@ from django.utils import timezone
 
 from scorecards import services
 from scorecards.models import RecordedCall, RoundContext, Scorecard, ScoringRound
-
-from .conftest import submit
-from .page_helpers import (
+from tests.support.scorecards_pages import (
     COACH_WORDS,
     REP_WORDS,
     assert_no_words,
@@ -19,6 +17,8 @@ from .page_helpers import (
     scorecard_body,
     text_of,
 )
+
+from .conftest import submit
 
 pytestmark = pytest.mark.django_db
 

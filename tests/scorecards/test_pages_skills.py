@@ -12,10 +12,10 @@ from django.utils import timezone
 from people.services import team_create, team_member_add
 from scorecards import services
 from scorecards.models import Scorecard
-from tests.factories import FocusAreaFactory, RecordedCallFactory
+from tests.support.factories import FocusAreaFactory, RecordedCallFactory
+from tests.support.scorecards_pages import text_of
 
 from .conftest import submit
-from .page_helpers import text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ until every rater but the lead has scored or declined."""
 import pytest
 
 from scorecards.models import RaterRole, RoundContext, Scorecard, ScoringRound
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
+from tests.support.scorecards_pages import round_url, scorecard_body, team_review, text_of
 
 from .conftest import submit
-from .page_helpers import round_url, scorecard_body, team_review, text_of
 
 pytestmark = pytest.mark.django_db
 

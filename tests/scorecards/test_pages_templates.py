@@ -8,9 +8,9 @@ import pytest
 
 from scorecards import services
 from scorecards.models import Anchor, Criterion, CriterionVersion, Scorecard, Template
+from tests.support.scorecards_pages import text_of
 
 from .conftest import DISCOVERY, submit
-from .page_helpers import text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 
 from scorecards import selectors, services
 from scorecards.models import Scorecard
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 from .conftest import submit
 

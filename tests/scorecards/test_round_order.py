@@ -9,9 +9,8 @@ from django.utils import timezone
 from scorecards import services
 from scorecards.models import ScoringRound
 from scorecards.selectors import rounds_for
-from tests.factories import RecordedCallFactory
-
-from .api_support import client_for
+from tests.support.factories import RecordedCallFactory
+from tests.support.scorecards_api import client_for
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ from coaching.models import FocusArea
 from scorecards import services
 from scorecards.library import seed_starter_library
 from scorecards.models import Anchor, Criterion, CriterionVersion, Template, TemplateVersion
-from tests.factories import RecordedCallFactory
+from tests.support.factories import RecordedCallFactory
 
 migration = importlib.import_module("scorecards.migrations.0003_starter_library")
 

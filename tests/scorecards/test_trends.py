@@ -61,7 +61,7 @@ def test_outsiders_and_calibrations_add_nothing(org, template, call):
 def test_trends_cost_three_queries_whatever_the_number_of_scores(
     org, template, call, django_assert_num_queries
 ):
-    from tests.factories import RecordedCallFactory
+    from tests.support.factories import RecordedCallFactory
 
     for _ in range(3):
         work = RecordedCallFactory(person=org.rep)

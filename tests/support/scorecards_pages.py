@@ -9,8 +9,7 @@ from django.utils import timezone
 
 from coaching.services import team_call_review_create
 from people.services import team_create, team_member_add
-
-from .conftest import criteria_of
+from tests.scorecards.conftest import criteria_of
 
 # Words a rater writes; a page that must not show someone's scorecard must not show these.
 COACH_WORDS = {

@@ -20,7 +20,7 @@ from coaching.services import (
 from peers.models import PairMember, PeerPair
 from people.services import team_create, team_member_add
 from scorecards import services as scorecard_services
-from tests.factories import FocusAreaFactory, RecordedCallFactory
+from tests.support.factories import FocusAreaFactory, RecordedCallFactory
 
 _names = itertools.count()
 

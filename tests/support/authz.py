@@ -36,7 +36,7 @@ from notifications.models import TeamChannel
 from people.models import PeopleImport, User
 from people.services import api_token_rotate, team_member_add
 from scorecards import services as scorecard_services
-from tests.factories import UserFactory, one_on_one
+from tests.support.factories import UserFactory, one_on_one
 
 # The nine roles, in the order the table and reports list them. The names of the
 # firewall world's people, so its markers' readers apply as they are.

@@ -27,8 +27,8 @@ from peers.services import habit_add, habit_check_in
 from people.services import team_create, team_member_add
 from scorecards import services as scorecard_services
 from scorecards.models import Template
-from tests.factories import RecordedCallFactory, UserFactory, one_on_one
-from tests.peers.pairs_support import active_pair, with_notes
+from tests.support.factories import RecordedCallFactory, UserFactory, one_on_one
+from tests.support.peers_pairs import active_pair, with_notes
 
 # Markers: the rep may read the first group in their download, never the second.
 THEIRS = {

@@ -7,7 +7,7 @@ test database through DATABASE_URL and at the broker the tests use (the filesyst
 broker locally, Redis in CI). Its log goes to a file, not a pipe: a pipe nobody reads
 fills up and blocks the worker.
 
-The worker runs with DJANGO_SETTINGS_MODULE=tests.worker_settings, which sends mail
+The worker runs with DJANGO_SETTINGS_MODULE=tests.support.worker_settings, which sends mail
 through `FileMailBackend` below: one file per message in TANDEM_TEST_MAIL_DIR, written
 atomically (a worker killed mid-write leaves no half message), after an optional delay
 of TANDEM_TEST_MAIL_DELAY seconds and followed by one of TANDEM_TEST_MAIL_DELAY_AFTER
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from django.core.mail.backends.base import BaseEmailBackend
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # --- In the worker process ------------------------------------------------------------
@@ -122,7 +122,7 @@ class Worker:
         self.log = log
         env = dict(
             os.environ,
-            DJANGO_SETTINGS_MODULE="tests.worker_settings",
+            DJANGO_SETTINGS_MODULE="tests.support.worker_settings",
             DATABASE_URL=database_url_of_test_db(),
             CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
             CELERY_TASK_ALWAYS_EAGER="false",

@@ -61,7 +61,7 @@ from people.models import ReportingLine
 from people.services import team_create, team_member_add
 from scorecards import services as scorecards
 from scorecards.services import CriterionSpec
-from tests.factories import (
+from tests.support.factories import (
     FeedbackFactory,
     FeedbackRequestFactory,
     FocusAreaFactory,

@@ -6,8 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from scorecards import services
-
-from .conftest import criteria_of
+from tests.scorecards.conftest import criteria_of
 
 # The people of `org` (tests/conftest.py) by their part in a round on the rep's call,
 # plus `team_peer` (the peer, in the team review) and `outside_peer` (a colleague of

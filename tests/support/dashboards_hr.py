@@ -42,7 +42,7 @@ from coaching.services import (
     team_call_review_create,
 )
 from people.services import team_create, team_member_add
-from tests.factories import UserFactory, one_on_one
+from tests.support.factories import UserFactory, one_on_one
 
 NOW = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)
 PLANTED = "PLANTED-NOTE-WORDS"  # written in every session: never on these pages

@@ -5,7 +5,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from coaching.services import manager_review_create, session_mark_held, session_rating_save
-from tests.factories import UserFactory, one_on_one
+from tests.support.factories import UserFactory, one_on_one
 
 # A word nobody but its rater may ever read, one by one.
 SECRET = "ZQRATINGSECRET the pricing role-play finally clicked"
