@@ -1,7 +1,7 @@
 """What each audit verb means, in words, and the four areas the audit log is read by.
 
 One catalogue for the Audit log page, its API and docs/security.md's table: every verb
-the code writes is here (`tests/people/test_audit_log_page.py` greps the code for
+the code writes is here (`tests/people/test_pages_audit_log.py` greps the code for
 them), so a new one cannot reach the log unnamed or outside every area. A verb not in
 the catalogue — one an older version wrote — is still listed, under its own code."""
 

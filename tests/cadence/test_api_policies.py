@@ -17,7 +17,7 @@ from cadence.services import policy_apply
 from people.models import AuditEvent
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
-from .test_team_cadence_page import make_policy
+from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 POLICIES = "/api/v1/cadence-policies/"

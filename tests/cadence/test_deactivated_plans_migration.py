@@ -16,7 +16,7 @@ from people.models import User
 from tests.support.factories import TeamFactory, TeamMembershipFactory
 from tests.support.migrations import migrate, migrate_to_latest
 
-from .test_team_cadence_page import make_policy
+from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("cadence", "0010_plan_end_reasons_on_leaving")

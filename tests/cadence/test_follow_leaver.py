@@ -20,7 +20,7 @@ from people.services import person_deactivate, person_reactivate, team_lead_set
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from tests.support.peers_pairs import active_pair
 
-from .test_team_cadence_page import make_policy
+from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from cadence.services import plan_create, policy_apply
 from people.services import reporting_line_change
 from tests.support.factories import TeamFactory, TeamMembershipFactory
 
-from .test_team_cadence_page import make_policy
+from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 

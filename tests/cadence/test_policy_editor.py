@@ -16,7 +16,7 @@ from cadence.services_policies import policy_save
 from people.models import AuditEvent
 from tests.support.factories import TeamFactory, TeamMembershipFactory
 
-from .test_team_cadence_page import make_policy
+from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 NEW = "/programme/cadence/policies/new/"

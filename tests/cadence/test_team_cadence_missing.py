@@ -18,7 +18,7 @@ from people.models import AuditEvent
 from people.services import person_deactivate
 from tests.support.factories import TeamMembershipFactory, UserFactory
 
-from .test_team_cadence_page import PAGE, east_and_west, make_policy, row
+from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 
 pytestmark = pytest.mark.django_db
 

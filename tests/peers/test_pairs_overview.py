@@ -1,8 +1,8 @@
 """All pairs, for programme admins (`/peers/overview/`, the API's `overview`): 25 a
 page, newest first, all or in one state with how many each state holds; a state or
 page number that makes no sense is a 400 with the reason. (Who may see it: the
-authorization matrix and tests/coaching/test_pairs_privacy.py; its query count:
-tests/coaching/test_pairs_pages.py.)"""
+authorization matrix and tests/peers/test_pairs_privacy.py; its query count:
+tests/peers/test_pages_pairs.py.)"""
 
 from html import unescape
 
