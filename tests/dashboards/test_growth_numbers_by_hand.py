@@ -1,5 +1,5 @@
 """Every number on Rita's "My coaching" — the page and the API — equals a count made
-by hand from the fixed data set in team_support.py: her goal and open commitments,
+by hand from the fixed data set in tests/support/dashboards_team.py: her goal and open commitments,
 her skill trend on the focus area as she may see it, the themes of the developmental
 feedback she received, what waits on her, her next session with its prepare link,
 and the sessions she can still rate."""

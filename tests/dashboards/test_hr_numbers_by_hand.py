@@ -1,6 +1,6 @@
 """Every number of the cadence-health pages equals a hand count on the fixed
-organisation of hr_support.py — on the page, through the API and in the CSV exports —
-and what anyone wrote in a session never appears."""
+organisation of tests/support/dashboards_hr.py — on the page, through the API and in
+the CSV exports — and what anyone wrote in a session never appears."""
 
 import csv
 import io

@@ -1,7 +1,7 @@
 """The monthly manager review on Hana's "My team" (she manages managers): one row per
 manager below her with numbers counted by hand from the fixed data set in
-team_support.py; the same rows from the API; and each row opening that manager's own
-dashboard read-only, with the same numbers and without their inbox."""
+tests/support/dashboards_team.py; the same rows from the API; and each row opening
+that manager's own dashboard read-only, with the same numbers and without their inbox."""
 
 import pytest
 

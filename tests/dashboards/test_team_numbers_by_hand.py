@@ -1,6 +1,6 @@
 """Every number on Mia's "My team" — the page and the API — equals a count made by
-hand from the fixed data set in team_support.py (time-travelled to Wednesday 18 March
-2026, 12:00 UTC): this week, who has gone without a 1:1, streaks, commitments,
+hand from the fixed data set in tests/support/dashboards_team.py (time-travelled to
+Wednesday 18 March 2026, 12:00 UTC): this week, who has gone without a 1:1, streaks, commitments,
 requests waiting on her, each person's skill trend and self-vs-others gap, and her
 own coaching over the last 8 weeks."""
 

@@ -1,7 +1,7 @@
 """Private words never reach the team dashboards: a manager — and anyone above them —
 never reads a report's developmental feedback on "My team", a manager's team read
 from above or the API, nor the question of a request they were not asked; HR and
-admins cannot open them at all. The markers are planted in team_support.py."""
+admins cannot open them at all. The markers are planted in tests/support/dashboards_team.py."""
 
 import pytest
 
