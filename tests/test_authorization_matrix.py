@@ -43,9 +43,9 @@ from django.test import Client
 from django.urls import resolve
 from django.urls.exceptions import Resolver404
 
-from tests.feedback.test_firewall_walk import world  # noqa: F401 - the fixture
 from tests.support.authz import LOGIN, REDIRECT, ROLES, Walker, matrix_build, quiet
 from tests.support.urlwalk import admin_fill, routes
+from tests.support.world import world  # noqa: F401 - the fixture
 
 OBJECT_KIND = {
     "feedback": [

@@ -54,9 +54,9 @@ from people.models import Team, User
 from scorecards import services as scorecard_services
 from scorecards.models import Criterion, RecordedCall, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
-from tests.feedback.test_firewall_walk import FILLS, SKIP, world  # noqa: F401 (fixture)
 from tests.support.formwalk import KINDS, MAY_BE_ACCEPTED, UNESCAPED, Form, payloads, read_page
 from tests.support.urlwalk import concrete_paths, routes
+from tests.support.world import FILLS, SKIP, world  # noqa: F401 (fixture)
 
 ROLES = ("anonymous", "rep", "manager", "head", "hr", "admin")
 REFUSED = set(KINDS) - MAY_BE_ACCEPTED

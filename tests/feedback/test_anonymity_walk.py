@@ -52,9 +52,9 @@ from feedback.services import (
 )
 from notifications.models import Notification
 from people.models import AuditEvent
-from tests.feedback.test_firewall_walk import FILLS, SKIP
 from tests.support.factories import UserFactory
 from tests.support.urlwalk import Route, concrete_paths, routes
+from tests.support.world import FILLS, SKIP
 
 NOW = "2026-12-07 11:00 +00:00"
 READERS = ("manager", "head", "hr")  # the requester, their manager, HR
