@@ -15,9 +15,9 @@ never raw — in the answer, on the page the form is on, and on those pages as e
 role opens them at the end; HTML pages carry a CSP whose script-src has no
 'unsafe-inline', and no select offers Django's wordless blank choice.
 
-Pages and forms are discovered (tests/support/urlwalk.py, tests/support/formwalk.py) in the world of
-the firewall walk (tests/feedback/test_firewall_walk.py), so a form is covered the
-day it is added. The admin site (Django's own forms) and the API (Schemathesis,
+Pages and forms are discovered (tests/support/urlwalk.py, tests/support/formwalk.py)
+in the world the walks share (tests/support/world.py), so a form is covered the day
+it is added. The admin site (Django's own forms) and the API (Schemathesis,
 tests/config/test_api_fuzz.py) are left out. With TRUST_REPORT_DIR set, the numbers
 go to forms.json for bin/trust-report."""
 

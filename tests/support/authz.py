@@ -1,7 +1,7 @@
 """The world, the roles and the walker of the authorization matrix
 (tests/test_authorization_matrix.py).
 
-The world is the feedback firewall's (tests/feedback/test_firewall_walk.py): one small
+The world is the walks' shared one (tests/support/world.py): one small
 organisation with words planted as markers in every private field, each marker knowing
 who may read it. Added here: a former rep who has been deactivated while still holding
 a signed-in session, an API token and a calendar feed from before, and a few objects of
