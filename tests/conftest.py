@@ -9,7 +9,7 @@ from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connection
 from django.db.models import F
 from hypothesis import settings as hypothesis_settings
 
-from tests import serialized_rollback
+from tests.support import serialized_rollback
 from tests.support.factories import PASSWORD, UserFactory
 
 # Properties are checked, never timed: Hypothesis's default 200 ms deadline per example
@@ -177,7 +177,7 @@ def django_db_setup(django_db_setup):
     without that copy, so after the first browser test the seeded rows (prompts,
     playbooks, the scorecard library…) would silently stay empty. Keep the copy where
     every connection object of that backend finds it. And reload them a table at a
-    time rather than a row at a time (tests/serialized_rollback.py)."""
+    time rather than a row at a time (tests/support/serialized_rollback.py)."""
     serialized_rollback.install()
     wrapper = connections[DEFAULT_DB_ALIAS]
     contents = getattr(wrapper, "_test_serialized_contents", None)
