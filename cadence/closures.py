@@ -4,7 +4,7 @@ hourly generation for a closure whose message was lost."""
 
 from django.db import transaction
 
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from . import engine
 from .models import CadencePlan, Closure

@@ -16,7 +16,7 @@ from peers.models import PeerPair
 from people.models import Team, TeamMembership, User
 from people.roles import Role
 from people.selectors import people_below, roles_of
-from people.services import audit_record, audit_record_each, audit_record_many
+from people.services_audit import audit_record, audit_record_each, audit_record_many
 
 from . import engine, withdrawals
 from .models import CadencePlan, CadencePolicy, EndReason, PolicyAssignment, Recurrence

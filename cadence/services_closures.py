@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from people.models import User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from . import engine
 from .models import CadencePlan, Closure

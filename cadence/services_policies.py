@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from people.models import User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from .models import PLANNED_KINDS, CadencePolicy, PolicyItem, Recurrence, Weekday
 from .policy_plans import check_rule

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from core.errors import Forbidden
 from people.models import Team, User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from . import rules
 from .models import Rollout, RolloutTick

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from people.models import Team, User
-from people.services import audit_record
+from people.services_audit import audit_record
 from scorecards.models import Criterion
 
 from .models import TEXT_LIMIT, FocusArea

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from people.models import User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from .models import GrowStep, Prompt, SessionKind
 

@@ -11,7 +11,7 @@ from typing import Any
 from cadence import selectors_rollout
 from feedback.evaluations import safe_cell
 from people.models import Team, User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from . import org, org_feedback, org_peers, org_skills, skill_lift, snapshots
 from .charts import percent

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from people.models import User
-from people.services import audit_record, audit_record_targets
+from people.services_audit import audit_record, audit_record_targets
 
 from . import selectors, services
 from .models import Feedback, feedback_name

@@ -18,7 +18,7 @@ from coaching.models import FocusArea, Goal
 from core.errors import Forbidden
 from people.models import Team, User
 from people.selectors import is_in_management_chain
-from people.services import audit_record_targets
+from people.services_audit import audit_record_targets
 
 from . import rules
 from .models import (

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from people.models import User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from .models import Notification, NotificationPreference, NotificationStatus
 from .tasks import kick_senders, send_notifications

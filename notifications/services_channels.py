@@ -17,7 +17,7 @@ from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
 
 from people.models import Team, User
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from .models import Notification, NotificationKind, TeamChannel
 from .tasks import kick_senders

@@ -20,7 +20,7 @@ from coaching.models import CoachingSession, FocusArea, SessionStatus
 from coaching.programme_content import AGREEMENT
 from core.errors import Forbidden
 from people.models import User, validate_time_zone
-from people.services import audit_record
+from people.services_audit import audit_record
 
 from . import selectors
 from .models import (

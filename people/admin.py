@@ -13,13 +13,12 @@ from .audit_catalogue import VERBS
 from .models import AuditEvent, ReportingLine, Team, TeamMembership, User
 from .roles import GROUP_FOR_ROLE
 from .services import (
-    person_deactivate,
-    person_reactivate,
+    account_deactivate,
+    account_reactivate,
     reporting_line_change,
     reporting_line_validate,
-    team_create,
-    team_update,
 )
+from .services_teams import team_create, team_update
 
 
 class PersonCreationForm(AdminUserCreationForm):
@@ -65,7 +64,7 @@ def deactivate_people(modeladmin, request, queryset):
         if not modeladmin.has_change_permission(request, person):
             messages.error(request, f"Only a superuser can deactivate {person}.")
             continue
-        person_deactivate(actor=request.user, person=person, reason="departed")
+        account_deactivate(actor=request.user, person=person, reason="departed")
         done += 1
     if done:
         messages.success(request, f"Deactivated {done}: their sessions and tokens are ended.")
@@ -141,10 +140,10 @@ class UserAdmin(AuditedAccessMixin, DjangoUserAdmin):
         if line_changed:
             reporting_line_change(person=obj, manager=new_manager, actor=request.user)
         if active_changed and deactivating:
-            person_deactivate(actor=request.user, person=obj, reason="unspecified")
+            account_deactivate(actor=request.user, person=obj, reason="unspecified")
             obj.is_active = False
         elif active_changed:
-            person_reactivate(actor=request.user, person=obj)
+            account_reactivate(actor=request.user, person=obj)
             obj.is_active = True
 
     add_fieldsets = [

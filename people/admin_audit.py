@@ -4,7 +4,7 @@ ticking "staff" or "superuser" changes what they may open."""
 
 from .models import User
 from .roles import ROLE_FOR_GROUP
-from .services import audit_record
+from .services_audit import audit_record
 
 ACCESS_FLAGS = ("is_staff", "is_superuser")
 

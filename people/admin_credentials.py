@@ -15,7 +15,7 @@ from django.contrib import admin
 from rest_framework.authtoken.models import TokenProxy
 
 from .admin_audit import request_ip
-from .services import authenticators_remove
+from .services_credentials import authenticators_remove
 
 for model in (TokenProxy, SocialToken, Authenticator):
     if admin.site.is_registered(model):

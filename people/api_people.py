@@ -50,9 +50,9 @@ from .services_people import (
     LEAVING_REASONS,
     appointments_set,
     people_welcome,
-    person_add,
-    person_leave,
-    person_return,
+    person_create,
+    person_deactivate,
+    person_reactivate,
     person_update,
     person_welcome,
 )
@@ -248,7 +248,7 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         responses={201: PersonDetailSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def create(self, request):
-        person = person_add(actor=request.user, **validated(PersonCreateSerializer, request))
+        person = person_create(actor=request.user, **validated(PersonCreateSerializer, request))
         return self._answer(person.pk, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -308,7 +308,7 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def deactivate(self, request, pk: int):
         person = get_object_or_404(User, pk=pk)
         reason = validated(LeaveSerializer, request)["reason"]
-        person_leave(actor=request.user, person=person, reason=reason)
+        person_deactivate(actor=request.user, person=person, reason=reason)
         return self._answer(pk)
 
     @extend_schema(
@@ -352,7 +352,7 @@ class PersonViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def reactivate(self, request, pk: int):
-        person_return(actor=request.user, person=get_object_or_404(User, pk=pk))
+        person_reactivate(actor=request.user, person=get_object_or_404(User, pk=pk))
         return self._answer(pk)
 
 

@@ -1,7 +1,7 @@
 """Teams under /api/v1/teams/, for programme admins (404 to everyone else): list them
 (searched by name), read one with its members now and those who left lately, create
 one, rename it or change its lead, add and remove members. Every change goes through
-`people.services` as the admin's pages do — audited, and announced, so a team that
+`people.services_teams` as the admin's pages do — audited, and announced, so a team that
 keeps a cadence policy makes a new member's 1:1 plan with its lead and ends a
 leaver's. A team is never deleted (its history names it): no DELETE, 405. Bad input →
 400 with field messages, nothing saved. The list and a team cost a fixed number of
@@ -23,7 +23,7 @@ from rest_framework.response import Response
 
 from core.api import MAX_ID, NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params, validated
 
-from . import services
+from . import services_teams
 from .access import HasRole
 from .api import PersonRefSerializer
 from .api_common import PersonField
@@ -35,7 +35,7 @@ TEAM_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, descri
 PERSON_ID = OpenApiParameter(
     "person_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The member's person id."
 )
-NAME_LIMIT = services.TEAM_NAME_LIMIT
+NAME_LIMIT = services_teams.TEAM_NAME_LIMIT
 
 
 class TeamSerializer(serializers.Serializer):
@@ -161,7 +161,9 @@ class TeamViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     )
     def create(self, request):
         data = validated(TeamCreateSerializer, request)
-        team = services.team_create(name=data["name"], lead=data.get("lead"), actor=request.user)
+        team = services_teams.team_create(
+            name=data["name"], lead=data.get("lead"), actor=request.user
+        )
         return self._answer(team.pk, status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -174,7 +176,7 @@ class TeamViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def partial_update(self, request, pk: int):
         team = get_object_or_404(Team, pk=pk)
         data = validated(TeamChangeSerializer, request)
-        services.team_update(team=team, actor=request.user, **data)
+        services_teams.team_update(team=team, actor=request.user, **data)
         return self._answer(pk)
 
     @extend_schema(
@@ -198,7 +200,7 @@ class TeamViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             team = _locked(pk)
             current = TeamMembership.objects.current().filter(team=team, person=person)
             already = current.exists()
-            services.team_member_add(team=team, person=person, actor=request.user)
+            services_teams.team_member_add(team=team, person=person, actor=request.user)
         return self._answer(pk, status.HTTP_200_OK if already else status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -224,7 +226,9 @@ class TeamViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 team=team,
                 person_id=person_id,
             )
-            services.team_member_remove(team=team, person=membership.person, actor=request.user)
+            services_teams.team_member_remove(
+                team=team, person=membership.person, actor=request.user
+            )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -122,7 +122,7 @@ def person_erase(
 
 @transaction.atomic
 def _execute(*, actor: User | None, person: User, via: str) -> ErasurePlan:
-    from .services import audit_record
+    from .services_audit import audit_record
 
     person = User.objects.select_for_update().get(pk=person.pk)
     if person.is_active:

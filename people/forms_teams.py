@@ -9,7 +9,7 @@ from .models import User
 from .pickers import offer_people, source
 from .roles import Role
 from .selectors import roles_of
-from .services import TEAM_NAME_LIMIT
+from .services_teams import TEAM_NAME_LIMIT
 
 
 def for_programme_admins(user: User) -> bool:

@@ -23,15 +23,11 @@ from .import_rows import PersonRow
 from .importing_new_people import NewPeople
 from .models import Team, TeamMembership, User, available_time_zones
 from .roles import APPOINTED_ROLES, GROUP_FOR_ROLE, Role
-from .services import (
-    audit_record,
-    profile_update,
-    reporting_line_change,
-    role_grant,
-    team_create,
-    team_lead_set,
-    team_member_add,
-)
+from .services import reporting_line_change
+from .services_audit import audit_record
+from .services_profile import profile_update
+from .services_roles import role_grant
+from .services_teams import team_create, team_lead_set, team_member_add
 
 COLUMNS = ("email", "name", "manager_email", "team", "time_zone", "role")
 TEAM_SEPARATOR = ";"

@@ -2,7 +2,7 @@
 a time, in batched inserts, instead of one person at a time through the services
 (most of it the ORM's own work per row; measured by bench/imports.py).
 
-It writes what `person_create`, `team_create` and `team_member_add` would have
+It writes what `account_create`, `team_create` and `team_member_add` would have
 written for each row, and the same audit events, with three differences it can
 afford because every row was validated against the people and teams as they are:
 
@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from .import_rows import PersonRow
 from .models import ReportingLine, Team, TeamMembership, User
-from .services import audit_record_each, membership_changed_announce, team_lead_set
+from .services_audit import audit_record_each
+from .services_teams import membership_changed_announce, team_lead_set
 
 BATCH = 1000
 
@@ -53,7 +54,7 @@ class NewPeople:
             if p.reports_to_id
         ]
         ReportingLine.objects.bulk_create(lines, batch_size=BATCH)
-        # The events person_create writes: the line first, then the person.
+        # The events account_create writes: the line first, then the person.
         audit_record_each(
             actor=self.actor,
             verb="reporting_line.changed",

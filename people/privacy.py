@@ -105,7 +105,7 @@ def personal_data_export(*, person: User, ip: str | None = None) -> dict:
     """Everything about `person` that they may see, one section per kind, and an audit
     event (`privacy.data_exported`, with the number of entries per section — never
     the words). A fixed number of queries, whatever the length of their history."""
-    from .services import audit_record
+    from .services_audit import audit_record
 
     document: dict[str, Any] = {
         "format": FORMAT,

@@ -7,7 +7,7 @@ from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.dispatch import receiver
 
 from . import sign_in_limits
-from .services import audit_record
+from .services_audit import audit_record
 
 
 def _ip(request):

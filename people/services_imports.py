@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from .importing import PeopleImportError, decode_csv, people_import_validate
 from .models import ImportStatus, PeopleImport, User
-from .services import audit_record
+from .services_audit import audit_record
 from .tasks import run_import
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024  # 10,000 people are about 1 MB

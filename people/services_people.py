@@ -1,10 +1,12 @@
 """What a programme admin changes about someone on the People pages and through the
 API: their name and time zone, their manager, their appointments (HR, programme
-admin), whether they are still here. Built on `people.services`, so every change keeps
-its audit event and its history; the guards the admin site keeps are here, once, for
-pages and API alike: nobody changes their own appointments or deactivates themselves,
-and a superuser's account is changed by superusers only (`rules`; refused with
-`Forbidden`)."""
+admin), whether they are still here. The public verbs (`person_create`,
+`person_deactivate`, `person_reactivate`, ...) check who may, then take the steps of
+`people.services` (`account_*`, the reporting line) and `services_roles`, so every
+change keeps its audit event and its history; the guards the admin site keeps are
+here, once, for pages and API alike: nobody changes their own appointments or
+deactivates themselves, and a superuser's account is changed by superusers only
+(`rules`; refused with `Forbidden`)."""
 
 from collections.abc import Iterable
 
@@ -20,14 +22,13 @@ from .selectors import roles_of
 from .selectors_people import PEOPLE_STATES, welcome_due
 from .services import (
     DEACTIVATION_REASONS,
-    audit_record,
-    person_create,
-    person_deactivate,
-    person_reactivate,
+    account_create,
+    account_deactivate,
+    account_reactivate,
     reporting_line_change,
-    role_grant,
-    role_revoke,
 )
+from .services_audit import audit_record
+from .services_roles import role_grant, role_revoke
 
 SUPERUSER_ONLY = rules.SUPERUSER_ONLY
 
@@ -58,10 +59,10 @@ def person_details_change(*, actor: User, person: User, display_name: str, time_
 
 
 @transaction.atomic
-def person_add(*, actor: User, welcome: bool = False, **fields) -> User:
-    """Add someone (`person_create`'s fields) and, if asked, email them a welcome — both
+def person_create(*, actor: User, welcome: bool = False, **fields) -> User:
+    """Add someone (`account_create`'s fields) and, if asked, email them a welcome — both
     or neither."""
-    person = person_create(actor=actor, **fields)
+    person = account_create(actor=actor, **fields)
     if welcome:
         person_welcome(actor=actor, person=person)
     return person
@@ -135,19 +136,19 @@ LEAVING_REASONS = {
 assert set(LEAVING_REASONS) <= set(DEACTIVATION_REASONS)
 
 
-def person_leave(*, actor: User, person: User, reason: str) -> dict:
-    """Deactivate someone (every sign-in ended at once); `person_deactivate` does it."""
+def person_deactivate(*, actor: User, person: User, reason: str) -> dict:
+    """Deactivate someone (every sign-in ended at once); `account_deactivate` does it."""
     if refusal := rules.why_not_deactivate(actor, person):
         raise Forbidden(refusal)
     if reason not in LEAVING_REASONS:
         raise ValidationError({"reason": f"One of: {', '.join(LEAVING_REASONS)}."})
-    return person_deactivate(actor=actor, person=person, reason=reason)
+    return account_deactivate(actor=actor, person=person, reason=reason)
 
 
-def person_return(*, actor: User, person: User) -> User:
+def person_reactivate(*, actor: User, person: User) -> User:
     """Let someone deactivated sign in again, afresh."""
     _may_change(actor=actor, person=person)
-    return person_reactivate(actor=actor, person=person)
+    return account_reactivate(actor=actor, person=person)
 
 
 def person_welcome(*, actor: User, person: User) -> None:

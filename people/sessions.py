@@ -1,6 +1,6 @@
 """The session engine (SESSION_ENGINE = "people.sessions"): Django's database store,
 writing each session into `people.SignInSession` with the id of the person signed in,
-so all of someone's sessions can be ended at once (`people.services.person_deactivate`)."""
+so all of someone's sessions can be ended at once (`people.services.account_deactivate`)."""
 
 from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore

@@ -12,10 +12,10 @@ team_lead_changed = Signal()
 # Sent with `person=` by `reporting_line_change` when someone reports to someone else
 # now: the cadence moves the manager reviews a team policy made to the new manager.
 reporting_line_changed = Signal()
-# Sent with `person=` and `reason=` (a DEACTIVATION_REASONS code) by `person_deactivate`,
+# Sent with `person=` and `reason=` (a DEACTIVATION_REASONS code) by `account_deactivate`,
 # inside its transaction: apps to the right end what they hold for the person
 # (calendar feeds, cadence plans) and return {name: count} for the audit event.
 person_deactivated = Signal()
-# Sent with `person=` by `person_reactivate`, inside its transaction: the cadence
+# Sent with `person=` by `account_reactivate`, inside its transaction: the cadence
 # takes them back into the teams they are on.
 person_reactivated = Signal()

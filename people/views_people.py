@@ -30,11 +30,11 @@ from .selectors_people import people_choices, people_page, person_record, welcom
 from .services_people import (
     appointments_set,
     people_welcome,
-    person_add,
+    person_create,
+    person_deactivate,
     person_details_change,
-    person_leave,
     person_manager_change,
-    person_return,
+    person_reactivate,
     person_welcome,
 )
 from .welcome import link_expired, link_works_until
@@ -87,7 +87,7 @@ def person_new(request):
     if form.is_valid():
         welcome = form.cleaned_data["welcome"]
         try:
-            person = person_add(actor=request.user, **form.cleaned_data)
+            person = person_create(actor=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
@@ -164,7 +164,7 @@ def person_deactivate_view(request, pk: int):
         record,
         form,
         "leave_form",
-        lambda: person_leave(
+        lambda: person_deactivate(
             actor=request.user, person=record.person, reason=form.cleaned_data["reason"]
         ),
         done=f"{record.person} is deactivated: every sign-in, API token and calendar feed "
@@ -191,7 +191,7 @@ def person_reactivate_view(request, pk: int):
     return _act(
         request,
         record,
-        lambda: person_return(actor=request.user, person=record.person),
+        lambda: person_reactivate(actor=request.user, person=record.person),
         done=f"{record.person} can sign in again.",
     )
 

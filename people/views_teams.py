@@ -19,7 +19,7 @@ from .access import role_required
 from .forms_teams import MemberAddForm, TeamForm, TeamSearchForm
 from .roles import Role
 from .selectors_teams import team_leavers, team_with_members, teams_page
-from .services import team_create, team_member_add, team_member_remove, team_update
+from .services_teams import team_create, team_member_add, team_member_remove, team_update
 
 
 @require_GET

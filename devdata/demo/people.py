@@ -20,15 +20,10 @@ from people.models import (
     work_days_bits,
 )
 from people.roles import Role
-from people.services import (
-    audit_record,
-    person_create,
-    reporting_line_change,
-    role_grant,
-    team_create,
-    team_lead_set,
-    team_member_add,
-)
+from people.services import account_create, reporting_line_change
+from people.services_audit import audit_record
+from people.services_roles import role_grant
+from people.services_teams import team_create, team_lead_set, team_member_add
 
 DEMO_PASSWORD = "tandem-demo-2026"
 DOMAIN = "example.com"
@@ -131,7 +126,7 @@ def seed_people() -> list[tuple[DemoPerson, User]]:
         person = User.objects.with_email(demo_email(spec.key)).first()
         new = person is None
         if new:
-            person = person_create(
+            person = account_create(
                 email=demo_email(spec.key), display_name=spec.name, time_zone=spec.time_zone
             )
             person.date_joined = organised
@@ -227,7 +222,7 @@ def seed_new_starters(people: dict[str, User]) -> str:
         email = demo_email(_key(name))
         if User.objects.with_email(email).exists():
             continue
-        person = person_create(email=email, display_name=name, time_zone=time_zone, actor=admin)
+        person = account_create(email=email, display_name=name, time_zone=time_zone, actor=admin)
         sent = now - sent_ago if sent_ago else None
         User.objects.filter(pk=person.pk).update(date_joined=now - added_ago, welcome_sent_at=sent)
         events = {"person.created": now - added_ago}

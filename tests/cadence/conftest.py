@@ -7,8 +7,7 @@ from cadence.engine import occurrences_generate
 from cadence.models import CadencePlan
 from cadence.services import plan_create, plan_end, plan_update, plans_end
 from people.models import AuditEvent
-from people.services import team_create
-from tests.support.cadence_plans import EARLIER, ENDED, one_on_one
+from people.services_teams import team_create
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from cadence.models import Rollout, RolloutTick
 from cadence.services_rollout import rollout_start
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from tests.support.cadence_rollout import (
     call_review,
     role_play,

@@ -16,9 +16,10 @@ from cadence.services import policy_apply
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_mark_held
 from people.models import AuditEvent
-from people.services import person_deactivate, person_reactivate, team_lead_set
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from tests.support.peers_pairs import active_pair
+from people.services import account_deactivate, account_reactivate
+from people.services_teams import team_lead_set
 
 from .test_pages_team_cadence import make_policy
 
@@ -53,7 +54,7 @@ def event(verb):
 )
 def test_a_rep_who_leaves_takes_their_1_1_with_them(org, east, reason, why):
     plan = live(coachee=org.rep).get()
-    person_deactivate(actor=org.admin, person=org.rep, reason=reason)
+    account_deactivate(actor=org.admin, person=org.rep, reason=reason)
     plan.refresh_from_db()
     assert plan.ended_at is not None and plan.end_reason == why
     assert live(coachee=org.peer).exists()  # Pavel's goes on
@@ -68,7 +69,7 @@ def test_their_future_sessions_go_held_ones_stay_and_nothing_is_swept_missed(org
     first = rita.first()
     with time_machine.travel(first.scheduled_start + timedelta(minutes=40), tick=False):
         session_mark_held(session=first, actor=org.manager)
-        person_deactivate(actor=org.admin, person=org.rep, reason="departed")
+        account_deactivate(actor=org.admin, person=org.rep, reason="departed")
     assert list(rita.values_list("pk", "status")) == [(first.pk, SessionStatus.HELD)]
     with time_machine.travel(first.scheduled_start + timedelta(weeks=3), tick=False):
         occurrences_generate()
@@ -77,7 +78,7 @@ def test_their_future_sessions_go_held_ones_stay_and_nothing_is_swept_missed(org
 
 
 def test_a_lead_who_leaves_ends_the_plans_they_run_until_a_new_lead_comes(org, east):
-    person_deactivate(actor=org.admin, person=org.manager, reason="departed")
+    account_deactivate(actor=org.admin, person=org.manager, reason="departed")
     assert not live(team=east).exists() and not live(coach=org.manager).exists()
     ended = CadencePlan.objects.filter(assignment__team=east)
     assert {p.end_reason for p in ended} == {EndReason.DEPARTED}
@@ -92,7 +93,7 @@ def test_a_trio_goes_on_with_two_and_a_pair_of_two_stops(org):
     nia = UserFactory(display_name="Nia New", manager=org.manager)
     trio = active_pair(org.manager, org.rep, org.peer, nia)
     duo = active_pair(org.manager, org.rep, UserFactory(manager=org.manager))
-    person_deactivate(actor=org.admin, person=org.rep, reason="departed")
+    account_deactivate(actor=org.admin, person=org.rep, reason="departed")
     plan = live(pair=trio).get()
     assert {plan.coach_id, plan.coachee_id} == {org.peer.pk, nia.pk}
     assert not live(pair=duo).exists()
@@ -100,24 +101,24 @@ def test_a_trio_goes_on_with_two_and_a_pair_of_two_stops(org):
 
 
 def test_someone_who_comes_back_is_back_in_their_teams_cadence(org, east):
-    person_deactivate(actor=org.admin, person=org.rep, reason="leave")
-    person_reactivate(actor=org.admin, person=org.rep)
+    account_deactivate(actor=org.admin, person=org.rep, reason="leave")
+    account_reactivate(actor=org.admin, person=org.rep)
     plan = live(coachee=org.rep).get()
     assert plan.coach == org.manager and plan.kind == "one_on_one"
     assert event("person.reactivated").data == {"plans_made": 1}
 
 
 def test_a_lead_who_comes_back_gets_the_teams_plans_back(org, east):
-    person_deactivate(actor=org.admin, person=org.manager, reason="leave")
-    person_reactivate(actor=org.admin, person=org.manager)
+    account_deactivate(actor=org.admin, person=org.manager, reason="leave")
+    account_reactivate(actor=org.admin, person=org.manager)
     assert live(team=east, kind="team_call_review").get().coach == org.manager
     assert live(kind="one_on_one", coach=org.manager).count() == 2
     assert event("person.reactivated").data == {"plans_made": 3}
 
 
 def test_someone_on_no_team_with_a_policy_leaves_and_comes_back_quietly(org):
-    person_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
+    account_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
     assert event("person.deactivated").data["plans_ended"] == 0
-    person_reactivate(actor=org.admin, person=org.other_rep)
+    account_reactivate(actor=org.admin, person=org.other_rep)
     assert event("person.reactivated").data == {"plans_made": 0}
     assert not CadencePlan.objects.exists()

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from cadence.models import Rollout, RolloutTick
 from cadence.services_rollout import rollout_start
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from tests.support.cadence_rollout import (
     calibration,
     call_review,

@@ -16,7 +16,7 @@ from cadence.services_rollout import rollout_tick, rollout_untick
 from coaching.services import session_cancel
 from core.errors import Forbidden
 from learning.models import PlaybookModule
-from people.services import team_create, team_member_add, team_member_remove
+from people.services_teams import team_create, team_member_add, team_member_remove
 from tests.support.cadence_rollout import (
     calibration,
     call_review,

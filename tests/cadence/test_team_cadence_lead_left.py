@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from cadence.models import CadencePlan, PolicyAssignment
 from cadence.services import policy_apply
 from people.models import AuditEvent
-from people.services import person_deactivate
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from people.services import account_deactivate
 
 from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 
@@ -36,7 +36,7 @@ def world(org):
     east, west = east_and_west(org)
     for team in (east, west):
         policy_apply(policy=standard, team=team, actor=org.admin)
-    person_deactivate(actor=org.admin, person=org.manager, reason="departed")
+    account_deactivate(actor=org.admin, person=org.manager, reason="departed")
     return type("World", (), {"standard": standard, "light": light, "east": east, "west": west})
 
 
@@ -165,7 +165,7 @@ def test_the_page_and_the_api_cost_the_same_with_more_teams_whose_lead_left(admi
         team = TeamFactory(name=f"Team {n:02}", lead=lead)
         TeamMembershipFactory(team=team, person=UserFactory())
         policy_apply(policy=world.light, team=team, actor=org.admin)
-        person_deactivate(actor=org.admin, person=lead, reason="leave")
+        account_deactivate(actor=org.admin, person=lead, reason="leave")
     many_page, many_api, notes, rows = counts()
     assert notes == 11 and sum(r["needs_lead"] for r in rows) == 11
     assert (few_page, few_api) == (many_page, many_api)

@@ -15,8 +15,8 @@ from cadence.policy_plans import _members, _plans_missing
 from cadence.selectors_policies import plans_missing, teams_with_policy
 from cadence.services import plan_end, policy_apply
 from people.models import AuditEvent
-from people.services import person_deactivate
 from tests.support.factories import TeamMembershipFactory, UserFactory
+from people.services import account_deactivate
 
 from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 
@@ -115,8 +115,8 @@ def test_nothing_is_missing_with_someone_who_left(admin, org, world):
     """Mia left: the plans she ran ended, and none is made with her — East waits for
     a new lead (`follow_lead`). Hana left: Omar's review with her is not missing."""
     kinds_gained(org, world)
-    person_deactivate(actor=org.admin, person=org.manager, reason="departed")
-    person_deactivate(actor=org.admin, person=org.head, reason="departed")
+    account_deactivate(actor=org.admin, person=org.manager, reason="departed")
+    account_deactivate(actor=org.admin, person=org.head, reason="departed")
     body = admin.get(PAGE).content.decode()
     assert "missing" not in row(body, "East")
     assert "1 plan missing: the team&#x27;s role-play" in row(body, "West")
@@ -211,8 +211,8 @@ def the_lead_is_a_member_and_a_member_is_deactivated(org, world):
 
 def people_left(org, world):
     kinds_gained(org, world)
-    person_deactivate(actor=org.admin, person=org.manager, reason="departed")
-    person_deactivate(actor=org.admin, person=org.head, reason="leave")
+    account_deactivate(actor=org.admin, person=org.manager, reason="departed")
+    account_deactivate(actor=org.admin, person=org.head, reason="leave")
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from coaching.services import call_review_scoring_open, session_cancel, team_call_review_create
 from core.errors import Forbidden
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards.models import RaterRole, RoundContext
 from scorecards.services import template_create
 from tests.scorecards.conftest import DISCOVERY, clear_starter_library

@@ -3,7 +3,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from people.services import api_token_rotate, team_create, team_member_add
+from people.services_credentials import api_token_rotate
+from people.services_teams import team_create, team_member_add
 
 
 @pytest.mark.django_db

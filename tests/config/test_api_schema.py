@@ -12,7 +12,7 @@ from coaching.models import CancelReason
 from coaching.services import session_cancel
 from feedback.models import Win
 from peers.services import habit_add, habit_check_in
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards.models import WorkKind
 from scorecards.services import recorded_call_create
 from tests.support.api_schema import assert_conforms, published_schema

@@ -6,7 +6,7 @@ signed in)."""
 import pytest
 from django.test import Client
 
-from people.services import api_token_rotate
+from people.services_credentials import api_token_rotate
 
 
 @pytest.mark.django_db

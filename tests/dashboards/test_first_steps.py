@@ -18,7 +18,8 @@ from core.errors import Forbidden
 from people.models import AuditEvent, User
 from people.roles import Role
 from people.selectors import roles_of
-from people.services import first_programme_admin_claim, role_grant, team_create
+from people.services_roles import first_programme_admin_claim, role_grant
+from people.services_teams import team_create
 from scorecards.models import Criterion
 from tests.support.factories import FocusAreaFactory, UserFactory
 

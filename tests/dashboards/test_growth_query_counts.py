@@ -8,7 +8,7 @@ import pytest
 import time_machine
 
 from coaching.services import goal_create
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecards
 from tests.support.dashboards_team import CRITERIA, NOW, held, promise, queries, scored_call
 from tests.support.factories import (

@@ -10,9 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from cadence.services_rollout import rollout_start
 from dashboards.exports import ORGANISATION_TABLES, TEAM_TABLES
-from people.services import team_create, team_member_add
-from tests.support.dashboards_hr import NOW, build, days_ago
 from tests.support.factories import UserFactory, one_on_one
+from people.services_teams import team_create, team_member_add
 
 from ..cadence.test_health import held, mark_missed
 

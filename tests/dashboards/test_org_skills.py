@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from dashboards.org_skills import month_starts, organisation_skills
 from people.models import AuditEvent
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecards
 from scorecards.services import CriterionSpec
 from tests.support.dashboards_team import score

@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from people.services import team_create, team_member_add
 from tests.support.factories import UserFactory
+from people.services_teams import team_create, team_member_add
 
 ROLE_PAGES = {
     "/team/": {"head", "manager", "other_manager"},

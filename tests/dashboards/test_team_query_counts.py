@@ -14,7 +14,7 @@ from cadence.models import Occurrence
 from cadence.services import plan_create
 from coaching.ratings import release_usefulness
 from coaching.services import session_rating_save
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecards
 from tests.support.dashboards_team import CRITERIA, NOW, held, missed, promise, queries, scored_call
 from tests.support.factories import (

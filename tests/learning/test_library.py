@@ -14,9 +14,9 @@ from django.utils import timezone
 from learning.models import Learning, LearningTag
 from learning.selectors import LibraryFilters, access_learning, library, library_page, tag_counts
 from learning.services import MAX_TAGS, learning_unpublish, learning_update, parse_tags
-from people.services import team_member_remove
 from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 from tests.support.learning_loop import finished, make_teams, plan, publish
+from people.services_teams import team_member_remove
 
 TEAM_READERS = ["rep", "peer", "manager"]  # the author, a teammate, the lead
 NOT_TEAM = ["head", "other_manager", "other_rep", "hr", "admin"]
@@ -163,7 +163,7 @@ def test_leaving_the_team_ends_access_and_the_author_keeps_it(org, teams, team_l
         access_learning(user=org.peer, pk=team_learning.pk)
     assert access_learning(user=org.rep, pk=team_learning.pk) == team_learning
     newcomer = UserFactory(manager=org.manager)
-    from people.services import team_member_add
+    from people.services_teams import team_member_add
 
     team_member_add(team=teams.mine, person=newcomer)
     assert access_learning(user=newcomer, pk=team_learning.pk) == team_learning

@@ -15,10 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from people.models import AuditEvent
-from people.services import person_deactivate
 from tests.support.api_schema import assert_conforms
 from tests.support.factories import TeamFactory, UserFactory
 from tests.support.people_audit import T0, one_of_each, record
+from people.services import account_deactivate
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/audit-events/"
@@ -131,7 +131,7 @@ def test_a_person_filter_is_what_they_did_and_what_was_done_to_them(admin, org, 
         trail, "access", "people", "reads", "old"
     )
     assert ids(admin.get(URL, {"person": org.peer.pk})) == newest_first(trail, "people 2")
-    person_deactivate(actor=org.admin, person=org.peer, reason="departed")
+    account_deactivate(actor=org.admin, person=org.peer, reason="departed")
     gone = admin.get(URL, {"person": org.peer.pk, "area": "people"}).json()["results"]
     assert [e["verb"] for e in gone] == ["person.deactivated", "person.changed"]
 

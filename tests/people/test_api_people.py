@@ -18,10 +18,11 @@ from rest_framework.test import APIClient
 
 from people.models import AuditEvent, ReportingLine, SignInSession, User
 from people.roles import GROUP_FOR_ROLE, Role
-from people.services import person_deactivate, reporting_line_change, team_member_remove
+from people.services import account_deactivate, reporting_line_change
 from people.services_people import SUPERUSER_ONLY
 from tests.support.api_schema import assert_conforms
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from people.services_teams import team_member_remove
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/people/"
@@ -93,7 +94,7 @@ def test_the_list_shows_everyone_here_by_name_with_manager_and_appointments(org)
 
 
 def test_the_list_searches_name_and_email_and_shows_each_state(org):
-    person_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
+    account_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
     client = api(org.admin)
 
     assert names(client.get(URL, {"q": "rit"}).json()) == ["Rita Rep"]
@@ -138,7 +139,7 @@ def test_a_record_shows_the_line_history_reports_and_teams(org):
     TeamMembershipFactory(team=east, person=org.manager)
     gone = TeamMembershipFactory(team=TeamFactory(name="Old", lead=None), person=org.manager)
     team_member_remove(team=gone.team, person=org.manager)
-    person_deactivate(actor=org.admin, person=org.peer, reason="departed")
+    account_deactivate(actor=org.admin, person=org.peer, reason="departed")
 
     response = api(org.admin).get(DETAIL.format(id=org.manager.pk))
     assert response.status_code == 200

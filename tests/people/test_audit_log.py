@@ -170,7 +170,7 @@ def test_many_events_in_one_statement_are_the_events_one_by_one(org):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from people.services import audit_record, audit_record_many
+    from people.services_audit import audit_record, audit_record_many
 
     targets = [org.rep, org.peer, org.manager]
     with CaptureQueriesContext(connection) as queries:

@@ -13,11 +13,8 @@ from django.utils import timezone
 from people.below import Below, below_of, reporting_changed
 from people.models import ReportingVersion, User
 from people.selectors import people_below
-from people.services import (
-    person_deactivate,
-    profile_update,
-    reporting_line_change,
-)
+from people.services import account_deactivate, reporting_line_change
+from people.services_profile import profile_update
 from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -50,9 +47,9 @@ def test_it_counts_the_active_people_below_and_lists_the_managers_by_name(boss):
     """The same numbers as counting each list on its own: the inactive left out, and
     a manager whose only report left is no manager."""
     gone = UserFactory(manager=boss)
-    person_deactivate(actor=None, person=gone)
+    account_deactivate(actor=None, person=gone)
     alone = UserFactory(display_name="Fay Manager", manager=boss)
-    person_deactivate(actor=None, person=UserFactory(manager=alone))
+    account_deactivate(actor=None, person=UserFactory(manager=alone))
 
     summary = below_of(boss)
 
@@ -76,7 +73,7 @@ def test_a_move_a_departure_a_rename_and_a_newcomer_are_each_seen_at_once(org, b
     assert below_of(boss).everyone == 4
     assert names(below_of(boss)) == ["Ana Manager", "Ben Manager"]
 
-    person_deactivate(actor=None, person=ben.rep)  # Ben manages nobody now
+    account_deactivate(actor=None, person=ben.rep)  # Ben manages nobody now
     assert names(below_of(boss)) == ["Ana Manager"]
 
     profile_update(person=ana, display_name="Zoe Manager", time_zone=ana.time_zone)

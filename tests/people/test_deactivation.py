@@ -13,7 +13,8 @@ from rest_framework.authtoken.models import Token
 from cadence.calendar_services import calendar_feed_create_or_rotate
 from cadence.models import CalendarFeed
 from people.models import AuditEvent, SignInSession
-from people.services import api_token_rotate, person_deactivate, reporting_line_change
+from people.services import account_deactivate, reporting_line_change
+from people.services_credentials import api_token_rotate
 from people.sessions import SessionStore
 from tests.people.test_admin import change_form_data
 from tests.support.factories import UserFactory, one_on_one
@@ -65,7 +66,7 @@ def test_deactivating_ends_every_session_the_token_and_the_feed_at_once(org, lea
     feed = f"/calendar/{leaver['feed']}.ics"
     assert Client().get(feed).status_code == 200
 
-    ended = person_deactivate(actor=org.admin, person=org.rep, reason="departed")
+    ended = account_deactivate(actor=org.admin, person=org.rep, reason="departed")
 
     assert ended == {"sessions": 2, "api_tokens": 1, "calendar_feeds": 1, "plans_ended": 0}
     assert not SignInSession.objects.filter(user_id=org.rep.pk).exists()
@@ -97,7 +98,7 @@ def test_a_deactivation_reason_is_a_code_not_words(org):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError):
-        person_deactivate(actor=org.admin, person=org.rep, reason="was rude to Mia")
+        account_deactivate(actor=org.admin, person=org.rep, reason="was rude to Mia")
     org.rep.refresh_from_db()
     assert org.rep.is_active
 

@@ -6,8 +6,9 @@ import pytest
 from django.db import connection
 
 from people.models import Team, User
-from people.services import person_create, team_create
 from tests.support.factories import UserFactory
+from people.services import account_create
+from people.services_teams import team_create
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,7 @@ def test_an_address_or_team_name_already_taken_is_refused_whatever_its_case():
     team_create(name="Sales")
 
     with pytest.raises(Exception, match="ada@example.com already belongs to someone"):
-        person_create(email="ADA@example.com", display_name="Ada Again")
+        account_create(email="ADA@example.com", display_name="Ada Again")
     with pytest.raises(Exception, match="There is already a team called SALES"):
         team_create(name="SALES")
 

@@ -14,8 +14,8 @@ from cadence.models import CadencePlan, CadencePolicy, PolicyItem
 from cadence.services import policy_apply
 from people.importing import _Importer, _levels_top_down, people_import, people_import_validate
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
-from people.services import person_create
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from people.services import account_create
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def existing():
 
 
 def row_by_row(text: str) -> None:
-    """The reference: each new person through person_create and the importer's own
+    """The reference: each new person through account_create and the importer's own
     team and role steps, one at a time, as imports ran before they were set-based."""
     rows = people_import_validate(text.splitlines(keepends=True))
     importer = _Importer(actor=None)
@@ -65,7 +65,7 @@ def row_by_row(text: str) -> None:
                 importer._import_known(row)
                 continue
             manager = importer.people[row.manager_email] if row.manager_email else None
-            person = person_create(
+            person = account_create(
                 email=row.email,
                 display_name=row.name,
                 time_zone=row.time_zone,

@@ -22,9 +22,9 @@ from django.test.utils import CaptureQueriesContext
 from people.audit_catalogue import AREA_OF, AREAS, VERBS
 from people.forms_audit import FROM_AFTER_TO
 from people.models import AuditEvent, User
-from people.services import person_deactivate
 from tests.support.factories import TeamFactory, UserFactory
 from tests.support.people_audit import T0, one_of_each, record
+from people.services import account_deactivate
 
 pytestmark = pytest.mark.django_db
 URL = "/programme/audit/"
@@ -279,7 +279,7 @@ def test_a_person_filter_shows_what_they_did_and_what_was_done_to_them(admin, or
 
 
 def test_a_deactivated_person_can_still_be_chosen(admin, org, trail):
-    person_deactivate(actor=org.admin, person=org.rep, reason="departed")
+    account_deactivate(actor=org.admin, person=org.rep, reason="departed")
     response = admin.get(URL, {"person": org.rep.pk, "what": "people"})
     assert response.status_code == 200
     assert verbs(response) == ["person.deactivated", "person.changed"]

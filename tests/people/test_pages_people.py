@@ -17,8 +17,8 @@ from rest_framework.authtoken.models import Token
 from people.models import AuditEvent, ReportingLine, User
 from people.roles import Role
 from people.selectors import roles_of
-from people.services import person_deactivate
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from people.services import account_deactivate
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/people/"
@@ -71,7 +71,7 @@ def test_the_list_shows_people_with_manager_and_appointments_and_finds_them(admi
 
 
 def test_the_tabs_part_people_here_from_those_who_left(admin, org):
-    person_deactivate(actor=None, person=org.other_rep)
+    account_deactivate(actor=None, person=org.other_rep)
     here = admin.get(LIST).content.decode()
     assert "Olga Outsider" not in listed(admin.get(LIST))
     assert re.search(r'aria-current="page">Here <span class="count">7<', here)
@@ -262,7 +262,7 @@ def test_a_persons_page_shows_their_teams_and_reports(admin, org):
 
 def test_the_manager_search_offers_people_still_here(admin, org, settings):
     settings.PEOPLE_PICKER_LIST_UP_TO = 1  # a search box, not a list
-    person_deactivate(actor=None, person=org.other_rep)
+    account_deactivate(actor=None, person=org.other_rep)
     assert "/people/pick/managers/" in admin.get(url(org.rep)).content.decode()
     found = admin.get(
         "/people/pick/managers/", {"name": "manager", "id": "id_manager", "manager_search": "o"}

@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from cadence.models import CadencePlan
 from cadence.services import policy_apply
 from people.models import AuditEvent, Team, TeamMembership
-from people.services import person_deactivate, team_member_remove
 from tests.cadence.test_pages_team_cadence import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from people.services import account_deactivate
+from people.services_teams import team_member_remove
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/teams/"
@@ -196,7 +197,7 @@ def test_ids_beyond_any_database_id_are_a_404(admin, org, east):
 
 
 def test_someone_deactivated_keeps_their_place_but_is_not_counted(admin, org, east):
-    person_deactivate(actor=org.admin, person=org.rep, reason="leave")
+    account_deactivate(actor=org.admin, person=org.rep, reason="leave")
     listed = admin.get(LIST).content.decode()
     assert re.search(r'>East</a></th>\s*<td data-label="Lead">Mia Manager</td>\s*'
                      r'<td data-label="People">0</td>', listed)  # fmt: skip

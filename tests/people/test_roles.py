@@ -4,7 +4,7 @@ from django.test.utils import CaptureQueriesContext
 
 from people.roles import Role
 from people.selectors import roles_of
-from people.services import role_grant, role_revoke
+from people.services_roles import role_grant, role_revoke
 
 
 @pytest.mark.django_db

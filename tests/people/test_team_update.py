@@ -1,12 +1,12 @@
-"""`people.services.team_update`: one service renames a team and changes its lead for
+"""`people.services_teams.team_update`: one service renames a team and changes its lead for
 the Teams page, the API and the admin site — all that is asked, or nothing."""
 
 import pytest
 from django.core.exceptions import ValidationError
 
 from people.models import AuditEvent, Team
-from people.services import team_update
 from tests.support.factories import TeamFactory, UserFactory
+from people.services_teams import team_update
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.core import mail
 from django.utils import timezone
 
 from people.models import AuditEvent, User
-from people.services import person_create, person_deactivate
+from people.services import account_create, account_deactivate
 from people.welcome import welcome_send
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +103,7 @@ def test_it_is_sent_again_from_their_page_but_never_to_someone_deactivated(
     with django_capture_on_commit_callbacks(execute=True):
         again = admin.post(f"/programme/people/{org.rep.pk}/welcome/")
     assert again.status_code == 302 and [m.to for m in mail.outbox] == [["rep@example.com"]]
-    person_deactivate(actor=org.admin, person=org.peer, reason="departed")
+    account_deactivate(actor=org.admin, person=org.peer, reason="departed")
     with django_capture_on_commit_callbacks(execute=True):
         refused = admin.post(f"/programme/people/{org.peer.pk}/welcome/")
     assert refused.status_code == 400
@@ -112,8 +112,8 @@ def test_it_is_sent_again_from_their_page_but_never_to_someone_deactivated(
 
 
 def test_the_worker_sends_nothing_to_someone_deactivated_meanwhile(org):
-    priya = person_create(actor=org.admin, **NEW)
-    person_deactivate(actor=org.admin, person=priya, reason="departed")
+    priya = account_create(actor=org.admin, **NEW)
+    account_deactivate(actor=org.admin, person=priya, reason="departed")
     priya.refresh_from_db()
     assert welcome_send(priya, invited_by=org.admin) is False and mail.outbox == []
 
@@ -150,7 +150,7 @@ def test_everyone_who_never_signed_in_is_welcomed_in_batches(
     User.objects.exclude(pk__in=[org.rep.pk, org.peer.pk, org.other_rep.pk]).update(
         last_login=timezone.now()
     )
-    person_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
+    account_deactivate(actor=org.admin, person=org.other_rep, reason="departed")
     tab = admin.get("/programme/people/", {"show": "new"}).content.decode()
     assert "Email all 2 a welcome" in tab and "Olga Outsider" not in tab
     with django_capture_on_commit_callbacks(execute=True) as batches:
@@ -225,7 +225,7 @@ def test_welcoming_everyone_twice_emails_nobody_twice_until_their_links_expire(
     assert AuditEvent.objects.filter(verb="people.welcomed").count() == 1
 
     # One newcomer later: only they are emailed.
-    priya = person_create(actor=org.admin, **NEW)
+    priya = account_create(actor=org.admin, **NEW)
     with time_machine.travel(start + timedelta(hours=1), tick=False):
         tab = admin.get("/programme/people/", {"show": "new"}).content.decode()
         assert "Email a welcome to the 1 without a working link" in tab

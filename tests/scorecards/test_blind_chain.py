@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import selectors, services
 from scorecards.models import Scorecard
 from tests.support.factories import FocusAreaFactory, UserFactory
@@ -177,7 +177,7 @@ def test_a_role_lifts_no_blind_for_someone_in_the_chain(org, template, call, rol
     """A head of function who is also HR, or a programme admin, is the chain like
     anyone: blind while the round is open."""
     from people.roles import Role
-    from people.services import role_grant
+    from people.services_roles import role_grant
 
     role_grant(actor=org.admin, person=org.head, role=Role(role))
     scoring = services.coach_scoring_open(actor=org.manager, work=call, template=template)

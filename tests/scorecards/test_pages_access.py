@@ -6,7 +6,7 @@ only aggregates (teams of at least five)."""
 
 import pytest
 
-from people.services import team_member_add
+from people.services_teams import team_member_add
 from scorecards import services
 from scorecards.models import RoundRater, Scorecard, ScoringRound
 from tests.support.factories import FocusAreaFactory, UserFactory

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from people.services import team_member_add
+from people.services_teams import team_member_add
 from scorecards import services
 from scorecards.models import Scorecard
 from scorecards.services import CriterionSpec

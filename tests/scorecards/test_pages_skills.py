@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services
 from scorecards.models import Scorecard
 from tests.support.factories import FocusAreaFactory, RecordedCallFactory

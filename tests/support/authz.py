@@ -34,7 +34,8 @@ from feedback.models import Feedback, Stream
 from feedback.services import feedback_give
 from notifications.models import TeamChannel
 from people.models import PeopleImport, User
-from people.services import api_token_rotate, team_member_add
+from people.services_credentials import api_token_rotate
+from people.services_teams import team_member_add
 from scorecards import services as scorecard_services
 from tests.support.factories import UserFactory, one_on_one
 

@@ -18,7 +18,7 @@ from coaching.services import (
     team_call_review_create,
 )
 from peers.models import PairMember, PeerPair
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecard_services
 from tests.support.factories import FocusAreaFactory, RecordedCallFactory
 

@@ -58,7 +58,7 @@ from coaching.services import (
     team_call_review_create,
 )
 from people.models import ReportingLine
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecards
 from scorecards.services import CriterionSpec
 from tests.support.factories import (

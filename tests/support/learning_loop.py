@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from learning.services import experiment_create, experiment_finish, learning_publish
 from peers.models import PairMember, PeerPair
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 
 # The owner and the people above them; everyone else on `org` (HR and the programme
 # admin report to the head, but not through the rep's line).

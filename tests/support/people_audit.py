@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import time_machine
 
 from people.models import AuditEvent
-from people.services import audit_record
+from people.services_audit import audit_record
 
 T0 = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 

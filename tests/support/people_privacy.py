@@ -24,7 +24,7 @@ from feedback.services import (
     feedback_share,
 )
 from peers.services import habit_add, habit_check_in
-from people.services import team_create, team_member_add
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecard_services
 from scorecards.models import Template
 from tests.support.factories import RecordedCallFactory, UserFactory, one_on_one

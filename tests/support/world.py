@@ -93,7 +93,8 @@ from peers.models import Habit, PeerPair
 from people.import_worker import import_run
 from people.models import PeopleImport, Team, User
 from people.selectors import management_chain
-from people.services import api_token_rotate, team_create, team_member_add
+from people.services_credentials import api_token_rotate
+from people.services_teams import team_create, team_member_add
 from people.services_imports import import_upload
 from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, Scorecard, ScoringRound
