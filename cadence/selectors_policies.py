@@ -96,7 +96,7 @@ def needs_lead(team) -> bool:
     return team.lead_id is None or policy_plans.lead_left(team)
 
 
-def teams_page(*, show: str = "", page_number: int = 1) -> Page:
+def policy_teams_page(*, show: str = "", page_number: int = 1) -> Page:
     """A page of `teams_with_policy`, each with `kept` (the live assignment, or
     None), `missing` (`note_plans_missing`) and `lead_left` (why it needs a new lead,
     in words, when its lead is deactivated; else ""): the count and the page, two queries,

@@ -52,7 +52,7 @@ class TeamRollout:
     may_tick: bool
 
 
-def access_team(*, user: User, pk: int) -> Team:
+def _team_in_scope_or_404(*, user: User, pk: int) -> Team:
     """A team whose install plan `user` may see; else 404."""
     team = teams_in_scope(user=user).filter(pk=pk).first()
     if team is None:
@@ -62,7 +62,7 @@ def access_team(*, user: User, pk: int) -> Team:
 
 def team_rollout(*, user: User, pk: int, today: date | None = None) -> TeamRollout:
     """A team's install plan as `user` sees it, or 404."""
-    team = access_team(user=user, pk=pk)
+    team = _team_in_scope_or_404(user=user, pk=pk)
     rollout = _rollout_of(team)
     progress = None
     if rollout is not None:

@@ -27,8 +27,8 @@ from .selectors_policies import (
     offer_policies,
     plans_ending,
     policies_with_items,
+    policy_teams_page,
     team_choices,
-    teams_page,
 )
 
 
@@ -45,7 +45,7 @@ def _page(request, *, error=None):
     show = form.cleaned_data["show"] if valid else ""
     number, page_error = page_asked(request.GET.get("page"))
     policies = policies_with_items()
-    page = teams_page(show=show, page_number=number) if valid else None
+    page = policy_teams_page(show=show, page_number=number) if valid else None
     if page is not None:
         offer_policies(page.object_list, policies)
     kept = {"show": show, "page": str(page.number)} if page is not None else {}

@@ -153,7 +153,7 @@ class TeamHealthView(_HealthView):
         responses={200: TeamHealthSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
     )
     def get(self, request, pk: int):
-        team = org.access_team(pk=pk)
+        team = org.team_or_404(pk=pk)
         health = snapshots.team(team=team, weeks=weeks_from(request), tz=_tz()).health
         return Response({"team": TeamRefSerializer(team).data, **HealthSerializer(health).data})
 

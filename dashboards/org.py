@@ -169,7 +169,7 @@ def organisation_health(
     return _health(Scope.organisation(), window=window, now=now, tz=tz, known=known)
 
 
-def access_team(*, pk: int) -> Team:
+def team_or_404(*, pk: int) -> Team:
     """Any team, for those who see the whole organisation's health (the views check
     the role); 404 for a team that does not exist."""
     team = Team.objects.select_related("lead").filter(pk=pk).first()

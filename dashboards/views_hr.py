@@ -58,7 +58,7 @@ def home_hr(request):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def team_health(request, pk: int):
-    team = org.access_team(pk=pk)
+    team = org.team_or_404(pk=pk)
     form = WindowForm(request.GET)
     if not form.is_valid():
         return _refused(request, form, "dashboards/hr_team.html", team=team)
@@ -119,7 +119,7 @@ def organisation_export(request, table: str):
 @require_GET
 @role_required(*HEALTH_ROLES)
 def team_export(request, pk: int, table: str):
-    team = org.access_team(pk=pk)
+    team = org.team_or_404(pk=pk)
     if table not in exports.TEAM_TABLES:
         raise Http404
     form = WindowForm(request.GET)

@@ -360,4 +360,4 @@ class FeedbackInboxViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = InboxItemSerializer
 
     def get_queryset(self):
-        return selectors.inbox(user=self.request.user)
+        return selectors.feedback_inbox(user=self.request.user)

@@ -280,7 +280,7 @@ def last_asked(*, user: User) -> datetime | None:
     return FeedbackRequest.objects.filter(requester=user).aggregate(last=Max("created_at"))["last"]
 
 
-def inbox(*, user: User) -> QuerySet[RequestedResponder]:
+def feedback_inbox(*, user: User) -> QuerySet[RequestedResponder]:
     """Requests waiting on me, soonest due first — less anonymous ones that closed:
     they take no more answers (`services.feedback_request_answer`)."""
     closed_anonymous = Q(

@@ -493,7 +493,7 @@ def feedback_request_decline(request, pk):
 
 @require_GET
 def feedback_inbox(request):
-    waiting = list(selectors.inbox(user=request.user))
+    waiting = list(selectors.feedback_inbox(user=request.user))
     today = timezone.localdate()
     for asked in waiting:
         asked.overdue = asked.request.due_on < today

@@ -11,7 +11,7 @@ import time_machine
 from django.core.exceptions import ValidationError
 
 from feedback.models import Feedback, RequestedResponder, Stream
-from feedback.selectors import evaluative_reviews, inbox, my_feedback
+from feedback.selectors import evaluative_reviews, feedback_inbox, my_feedback
 from feedback.services import (
     feedback_request_answer,
     feedback_request_create,
@@ -83,11 +83,11 @@ def test_a_closed_anonymous_request_takes_no_more_answers_and_leaves_the_inbox(o
         request, asked = _four_asked(org)
         _answer(request, asked[:3])
         late = asked[3]
-        assert [row.request_id for row in inbox(user=late)] == [request.pk]
+        assert [row.request_id for row in feedback_inbox(user=late)] == [request.pk]
         clock.move_to(JUST_BEFORE_CLOSE)
-        assert [row.request_id for row in inbox(user=late)] == [request.pk]
+        assert [row.request_id for row in feedback_inbox(user=late)] == [request.pk]
         clock.move_to(CLOSED)
-        assert list(inbox(user=late)) == []
+        assert list(feedback_inbox(user=late)) == []
         with pytest.raises(ValidationError, match="closed on 11 Dec 2026") as refused:
             feedback_request_answer(request=request, responder=late, observation="Too late")
         assert "would appear on their own" in str(refused.value)
