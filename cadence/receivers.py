@@ -2,11 +2,11 @@ from django.core.exceptions import ValidationError
 
 from . import (
     availability,
-    calendar_services,
     invitations,
     pair_invitations,
     peer_requests,
     services,
+    services_calendar,
 )
 
 
@@ -44,7 +44,7 @@ def tell_manager_of_peer_request(sender, request, **kwargs):
 
 def revoke_calendar_feed(sender, person, **kwargs):
     """A deactivated person's calendar feed goes with their sign-in."""
-    return {"calendar_feeds": calendar_services.calendar_feeds_delete(person=person)}
+    return {"calendar_feeds": services_calendar.calendar_feeds_delete(person=person)}
 
 
 def end_cadence_of_leaver(sender, person, reason="unspecified", **kwargs):

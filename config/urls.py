@@ -44,7 +44,7 @@ urlpatterns = [
     path("", include("coaching.urls")),
     path("", include("peers.urls")),
     path("", include("learning.urls")),
-    path("", include("cadence.calendar_urls")),
+    path("", include("cadence.urls_calendar")),
     path("", include("cadence.urls")),
     path("", include("notifications.urls")),
     path("", include("feedback.urls")),

@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from icalendar import Calendar
 
-from cadence.calendar_services import calendar_feed_create_or_rotate, calendar_feed_revoke
 from cadence.models import CalendarFeed
+from cadence.services_calendar import calendar_feed_create_or_rotate, calendar_feed_revoke
 from coaching.models import CoachingSession
 from coaching.services import (
     agenda_item_add,

@@ -175,7 +175,7 @@ def test_the_move_email_carries_a_request_with_the_feeds_uid_and_the_new_time_in
 
 @pytest.mark.django_db
 def test_a_second_move_sends_a_higher_sequence_and_the_feed_agrees(zones, client):
-    from cadence.calendar_services import calendar_feed_create_or_rotate
+    from cadence.services_calendar import calendar_feed_create_or_rotate
 
     org = zones
     with time_machine.travel(NOON, tick=False):

@@ -10,8 +10,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from cadence.calendar_services import calendar_feed_create_or_rotate
 from cadence.models import CalendarFeed
+from cadence.services_calendar import calendar_feed_create_or_rotate
 from people.models import AuditEvent, SignInSession
 from people.services import account_deactivate, reporting_line_change
 from people.services_credentials import api_token_rotate

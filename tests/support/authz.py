@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from cadence.calendar_services import calendar_feed_create_or_rotate
 from cadence.models import CadencePlan, CadencePolicy, CalendarFeed, Closure
+from cadence.services_calendar import calendar_feed_create_or_rotate
 from coaching.models import AgendaItem, CoachingSession, Commitment
 from coaching.services import agenda_item_add, commitment_create
 from feedback.models import Feedback, Stream

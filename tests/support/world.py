@@ -39,7 +39,7 @@ from django_celery_beat.models import (
     SolarSchedule,
 )
 
-from cadence.calendar_services import calendar_feed_create_or_rotate
+from cadence.services_calendar import calendar_feed_create_or_rotate
 from cadence.models import (
     CadencePlan,
     CadencePolicy,

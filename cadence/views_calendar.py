@@ -7,7 +7,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from . import calendar, calendar_services
+from . import calendar, services_calendar
 
 ICAL_TYPE = "text/calendar; charset=utf-8"
 
@@ -29,7 +29,7 @@ def calendar_page(request):
 @require_POST
 def calendar_feed_create(request):
     had_feed = calendar.feed_of(person=request.user) is not None
-    calendar_services.calendar_feed_create_or_rotate(person=request.user)
+    services_calendar.calendar_feed_create_or_rotate(person=request.user)
     if had_feed:
         messages.success(
             request,
@@ -42,7 +42,7 @@ def calendar_feed_create(request):
 
 @require_POST
 def calendar_feed_revoke(request):
-    calendar_services.calendar_feed_revoke(person=request.user)
+    services_calendar.calendar_feed_revoke(person=request.user)
     messages.success(request, "Calendar address revoked. Calendars using it get nothing more.")
     return redirect("calendar_settings")
 
@@ -60,7 +60,7 @@ def calendar_feed(request, token):
 @require_GET
 def session_calendar(request, pk):
     response = HttpResponse(calendar.session_ical(user=request.user, pk=pk), content_type=ICAL_TYPE)
-    calendar_services.session_download_record(
+    services_calendar.session_download_record(
         person=request.user, session_id=pk, ip=request.META.get("REMOTE_ADDR")
     )
     response["Content-Disposition"] = f'attachment; filename="session-{pk}.ics"'

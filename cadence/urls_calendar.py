@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import calendar_views as views
+from . import views_calendar as views
 
 urlpatterns = [
     path("me/calendar/", views.calendar_page, name="calendar_settings"),
