@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import NOT_FOUND
-from scorecards.api.common import CallRefSerializer
+from scorecards.api_common import CallRefSerializer
 
 from . import selectors
 from .api import SESSION_ID

@@ -17,8 +17,8 @@ from core.api import NOT_FOUND, VALIDATION_ERROR, query_params
 from people.api import PersonRefSerializer
 from people.selectors import access_person
 
-from .. import selectors
-from .common import MAX_ID
+from . import selectors
+from .api_common import MAX_ID
 
 
 class TrendPointSerializer(serializers.Serializer):

@@ -21,9 +21,9 @@ from core.api import (
 )
 from people.api_common import ReadOrProgrammeAdmin
 
-from .. import selectors, services
-from ..models import MAX_SCALE, TEXT_LIMIT, Anchor, CriterionVersion, Template, TemplateVersion
-from .common import ID, ID_CONVERTER, StrictItemSerializer
+from . import selectors, services
+from .api_common import ID, ID_CONVERTER, StrictItemSerializer
+from .models import MAX_SCALE, TEXT_LIMIT, Anchor, CriterionVersion, Template, TemplateVersion
 
 # --- Representation --------------------------------------------------------------------------
 

@@ -16,8 +16,7 @@ from rest_framework import mixins, serializers, viewsets
 from core.api import NOT_FOUND, VALIDATION_ERROR, page_by_ids, query_params
 from people.api import PersonRefSerializer
 
-from ..models import Score, Scorecard
-from .common import (
+from .api_common import (
     CONTEXT_ENUM,
     ID,
     ID_CONVERTER,
@@ -26,6 +25,7 @@ from .common import (
     ScoreSerializer,
     TemplateRefSerializer,
 )
+from .models import Score, Scorecard
 
 
 class ScoreDetailSerializer(ScoreSerializer):

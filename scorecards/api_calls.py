@@ -16,9 +16,9 @@ from core.api import NOT_FOUND, VALIDATION_ERROR, StrictSerializer, query_params
 from people.models import User
 from people.selectors import people_below
 
-from .. import selectors, services
-from ..models import RecordedCall, WorkKind
-from .common import ID, ID_CONVERTER, MAX_ID, KindField, RecordedCallSerializer
+from . import selectors, services
+from .api_common import ID, ID_CONVERTER, MAX_ID, KindField, RecordedCallSerializer
+from .models import RecordedCall, WorkKind
 
 # The service's own refusal, given for any id that is not you or below you, so ids of
 # people you do not manage cannot be probed.

@@ -37,9 +37,8 @@ from core.api import (
 from people.api import PersonRefSerializer
 from people.api_common import PersonField
 
-from .. import rules, selectors, services
-from ..models import TEXT_LIMIT, RoundContext, ScoringRound, Template
-from .common import (
+from . import rules, selectors, services
+from .api_common import (
     CONTEXT_ENUM,
     FORBIDDEN,
     ID,
@@ -50,7 +49,8 @@ from .common import (
     StrictItemSerializer,
     TemplateRefSerializer,
 )
-from .templates import NoInputSerializer, VersionSerializer
+from .api_templates import NoInputSerializer, VersionSerializer
+from .models import TEXT_LIMIT, RoundContext, ScoringRound, Template
 
 STATES = ["submitted", "hidden", "draft", "declined", "waiting"]
 OPENABLE = [RoundContext.SELF, RoundContext.COACH, RoundContext.PEER, RoundContext.CALIBRATION]

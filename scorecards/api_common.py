@@ -1,6 +1,17 @@
 """Pieces the scorecards API views share: the path parameter, the 403 response, the
 read-by-all / written-by-admins permission, strict nested input, and the small
-representations (people, calls, templates, scores) several answers embed."""
+representations (people, calls, templates, scores) several answers embed.
+
+The scorecards API is one module per resource (`api_templates`, `api_calls`,
+`api_rounds`, `api_scorecards`, `api_trends`). Views validate, call one service or
+selector and respond. The status codes are the same everywhere:
+
+- not visible to the requester → 404 (never 403: existence is not revealed);
+- visible, but not theirs to do (scoring in a round they do not rate, closing a round
+  someone else opened, writing templates without being a programme admin) → 403
+  with the reason;
+- bad input or a refused change → 400 naming the field, nothing saved; unknown fields
+  are bad input too."""
 
 from collections.abc import Mapping
 
@@ -11,7 +22,7 @@ from rest_framework import serializers
 from core.api import DetailSerializer, inline_enum
 from people.api import PersonRefSerializer
 
-from ..models import (
+from .models import (
     RaterRole,
     RecordedCall,
     RoundContext,
