@@ -100,11 +100,11 @@ def policy_teams_page(*, show: str = "", page_number: int = 1) -> Page:
     """A page of `teams_with_policy`, each with `kept` (the live assignment, or
     None), `missing` (`note_plans_missing`) and `lead_left` (why it needs a new lead,
     in words, when its lead is deactivated; else ""): the count and the page, two queries,
-    and those of `plans_changed` and `plans_missing`. A page past
+    and those of `_plans_changed` and `plans_missing`. A page past
     the end shows the last."""
     page = Paginator(teams_with_policy(show), TEAMS_PER_PAGE).get_page(page_number)
     page.object_list = list(page.object_list)
-    counts = plans_changed([t.assignment_id for t in page.object_list if t.assignment_id])
+    counts = _plans_changed([t.assignment_id for t in page.object_list if t.assignment_id])
     note_plans_missing(page.object_list)
     for team in page.object_list:
         team.lead_left = policy_plans.lead_left_reason(team) if policy_plans.lead_left(team) else ""
@@ -233,7 +233,7 @@ def _rule(rule) -> tuple[str, int]:
     return describe_rule(rule, time_zone=""), rule.duration_minutes
 
 
-def plans_changed(assignment_ids: list[int]) -> dict[int, tuple[int, int]]:
+def _plans_changed(assignment_ids: list[int]) -> dict[int, tuple[int, int]]:
     """Per assignment: how many live plans it made, and how many of them no longer say
     what the policy's item of their kind says now: a policy sets the day, time, rhythm
     and length a plan starts with, each coach may change their own later (My cadence),

@@ -672,9 +672,5 @@ def close_rate_of(*, person: User, now: datetime | None = None) -> CloseRate:
     return CloseRate(weeks=CLOSE_RATE_WEEKS, since=since, until=until, made=made, done=done)
 
 
-def active_focus_areas(*, person: User) -> list[FocusArea]:
-    return list(FocusArea.objects.active_on(timezone.localdate()).for_person(person))
-
-
 def focus_areas_for_choice() -> QuerySet[FocusArea]:
     return FocusArea.objects.active_on(timezone.localdate())

@@ -48,7 +48,7 @@ def responders_in_order():
 def held_back_for_others(user: User) -> Q:
     """Anonymous answers not yet released: nobody but their author sees them — not the
     requester, nor the requester's managers or HR, who could otherwise watch them
-    arrive one by one and tell who wrote which. The rule is `answers_released`'s."""
+    arrive one by one and tell who wrote which. The rule is `_answers_released`'s."""
     # The item's own request only, tested last (after the cheap columns): a list of
     # every such request in the organisation was read each time and turned PostgreSQL
     # to scanning the whole feedback table around it.
@@ -66,7 +66,7 @@ def held_back_for_others(user: User) -> Q:
     return Q(anonymous=True) & ~Q(author=user) & Exists(not_released)
 
 
-def answers_released(*, answered: int, waiting: int, due_on: date) -> bool:
+def _answers_released(*, answered: int, waiting: int, due_on: date) -> bool:
     """The one release rule, as `held_back_for_others` writes it in SQL: an anonymous
     request's answers appear when at least the threshold answered AND the request is
     over — it closed (`services.request_closed`) or nobody asked is still waiting.
@@ -157,12 +157,12 @@ def author_shown(item: Feedback, viewer: User):
 
 
 def anonymous_answers_may_show(request: FeedbackRequest | None) -> bool:
-    """Whether `answers_released` lets this request's anonymous answers show (its
+    """Whether `_answers_released` lets this request's anonymous answers show (its
     responders read from a prefetch where there is one)."""
     if request is None or not request.anonymous:
         return True
     statuses = [row.status for row in request.responders.all()]
-    return answers_released(
+    return _answers_released(
         answered=statuses.count(ResponderStatus.ANSWERED),
         waiting=statuses.count(ResponderStatus.WAITING),
         due_on=request.due_on,

@@ -202,14 +202,14 @@ class LibraryFilters:
         return bool(self.q or self.tag or self.kind or self.focus_area or self.team)
 
 
-def search_vector() -> SearchVector:
+def _search_vector() -> SearchVector:
     """`to_tsvector('english', coalesce(title, '') || ' ' || coalesce(body, ''))` —
     the very expression of the `learning_search` index, so PostgreSQL can use it.
     (SearchVector coalesces text columns without a cast and joins with ' '.)"""
     return SearchVector("title", "body", config=SEARCH_CONFIG)
 
 
-def search_query(text: str) -> SearchQuery:
+def _search_query(text: str) -> SearchQuery:
     # websearch: any text people type is a valid query ("quotes", -not, or).
     return SearchQuery(text, config=SEARCH_CONFIG, search_type="websearch")
 
@@ -233,9 +233,9 @@ def library(*, user: User, filters: LibraryFilters, use_fts: bool | None = None)
     if not text:
         return learnings.order_by("-published_at", "-id")
     if use_fts:
-        query = search_query(text)
+        query = _search_query(text)
         return (
-            learnings.annotate(search=search_vector(), rank=SearchRank(search_vector(), query))
+            learnings.annotate(search=_search_vector(), rank=SearchRank(_search_vector(), query))
             .filter(search=query)
             .order_by("-rank", "-published_at", "-id")
         )

@@ -119,7 +119,7 @@ def _members_prefetch() -> Prefetch:
     return Prefetch("members", queryset=PairMember.objects.select_related("person").order_by("pk"))
 
 
-def with_next_session(pairs: QuerySet[PeerPair], *, viewer: User, now: datetime | None = None):
+def _with_next_session(pairs: QuerySet[PeerPair], *, viewer: User, now: datetime | None = None):
     """Annotate each pair with its next scheduled session (id and start) in the same
     query: the soonest of its cadence plans' (`Occurrence.plan.pair`) and, for a member,
     of the peer sessions they booked with its members between themselves — the next
@@ -161,7 +161,7 @@ def with_next_session(pairs: QuerySet[PeerPair], *, viewer: User, now: datetime 
 def pairs_for(*, user: User) -> QuerySet[PeerPair]:
     """The pairs `user` may see, each with its members and next session (two queries
     when evaluated, whatever the number of pairs)."""
-    return with_next_session(
+    return _with_next_session(
         PeerPair.objects.visible_to(user)
         .select_related("focus_area", "created_by")
         .prefetch_related(_members_prefetch()),
@@ -190,7 +190,7 @@ def access_pair(*, user: User, pk: int) -> PeerPair:
         raise Http404 from None
 
 
-def member_of(pair: PeerPair, user: User) -> PairMember | None:
+def _member_of(pair: PeerPair, user: User) -> PairMember | None:
     """`user`'s membership of the pair (current or past), from the prefetched members."""
     for member in pair.members.all():
         if member.person_id == user.pk:
@@ -224,7 +224,7 @@ def my_pairs(*, user: User) -> MyPairs:
     acceptance first."""
     found = MyPairs()
     for pair in pairs_for(user=user):
-        mine = member_of(pair, user)
+        mine = _member_of(pair, user)
         pair.my_state = member_state(mine, pair) if mine else None
         pair.states = [(m, member_state(m, pair)) for m in pair.members.all()]
         pair.cadence_text = cadence_text(pair)
@@ -313,7 +313,7 @@ def pair_sessions(*, pair: PeerPair) -> QuerySet[CoachingSession]:
     return CoachingSession.objects.filter(occurrence__plan__pair=pair)
 
 
-def check_in_sessions(*, pair: PeerPair, user: User) -> list[CoachingSession]:
+def _check_in_sessions(*, pair: PeerPair, user: User) -> list[CoachingSession]:
     """The pair's sessions `user` was in, latest first, up to a day ahead: the ones a
     check-in can belong to."""
     soon = timezone.now() + timedelta(days=1)
@@ -351,7 +351,7 @@ def pair_page(*, user: User, pair: PeerPair, roles=None) -> PairPage:
     """Everything on the pair page for `user` (a fixed number of queries). Whoever
     formed the pair sees its members, agreement and cadence; only members read the
     notes, habits and check-ins."""
-    me = member_of(pair, user)
+    me = _member_of(pair, user)
     is_member = me is not None and me.left_at is None and pair.ended_at is None
     live = pair.ended_at is None
     notes, habits, sessions = [], [], []
@@ -366,7 +366,7 @@ def pair_page(*, user: User, pair: PeerPair, roles=None) -> PairPage:
             if m.left_at is None or m.person_id in by_owner
         ]
         if is_member:
-            sessions = check_in_sessions(pair=pair, user=user)
+            sessions = _check_in_sessions(pair=pair, user=user)
     return PairPage(
         pair=pair,
         cadence=cadence_text(pair),

@@ -105,15 +105,6 @@ def programme_admin_exists() -> bool:
     ).exists()
 
 
-def require_role(user: User, *allowed: Role) -> frozenset[Role]:
-    """404 unless the person holds one of `allowed` (pages for a role are invisible
-    to everyone else, like any object they may not see)."""
-    roles = roles_of(user)
-    if not roles.intersection(allowed):
-        raise Http404
-    return roles
-
-
 def direct_reports(*, manager: User) -> QuerySet[User]:
     """Active direct reports with their current teams and the teams they lead
     prefetched (3 queries)."""

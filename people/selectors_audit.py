@@ -69,7 +69,7 @@ class AuditPage:
     older: str | None  # the position of the next page, None at the oldest
 
 
-def position_of(event: AuditEvent) -> str:
+def _position_of(event: AuditEvent) -> str:
     """Where a page ends: the last event's time (in microseconds) and id."""
     return f"{(event.at - _EPOCH) // _MICROSECOND}-{event.pk}"
 
@@ -79,8 +79,8 @@ def position_of(event: AuditEvent) -> str:
 _POSITION = re.compile(r"([0-9]{1,16})-([0-9]{1,18})")
 
 
-def parse_position(raw: str) -> tuple[datetime, int]:
-    """The time and id of a `position_of`; anything else is refused with a message."""
+def _parse_position(raw: str) -> tuple[datetime, int]:
+    """The time and id of a `_position_of`; anything else is refused with a message."""
     matched = _POSITION.fullmatch(raw)
     if matched is None:
         raise ValidationError(_BAD_POSITION, code="position")
@@ -99,9 +99,9 @@ def audit_page(filters: AuditFilters, *, before: str = "") -> AuditPage:
 def page_before(events: QuerySet[AuditEvent], *, before: str = "") -> AuditPage:
     """`audit_page` of any list of events ordered newest first (the API's)."""
     if before:
-        at, pk = parse_position(before)
+        at, pk = _parse_position(before)
         events = events.filter(Q(at__lt=at) | Q(at=at, pk__lt=pk))
     rows = list(events[: EVENTS_PER_PAGE + 1])
     shown = rows[:EVENTS_PER_PAGE]
-    older = position_of(shown[-1]) if len(rows) > EVENTS_PER_PAGE else None
+    older = _position_of(shown[-1]) if len(rows) > EVENTS_PER_PAGE else None
     return AuditPage(shown, older)

@@ -81,13 +81,7 @@ def reporting_line_change(
     line is closed, not overwritten, so who-managed-whom-when stays answerable."""
     at = at or timezone.now()
     person = User.objects.select_for_update().get(pk=person.pk)
-    if manager is not None:
-        if manager.pk == person.pk:
-            raise ValidationError("A person cannot report to themselves.")
-        if not manager.is_active:
-            raise ValidationError(f"{manager} is deactivated and cannot manage anyone.")
-        if people_below(person=person).filter(pk=manager.pk).exists():
-            raise ValidationError(f"{manager} already reports to {person}; that would make a loop.")
+    reporting_line_validate(person=person, manager=manager)
     if person.reports_to_id == (manager.pk if manager else None):
         return person
 

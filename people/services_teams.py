@@ -40,7 +40,7 @@ def team_create(*, name: str, lead: User | None = None, actor: User | None = Non
 
 
 @transaction.atomic
-def team_rename(*, team: Team, name: str, actor: User | None = None) -> bool:
+def _team_rename(*, team: Team, name: str, actor: User | None = None) -> bool:
     """A team's new name (unique whatever its case); True when that changed anything."""
     name = name.strip()
     if not name:
@@ -91,7 +91,7 @@ def team_update(
     the team's row locked so two editors take turns. What is not passed stays. True
     when that changed anything."""
     locked = Team.objects.select_for_update().get(pk=team.pk)
-    renamed = name is not None and team_rename(team=locked, name=name, actor=actor)
+    renamed = name is not None and _team_rename(team=locked, name=name, actor=actor)
     led = lead is not _UNCHANGED and team_lead_set(team=locked, lead=lead, actor=actor)
     team.name, team.lead_id = locked.name, locked.lead_id
     return renamed or led

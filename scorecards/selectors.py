@@ -516,7 +516,7 @@ def access_call(*, user: User, pk: int) -> RecordedCall:
         raise Http404 from None
 
 
-def calls_with_rounds(
+def _calls_with_rounds(
     *, user: User, mine: bool, below: list[int] | None = None
 ) -> QuerySet[RecordedCall]:
     """My calls, or the others I may see (those of the people below me, and of rounds
@@ -538,8 +538,8 @@ def calls_with_rounds(
 def calls_newest_first(
     *, user: User, mine: bool, below: list[int] | None = None
 ) -> QuerySet[RecordedCall]:
-    """`calls_with_rounds`, the newest call first (the scorecards home, the calls page)."""
-    return calls_with_rounds(user=user, mine=mine, below=below).order_by("-call_date", "-pk")
+    """`_calls_with_rounds`, the newest call first (the scorecards home, the calls page)."""
+    return _calls_with_rounds(user=user, mine=mine, below=below).order_by("-call_date", "-pk")
 
 
 def rounds_of_call(*, user: User, call: RecordedCall) -> QuerySet[ScoringRound]:

@@ -11,7 +11,6 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import Forbidden
@@ -570,7 +569,3 @@ def scorecard_save(
     if submit:
         _refresh(scoring)
     return card
-
-
-def next_version_number(template: Template) -> int:
-    return (template.versions.aggregate(top=Max("number"))["top"] or 0) + 1
