@@ -1,7 +1,7 @@
 """Teams (`/programme/teams/`), for programme admins: every team, searched by name, a
 page at a time, with its lead and how many are on it; a new team; one team's page to
 rename it, change its lead, add people and take them off (their history stays). All
-through `people.services`, so each change is audited and the cadence follows
+through `people.services_teams`, so each change is audited and the cadence follows
 (someone added to a team that keeps a policy gets their 1:1 plan; someone taken off,
 theirs ends). Refusals are 400 with the reason, nothing saved; everyone else gets 404."""
 
