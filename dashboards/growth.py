@@ -119,7 +119,9 @@ def growth_dashboard(
         areas=areas,
         team_ids={person.pk: team_ids},
     )[person.pk]
-    inbox = list(feedback.inbox(user=person).annotate(total=Over(Count("pk")))[:INBOX_SHOWN])
+    inbox = list(
+        feedback.feedback_inbox(user=person).annotate(total=Over(Count("pk")))[:INBOX_SHOWN]
+    )
     latest = list(
         feedback.my_feedback(user=person, stream=Stream.DEVELOPMENTAL).prefetch_related(None)[
             :LATEST_FEEDBACK

@@ -472,7 +472,9 @@ def team_dashboard(
         ),
     )
     if own:
-        inbox = list(feedback.inbox(user=manager).annotate(total=_window_count())[:INBOX_SHOWN])
+        inbox = list(
+            feedback.feedback_inbox(user=manager).annotate(total=_window_count())[:INBOX_SHOWN]
+        )
         dashboard.inbox = inbox
         dashboard.inbox_count = inbox[0].total if inbox else 0
         if waiting:

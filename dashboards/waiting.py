@@ -106,7 +106,7 @@ def waiting_for(
         lines.append(WaitingLine("more", "More scorecards waiting", reverse("scorecard_home")))
 
     if inbox is None:
-        inbox = list(feedback.inbox(user=person).annotate(total=Over(Count("pk")))[:SHOWN])
+        inbox = list(feedback.feedback_inbox(user=person).annotate(total=Over(Count("pk")))[:SHOWN])
     for asked in inbox[:SHOWN]:
         request = asked.request
         lines.append(

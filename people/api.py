@@ -5,7 +5,7 @@ from rest_framework.views import APIView
 
 from core.api import VALIDATION_ERROR, StrictSerializer, validated
 
-from . import privacy, services
+from . import privacy, services_profile
 from .access import request_roles
 from .models import Team, User, work_days_of
 from .roles import Role
@@ -83,7 +83,7 @@ class MyWorkingHoursView(APIView):
     )
     def put(self, request):
         data = validated(WorkingHoursSerializer, request)
-        person = services.working_hours_save(
+        person = services_profile.working_hours_save(
             person=request.user, days=data["days"], starts=data["starts"], ends=data["ends"]
         )
         return Response(_working_hours(person))

@@ -1,12 +1,12 @@
 from celery import shared_task
 
-from . import import_worker, services, welcome
+from . import import_worker, services_credentials, welcome
 from .models import User
 
 
 @shared_task(name="people.clear_expired_sessions")
 def clear_expired_sessions() -> int:
-    return services.sign_in_sessions_clear_expired()
+    return services_credentials.sign_in_sessions_clear_expired()
 
 
 @shared_task(name="people.run_import")

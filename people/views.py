@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.errors import Forbidden
 from core.forms import add_service_errors
 
-from . import privacy, services
+from . import privacy, services_credentials, services_profile, services_roles
 from .forms import ProfileForm
 from .rules import may_become_first_programme_admin
 
@@ -20,7 +20,7 @@ def profile(request):
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.profile_update(
+                services_profile.profile_update(
                     person=request.user,
                     display_name=form.cleaned_data["display_name"],
                     time_zone=form.cleaned_data["time_zone"],
@@ -46,7 +46,7 @@ def first_programme_admin(request):
         raise Http404
     if request.method == "POST":
         try:
-            services.first_programme_admin_claim(actor=request.user)
+            services_roles.first_programme_admin_claim(actor=request.user)
         except (ValidationError, Forbidden) as refusal:
             context = {"error": " ".join(refusal.messages)}
             return render(request, "people/first_programme_admin.html", context, status=400)
@@ -60,20 +60,20 @@ def api_token(request):
     return render(
         request,
         "people/api_token.html",
-        {"has_token": services.api_token_exists(person=request.user)},
+        {"has_token": services_credentials.api_token_exists(person=request.user)},
     )
 
 
 @require_POST
 def api_token_create(request):
-    key = services.api_token_rotate(person=request.user)
+    key = services_credentials.api_token_rotate(person=request.user)
     # Shown once, on this response only; never stored anywhere readable again.
     return render(request, "people/api_token.html", {"has_token": True, "new_key": key})
 
 
 @require_POST
 def api_token_revoke(request):
-    services.api_token_revoke(person=request.user)
+    services_credentials.api_token_revoke(person=request.user)
     messages.success(request, "API token revoked. Scripts using it stop working now.")
     return redirect("api_token")
 
