@@ -8,6 +8,7 @@ from cadence.models import CadencePlan
 from cadence.services import plan_create, plan_end, plan_update, plans_end
 from people.models import AuditEvent
 from people.services_teams import team_create
+from tests.support.cadence_plans import EARLIER, ENDED, one_on_one
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from coaching.services import notes_save, private_note_save
 from notifications.models import Notification, NotificationKind, NotificationPreference
-from tests.support.factories import SessionFactory, SessionParticipantFactory, one_on_one
 from people.services_credentials import api_token_rotate
+from tests.support.factories import SessionFactory, SessionParticipantFactory, one_on_one
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/notifications/"

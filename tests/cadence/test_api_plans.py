@@ -20,8 +20,8 @@ from cadence.services import plan_create
 from coaching.models import CoachingSession
 from coaching.services import notes_save
 from people.models import AuditEvent
-from tests.support.factories import UserFactory
 from people.services_teams import team_create
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/plans/"

@@ -7,9 +7,8 @@ from datetime import date
 import pytest
 
 from cadence.models import Closure
-from people.services import audit_record
-from tests.support.migrations import migrate, migrate_to_latest
 from people.services_audit import audit_record
+from tests.support.migrations import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("cadence", "0014_closure")

@@ -8,8 +8,8 @@ import pytest
 
 from cadence.models import CadencePlan, EndReason
 from cadence.services import policy_apply
-from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from people.services_teams import team_lead_set
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_pages_team_cadence import make_policy
 

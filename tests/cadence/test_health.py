@@ -37,8 +37,8 @@ from coaching.services import (
     session_reschedule,
     team_call_review_create,
 )
-from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 from people.services_teams import team_create, team_member_add, team_member_remove
+from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 
 NOW = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)  # a Wednesday
 SINCE = NOW - timedelta(days=28)

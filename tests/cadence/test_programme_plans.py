@@ -23,8 +23,9 @@ from cadence.services import policy_apply
 from coaching.models import CoachingSession
 from people.models import AuditEvent
 from people.selectors import people_below
-from tests.support.factories import TeamMembershipFactory, UserFactory
 from people.services_teams import team_create
+from tests.support.cadence_plans import one_on_one, plans_of_every_shape
+from tests.support.factories import TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/plans/"

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from cadence.models import CadencePlan, PolicyAssignment
 from cadence.services import policy_apply
 from people.models import AuditEvent
-from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from people.services import account_deactivate
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 

@@ -15,8 +15,8 @@ from cadence.policy_plans import _members, _plans_missing
 from cadence.selectors_policies import plans_missing, teams_with_policy
 from cadence.services import plan_end, policy_apply
 from people.models import AuditEvent
-from tests.support.factories import TeamMembershipFactory, UserFactory
 from people.services import account_deactivate
+from tests.support.factories import TeamMembershipFactory, UserFactory
 
 from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 

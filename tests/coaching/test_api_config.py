@@ -12,8 +12,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from coaching.models import FocusArea, Prompt
-from tests.support.factories import FocusAreaFactory, PromptFactory, one_on_one
 from people.services_teams import team_create
+from tests.support.factories import FocusAreaFactory, PromptFactory, one_on_one
 
 EVERYONE = ["rep", "manager", "head", "other_manager", "peer", "other_rep", "hr", "admin"]
 NOT_ADMINS = ["rep", "manager", "head", "hr"]

@@ -15,8 +15,8 @@ from coaching import models as coaching_models
 from coaching.api import NewestFirstCursor
 from coaching.models import CoachingSession, SessionKind
 from coaching.services import peer_session_create
-from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 from people.services_teams import team_create, team_member_add
+from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 
 SEES = ["rep", "manager", "head"]
 DOES_NOT_SEE = ["other_manager", "peer", "other_rep", "hr", "admin"]

@@ -14,8 +14,8 @@ from coaching.selectors import goals_of
 from coaching.selectors_goals import current_goal
 from coaching.selectors_notes import notes_shown
 from coaching.services import goal_close, goal_create, goal_reopen, goal_update, notes_save
-from tests.support.factories import FocusAreaFactory, one_on_one
 from people.services_teams import team_create, team_member_add
+from tests.support.factories import FocusAreaFactory, one_on_one
 
 
 def make(owner, actor=None, **extra):

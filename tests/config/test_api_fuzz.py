@@ -36,8 +36,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from people.models import User
-from tests.support.api_schema import published_schema
 from people.services_credentials import api_token_rotate
+from tests.support.api_schema import published_schema
 
 CHECKS = [
     not_a_server_error,

@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.support.factories import UserFactory
 from people.services_teams import team_create, team_member_add
+from tests.support.factories import UserFactory
 
 ROLE_PAGES = {
     "/team/": {"head", "manager", "other_manager"},

@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from feedback.models import InterpretiveTerm, Win
-from tests.support.factories import InterpretiveTermFactory, WinFactory
 from people.services_teams import team_create, team_member_add, team_member_remove
+from tests.support.factories import InterpretiveTermFactory, WinFactory
 
 
 @pytest.fixture

@@ -3,8 +3,8 @@
 import pytest
 
 from feedback.models import Win
-from tests.support.factories import WinFactory
 from people.services_teams import team_create, team_member_add
+from tests.support.factories import WinFactory
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from django.utils import timezone
 from learning.models import Learning, LearningTag
 from learning.selectors import LibraryFilters, access_learning, library, library_page, tag_counts
 from learning.services import MAX_TAGS, learning_unpublish, learning_update, parse_tags
+from people.services_teams import team_member_remove
 from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 from tests.support.learning_loop import finished, make_teams, plan, publish
-from people.services_teams import team_member_remove
 
 TEAM_READERS = ["rep", "peer", "manager"]  # the author, a teammate, the lead
 NOT_TEAM = ["head", "other_manager", "other_rep", "hr", "admin"]

@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from coaching.services import commitment_create
 from learning.models import PlaybookModule
 from learning.services import experiment_drop, experiment_start
+from people.services_teams import team_create, team_member_add
 from tests.support.factories import FocusAreaFactory, UserFactory, one_on_one
 from tests.support.learning_loop import finished, make_pair, plan, publish
-from people.services_teams import team_create, team_member_add
 
 
 def count(client, path, data=None):

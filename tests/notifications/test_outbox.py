@@ -18,8 +18,8 @@ from notifications.models import (
     NotificationStatus,
     TeamChannel,
 )
-from tests.support.factories import one_on_one
 from people.services_teams import team_create, team_member_add
+from tests.support.factories import one_on_one
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 

@@ -25,9 +25,9 @@ from peers.services import (
     pair_leave,
     pair_note_add,
 )
+from people.services_teams import team_create, team_member_add
 from tests.support.factories import FocusAreaFactory, UserFactory
 from tests.support.peers_pairs import active_pair, form_pair
-from people.services_teams import team_create, team_member_add
 
 pytestmark = pytest.mark.django_db
 

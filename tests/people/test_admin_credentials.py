@@ -13,8 +13,8 @@ from rest_framework.authtoken.models import Token
 from zeal import zeal_ignore
 
 from people.models import AuditEvent
-from tests.support.urlwalk import concrete_paths, routes
 from people.services_credentials import api_token_rotate
+from tests.support.urlwalk import concrete_paths, routes
 
 pytestmark = pytest.mark.django_db
 

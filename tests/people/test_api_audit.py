@@ -15,10 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from people.models import AuditEvent
+from people.services import account_deactivate
 from tests.support.api_schema import assert_conforms
 from tests.support.factories import TeamFactory, UserFactory
 from tests.support.people_audit import T0, one_of_each, record
-from people.services import account_deactivate
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/audit-events/"

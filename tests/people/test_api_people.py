@@ -20,9 +20,9 @@ from people.models import AuditEvent, ReportingLine, SignInSession, User
 from people.roles import GROUP_FOR_ROLE, Role
 from people.services import account_deactivate, reporting_line_change
 from people.services_people import SUPERUSER_ONLY
+from people.services_teams import team_member_remove
 from tests.support.api_schema import assert_conforms
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
-from people.services_teams import team_member_remove
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/people/"

@@ -6,9 +6,9 @@ import pytest
 from django.db import connection
 
 from people.models import Team, User
-from tests.support.factories import UserFactory
 from people.services import account_create
 from people.services_teams import team_create
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

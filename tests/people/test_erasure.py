@@ -21,8 +21,8 @@ from feedback.models import Feedback
 from peers.models import PairNote
 from people.erasure import VERB, person_erase
 from people.models import AuditEvent, ImportStatus, PeopleImport, User
-from tests.support.people_privacy import NOT_THEIRS, THEIRS, build_world
 from people.services_credentials import api_token_rotate
+from tests.support.people_privacy import NOT_THEIRS, THEIRS, build_world
 
 pytestmark = pytest.mark.django_db
 

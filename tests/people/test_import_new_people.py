@@ -14,8 +14,8 @@ from cadence.models import CadencePlan, CadencePolicy, PolicyItem
 from cadence.services import policy_apply
 from people.importing import _Importer, _levels_top_down, people_import, people_import_validate
 from people.models import AuditEvent, ReportingLine, Team, TeamMembership, User
-from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from people.services import account_create
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

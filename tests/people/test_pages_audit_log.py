@@ -22,9 +22,9 @@ from django.test.utils import CaptureQueriesContext
 from people.audit_catalogue import AREA_OF, AREAS, VERBS
 from people.forms_audit import FROM_AFTER_TO
 from people.models import AuditEvent, User
+from people.services import account_deactivate
 from tests.support.factories import TeamFactory, UserFactory
 from tests.support.people_audit import T0, one_of_each, record
-from people.services import account_deactivate
 
 pytestmark = pytest.mark.django_db
 URL = "/programme/audit/"

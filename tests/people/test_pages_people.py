@@ -17,8 +17,8 @@ from rest_framework.authtoken.models import Token
 from people.models import AuditEvent, ReportingLine, User
 from people.roles import Role
 from people.selectors import roles_of
-from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from people.services import account_deactivate
+from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 LIST = "/programme/people/"

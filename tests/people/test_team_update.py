@@ -5,8 +5,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from people.models import AuditEvent, Team
-from tests.support.factories import TeamFactory, UserFactory
 from people.services_teams import team_update
+from tests.support.factories import TeamFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 

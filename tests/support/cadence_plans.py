@@ -5,8 +5,8 @@ from datetime import UTC, datetime, time
 
 from cadence.engine import occurrences_generate
 from cadence.services import plan_create, plan_end, plan_update
-from tests.support.factories import UserFactory
 from people.services_teams import team_create
+from tests.support.factories import UserFactory
 
 ENDED = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 EARLIER = datetime(2026, 2, 10, 12, 0, tzinfo=UTC)

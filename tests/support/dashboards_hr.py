@@ -41,8 +41,8 @@ from coaching.services import (
     session_reschedule,
     team_call_review_create,
 )
-from tests.support.factories import UserFactory, one_on_one
 from people.services_teams import team_create, team_member_add
+from tests.support.factories import UserFactory, one_on_one
 
 NOW = datetime(2026, 3, 18, 12, 0, tzinfo=UTC)
 PLANTED = "PLANTED-NOTE-WORDS"  # written in every session: never on these pages

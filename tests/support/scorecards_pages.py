@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from coaching.services import team_call_review_create
-from tests.scorecards.conftest import criteria_of
 from people.services_teams import team_create, team_member_add
+from tests.scorecards.conftest import criteria_of
 
 # Words a rater writes; a page that must not show someone's scorecard must not show these.
 COACH_WORDS = {

@@ -39,7 +39,6 @@ from django_celery_beat.models import (
     SolarSchedule,
 )
 
-from cadence.services_calendar import calendar_feed_create_or_rotate
 from cadence.models import (
     CadencePlan,
     CadencePolicy,
@@ -50,6 +49,7 @@ from cadence.models import (
     Rollout,
 )
 from cadence.services import plan_create
+from cadence.services_calendar import calendar_feed_create_or_rotate
 from cadence.services_rollout import rollout_start, rollout_tick
 from coaching.models import (
     AgendaItem,
@@ -94,8 +94,8 @@ from people.import_worker import import_run
 from people.models import PeopleImport, Team, User
 from people.selectors import management_chain
 from people.services_credentials import api_token_rotate
-from people.services_teams import team_create, team_member_add
 from people.services_imports import import_upload
+from people.services_teams import team_create, team_member_add
 from scorecards import services as scorecard_services
 from scorecards.models import RecordedCall, Scorecard, ScoringRound
 from scorecards.models import Template as ScorecardTemplate
