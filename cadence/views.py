@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from core.forms import add_service_errors
+from core.forms import add_service_errors, submit
 from core.paging import page_asked
 from notifications.services import notification_preference_save, notifications_mark_read
 from people.access import request_roles
@@ -132,22 +132,18 @@ def plan_pause(request, pk):
 def plan_end(request, pk):
     plan = selectors.access_plan(user=request.user, pk=pk, manage=True)
     form = EndPlanForm(request.POST, plan=plan)
-    if form.is_valid():
-        try:
-            services.plan_end(
-                plan=plan,
-                actor=request.user,
-                reason=form.cleaned_data["reason"],
-                note=form.cleaned_data["note"],
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            return _answer(
-                request,
-                plan,
-                message="Plan ended. Its held sessions stay; future ones nobody touched are gone.",
-            )
+    ok, _ = submit(
+        form,
+        lambda data: services.plan_end(
+            plan=plan, actor=request.user, reason=data["reason"], note=data["note"]
+        ),
+    )
+    if ok:
+        return _answer(
+            request,
+            plan,
+            message="Plan ended. Its held sessions stay; future ones nobody touched are gone.",
+        )
     return _answer(request, plan, status=400, end_form=form)
 
 
@@ -226,12 +222,8 @@ def _manages_people(request) -> bool:
 @require_POST
 def notification_preferences(request):
     form = NotificationPreferenceForm(request.POST, manages_people=_manages_people(request))
-    if form.is_valid():
-        try:
-            notification_preference_save(person=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Preferences saved.")
-            return redirect(f"{reverse('notification_list')}#preferences")
+    ok, _ = submit(form, lambda data: notification_preference_save(person=request.user, **data))
+    if ok:
+        messages.success(request, "Preferences saved.")
+        return redirect(f"{reverse('notification_list')}#preferences")
     return _notifications_page(request, 400, form=form)

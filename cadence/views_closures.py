@@ -5,11 +5,10 @@ open them again. Refusals are 400 with the reason and nothing saved; everyone el
 gets 404."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from core.forms import add_service_errors
+from core.forms import submit
 from people.access import role_required
 from people.roles import Role
 
@@ -38,14 +37,10 @@ def _page(request, form, *, status=200):
 @role_required(Role.PROGRAMME_ADMIN)
 def closure_new(request):
     form = ClosureForm(request.POST)
-    if form.is_valid():
-        try:
-            closure = services.closure_create(actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Closed: {closure.name}. {removal_said(closure)}")
-            return redirect("closed_days")
+    ok, closure = submit(form, lambda data: services.closure_create(actor=request.user, **data))
+    if ok:
+        messages.success(request, f"Closed: {closure.name}. {removal_said(closure)}")
+        return redirect("closed_days")
     return _page(request, form, status=400)
 
 

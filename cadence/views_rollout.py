@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import Forbidden
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import page_asked
 from people.access import request_roles, role_required
 from people.roles import Role
@@ -43,16 +43,15 @@ def team_rollout(request, pk):
     if not rules.may_start_rollout(request.user, state.team):
         raise Http404
     form = RolloutStartForm(request.POST)
-    if form.is_valid():
-        try:
-            services.rollout_start(
-                team=state.team, actor=request.user, starts_on=form.cleaned_data["starts_on"]
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Rollout started: the checklist counts from its first day.")
-            return redirect("team_rollout", pk=state.team.pk)
+    ok, _ = submit(
+        form,
+        lambda data: services.rollout_start(
+            team=state.team, actor=request.user, starts_on=data["starts_on"]
+        ),
+    )
+    if ok:
+        messages.success(request, "Rollout started: the checklist counts from its first day.")
+        return redirect("team_rollout", pk=state.team.pk)
     return _page(request, state, start_form=form, status=400)
 
 
