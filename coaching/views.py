@@ -11,7 +11,7 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import Forbidden
-from core.forms import add_service_errors
+from core.forms import add_service_errors, submit
 from core.paging import page_asked
 from people.access import request_roles
 from people.roles import Role
@@ -184,12 +184,9 @@ def session_new(request):
     if request.GET.get("with"):
         initial["coachee"] = request.GET["with"]
     form = form_class(request.POST or None, user=request.user, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            session = _create(kind, request.user, form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
+    if request.method == "POST":
+        ok, session = submit(form, lambda data: _create(kind, request.user, data))
+        if ok:
             messages.success(request, f"{session.get_kind_display()} planned.")
             return redirect("session_detail", session.pk)
     status = 400 if request.method == "POST" else 200
@@ -403,25 +400,19 @@ def agenda_delete(request, pk):
 def commitment_add(request, pk):
     session = selectors.access_session(user=request.user, pk=pk)
     form = CommitmentForm(request.POST, session=session)
-    status = 200
-    if form.is_valid():
-        try:
-            services.commitment_create(
-                session=session,
-                actor=request.user,
-                text=form.cleaned_data["text"],
-                evidence=form.cleaned_data["evidence"],
-                due_on=form.cleaned_data["due_on"],
-                owner=form.cleaned_data["owner"],
-            )
-            form = None
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-            status = 400
-    else:
-        status = 400
-    extra = {"commitment_form": form} if form is not None else {"added": True}
-    return _fragment_or_page(request, pk, "coaching/_commitments.html", status, **extra)
+    ok, _ = submit(
+        form,
+        lambda data: services.commitment_create(
+            session=session,
+            actor=request.user,
+            text=data["text"],
+            evidence=data["evidence"],
+            due_on=data["due_on"],
+            owner=data["owner"],
+        ),
+    )
+    extra = {"added": True} if ok else {"commitment_form": form}
+    return _fragment_or_page(request, pk, "coaching/_commitments.html", 200 if ok else 400, **extra)
 
 
 @require_POST
@@ -561,17 +552,14 @@ def session_cancel(request, pk):
     if refused:
         return refused
     form = CancelForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.session_cancel(
-                session=session,
-                actor=request.user,
-                reason=form.cleaned_data["reason"],
-                note=form.cleaned_data["note"],
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
+    if request.method == "POST":
+        ok, _ = submit(
+            form,
+            lambda data: services.session_cancel(
+                session=session, actor=request.user, reason=data["reason"], note=data["note"]
+            ),
+        )
+        if ok:
             messages.success(request, "Session cancelled. The reason counts in the cadence health.")
             return _back_to_session(request, pk)
     return render(
@@ -595,17 +583,17 @@ def session_reschedule(request, pk):
             "duration_minutes": session.duration_minutes,
         },
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.session_reschedule(
+    if request.method == "POST":
+        ok, _ = submit(
+            form,
+            lambda data: services.session_reschedule(
                 session=session,
                 actor=request.user,
-                start=form.cleaned_data["scheduled_start"],
-                duration_minutes=form.cleaned_data["duration_minutes"],
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
+                start=data["scheduled_start"],
+                duration_minutes=data["duration_minutes"],
+            ),
+        )
+        if ok:
             messages.success(request, "Session moved.")
             return _back_to_session(request, pk)
     return render(
@@ -652,21 +640,17 @@ def session_rating(request, pk):
         return render(request, template, context, status=403)
     form = RatingForm(request.POST)
     status = 400
-    if form.is_valid():
-        try:
-            services.session_rating_save(
-                session=session,
-                rater=request.user,
-                score=form.cleaned_data["score"],
-                comment=form.cleaned_data["comment"],
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            if not request.htmx:
-                messages.success(request, "Your rating is saved — thank you.")
-                return _back_to_session(request, pk, "#rating")
-            status, form = 200, None
+    ok, _ = submit(
+        form,
+        lambda data: services.session_rating_save(
+            session=session, rater=request.user, score=data["score"], comment=data["comment"]
+        ),
+    )
+    if ok:
+        if not request.htmx:
+            messages.success(request, "Your rating is saved — thank you.")
+            return _back_to_session(request, pk, "#rating")
+        status, form = 200, None
     context = _page_context(request, pk, **({"rating_form": form} if form is not None else {}))
     context["rating_saved"] = status == 200
     return render(request, template, context, status=status)

@@ -7,13 +7,12 @@ Refusals come back as 400 with the reason, nothing saved; a coachee not below th
 viewer is a 404."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from core.forms import add_service_errors
+from core.forms import submit
 from people.models import User
 
 from . import selectors_diagnosis as selectors
@@ -85,24 +84,20 @@ def diagnosis_new(request, pk):
     form = DiagnosisForm(request.POST)
     if request.POST.get("step"):
         return _guided(request, person, form, status=200 if form.is_valid() else 400)
-    if form.is_valid():
-        try:
-            diagnosis = services.diagnosis_record(
-                author=request.user,
-                coachee=person,
-                notes=form.cleaned_data["notes"],
-                **form.answers(),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request,
-                f"Diagnosis saved: {diagnosis.get_gap_display()}. "
-                f"Next step: {services.NEXT_STEP[diagnosis.gap]}",
-            )
-            url = reverse("person_detail", args=[person.pk]) + "#diagnosis-heading"
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    ok, diagnosis = submit(
+        form,
+        lambda data: services.diagnosis_record(
+            author=request.user, coachee=person, notes=data["notes"], **form.answers()
+        ),
+    )
+    if ok:
+        messages.success(
+            request,
+            f"Diagnosis saved: {diagnosis.get_gap_display()}. "
+            f"Next step: {services.NEXT_STEP[diagnosis.gap]}",
+        )
+        url = reverse("person_detail", args=[person.pk]) + "#diagnosis-heading"
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if request.htmx:
         return _guided(request, person, form, status=400)
     return _page(request, person, form, status=400)

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.forms import add_service_errors
+from core.forms import submit
 from people.access import role_required
 from people.roles import Role
 
@@ -53,14 +53,10 @@ def _editor(request, area):
         form = FocusAreaForm(initial=initial, user=request.user)
         return render(request, "coaching/focus_area_form.html", {"area": area, "form": form})
     form = FocusAreaForm(request.POST, user=request.user)
-    if form.is_valid():
-        try:
-            saved = focus_area_save(actor=request.user, area=area, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"“{saved.name}” saved.")
-            return redirect("focus_area_list")
+    ok, saved = submit(form, lambda data: focus_area_save(actor=request.user, area=area, **data))
+    if ok:
+        messages.success(request, f"“{saved.name}” saved.")
+        return redirect("focus_area_list")
     context = {"area": area, "form": form}
     return render(request, "coaching/focus_area_form.html", context, status=400)
 

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from core.forms import add_service_errors
+from core.forms import submit
 from people.models import User
 from people.selectors import access_person
 
@@ -37,14 +37,8 @@ def _render_goal_list(request, *, form=None, error=None, status=200):
 def _create(request, owner: User):
     """Create from the posted form; on a refusal, the form with its errors."""
     form = GoalForm(request.POST, owner=owner)
-    if form.is_valid():
-        try:
-            services.goal_create(owner=owner, actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            return None
-    return form
+    ok, _ = submit(form, lambda data: services.goal_create(owner=owner, actor=request.user, **data))
+    return None if ok else form
 
 
 @require_http_methods(["GET", "POST"])
@@ -78,14 +72,12 @@ def goal_edit(request, pk):
     status = 200
     if request.method == "POST":
         form = GoalForm(request.POST, owner=goal.owner, kept_focus_area=goal.focus_area)
-        if form.is_valid():
-            try:
-                services.goal_update(goal=goal, actor=request.user, **form.cleaned_data)
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-            else:
-                messages.success(request, "Goal saved.")
-                return redirect(goals_page_url(goal.owner, request.user))
+        ok, _ = submit(
+            form, lambda data: services.goal_update(goal=goal, actor=request.user, **data)
+        )
+        if ok:
+            messages.success(request, "Goal saved.")
+            return redirect(goals_page_url(goal.owner, request.user))
         status = 400
     else:
         form = GoalForm(

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.forms import add_service_errors
+from core.forms import submit
 from people.access import role_required
 from people.roles import Role
 
@@ -54,14 +54,10 @@ def _editor(request, prompt):
             {"prompt": prompt, "form": PromptForm(initial=initial)},
         )
     form = PromptForm(request.POST)
-    if form.is_valid():
-        try:
-            prompt_save(actor=request.user, prompt=prompt, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Question saved.")
-            return redirect("prompt_list")
+    ok, _ = submit(form, lambda data: prompt_save(actor=request.user, prompt=prompt, **data))
+    if ok:
+        messages.success(request, "Question saved.")
+        return redirect("prompt_list")
     return render(
         request, "coaching/prompt_form.html", {"prompt": prompt, "form": form}, status=400
     )
