@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import Forbidden
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import first_of, page_asked
 from people.access import request_roles, role_required
 
@@ -174,26 +174,23 @@ def feedback_give(request):
         form = GiveForm(initial=initial, user=request.user)
         return _render_give(request, form)
     form = GiveForm(request.POST, user=request.user)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            item = services.feedback_give(
-                author=request.user,
-                recipient=data["recipient"],
-                stream=data["stream"],
-                observation=data["observation"],
-                impact=data["impact"],
-                suggestion=data["suggestion"],
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request,
-                f"Sent to {item.recipient.display_name}, in the {item.get_stream_display()} "
-                "stream.",
-            )
-            return redirect(f"{reverse('feedback_given')}?stream={item.stream}")
+    ok, item = submit(
+        form,
+        lambda data: services.feedback_give(
+            author=request.user,
+            recipient=data["recipient"],
+            stream=data["stream"],
+            observation=data["observation"],
+            impact=data["impact"],
+            suggestion=data["suggestion"],
+        ),
+    )
+    if ok:
+        messages.success(
+            request,
+            f"Sent to {item.recipient.display_name}, in the {item.get_stream_display()} stream.",
+        )
+        return redirect(f"{reverse('feedback_given')}?stream={item.stream}")
     return _render_give(request, form, status=400)
 
 
@@ -288,21 +285,20 @@ def feedback_acknowledge(request, pk):
     item = _received(request, pk)
     form = AcknowledgeForm(request.POST, user=request.user, linked=item.goal)
     status = 400
-    if form.is_valid():
-        try:
-            services.feedback_acknowledge(
-                feedback=item,
-                actor=request.user,
-                reflection=form.cleaned_data["reflection"],
-                themes=form.cleaned_data["themes"],
-                goal=form.cleaned_data["goal"],
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            status, form = 200, None
-            if not request.htmx:
-                messages.success(request, "Thank you — noted. Take your time to think about it.")
+    ok, _ = submit(
+        form,
+        lambda data: services.feedback_acknowledge(
+            feedback=item,
+            actor=request.user,
+            reflection=data["reflection"],
+            themes=data["themes"],
+            goal=data["goal"],
+        ),
+    )
+    if ok:
+        status, form = 200, None
+        if not request.htmx:
+            messages.success(request, "Thank you — noted. Take your time to think about it.")
     return _fragment_or_page(
         request, item, "feedback/_acknowledge.html", status, ack_form=form, ack_saved=status == 200
     )
@@ -317,16 +313,16 @@ def feedback_share(request, pk):
         request.POST, feedback=item, shared_with=[share.person for share in item.live_shares]
     )
     status = 400
-    if form.is_valid():
-        person = form.cleaned_data["person"]
-        try:
-            services.feedback_share(feedback=item, actor=request.user, person=person)
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            status, form = 200, None
-            if not request.htmx:
-                messages.success(request, f"Shared with {person.display_name}.")
+    ok, _ = submit(
+        form,
+        lambda data: services.feedback_share(
+            feedback=item, actor=request.user, person=data["person"]
+        ),
+    )
+    if ok:
+        if not request.htmx:
+            messages.success(request, f"Shared with {form.cleaned_data['person'].display_name}.")
+        status, form = 200, None
     return _fragment_or_page(request, item, "feedback/_sharing.html", status, share_form=form)
 
 
@@ -357,26 +353,24 @@ def feedback_request_new(request):
         form = RequestForm(initial={"stream": _stream_param(request)}, user=request.user)
         return _render_request_new(request, form)
     form = RequestForm(request.POST, user=request.user)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            asked = services.feedback_request_create(
-                requester=request.user,
-                responders=list(data["responders"]),
-                due_on=data["due_on"],
-                question=data["question"],
-                stream=data["stream"],
-                topic=data["topic"],
-                goal=data["goal"],
-                focus_area=data["focus_area"],
-                anonymous=data["anonymous"],
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            count = len(data["responders"])
-            messages.success(request, f"Asked {count} {'person' if count == 1 else 'people'}.")
-            return redirect("feedback_request_detail", asked.pk)
+    ok, asked = submit(
+        form,
+        lambda data: services.feedback_request_create(
+            requester=request.user,
+            responders=list(data["responders"]),
+            due_on=data["due_on"],
+            question=data["question"],
+            stream=data["stream"],
+            topic=data["topic"],
+            goal=data["goal"],
+            focus_area=data["focus_area"],
+            anonymous=data["anonymous"],
+        ),
+    )
+    if ok:
+        count = len(form.cleaned_data["responders"])
+        messages.success(request, f"Asked {count} {'person' if count == 1 else 'people'}.")
+        return redirect("feedback_request_detail", asked.pk)
     return _render_request_new(request, form, status=400)
 
 
@@ -455,22 +449,21 @@ def _asked_of_me(request, pk):
 def feedback_request_answer(request, pk):
     asked = _asked_of_me(request, pk)
     form = AnswerForm(request.POST)
-    if form.is_valid():
-        try:
-            services.feedback_request_answer(
-                request=asked,
-                responder=request.user,
-                observation=form.cleaned_data["observation"],
-                impact=form.cleaned_data["impact"],
-                suggestion=form.cleaned_data["suggestion"],
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request, f"Thank you — your answer reached {asked.requester.display_name}."
-            )
-            return redirect("feedback_inbox")
+    ok, _ = submit(
+        form,
+        lambda data: services.feedback_request_answer(
+            request=asked,
+            responder=request.user,
+            observation=data["observation"],
+            impact=data["impact"],
+            suggestion=data["suggestion"],
+        ),
+    )
+    if ok:
+        messages.success(
+            request, f"Thank you — your answer reached {asked.requester.display_name}."
+        )
+        return redirect("feedback_inbox")
     # Re-read so the page shows the state as it is now (e.g. already answered).
     asked = selectors.access_request(user=request.user, pk=pk)
     context = _request_context(request, asked, answer_form=form)
@@ -510,20 +503,19 @@ def feedback_inbox(request):
 @require_http_methods(["GET", "POST"])
 def wins(request):
     form = WinForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.win_share(
+    if request.method == "POST":
+        ok, _ = submit(
+            form,
+            lambda data: services.win_share(
                 author=request.user,
                 team=data["team"],
                 title=data["title"],
                 link=data["link"],
                 text=data["text"],
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"Shared with {data['team'].name}.")
+            ),
+        )
+        if ok:
+            messages.success(request, f"Shared with {form.cleaned_data['team'].name}.")
             return redirect("wins")
     shown = first_of(
         Win.objects.visible_to(request.user).select_related("author", "team"), WINS_SHOWN
