@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coaching.person_page import person_panel
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import first_of, page_asked
 from people.access import request_roles
 from people.roles import Role
@@ -91,16 +91,13 @@ def experiment_list(request):
     if request.method == "GET":
         return _render_experiments(request)
     form = ExperimentForm(request.POST, owner=request.user)
-    if form.is_valid():
-        try:
-            experiment = services.experiment_create(
-                owner=request.user, **_experiment_fields(form.cleaned_data)
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Experiment planned. Start it when you try it for real.")
-            return redirect("experiment_detail", experiment.pk)
+    ok, experiment = submit(
+        form,
+        lambda data: services.experiment_create(owner=request.user, **_experiment_fields(data)),
+    )
+    if ok:
+        messages.success(request, "Experiment planned. Start it when you try it for real.")
+        return redirect("experiment_detail", experiment.pk)
     return _render_experiments(request, form=form, status=400)
 
 
@@ -154,16 +151,15 @@ def experiment_detail(request, pk):
         return _render_experiment(request, selectors.access_experiment(user=request.user, pk=pk))
     experiment = selectors.access_own_experiment(user=request.user, pk=pk)
     form = ExperimentForm(request.POST, owner=request.user, kept=experiment)
-    if form.is_valid():
-        try:
-            services.experiment_update(
-                experiment=experiment, actor=request.user, **_experiment_fields(form.cleaned_data)
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Experiment saved.")
-            return redirect("experiment_detail", experiment.pk)
+    ok, _ = submit(
+        form,
+        lambda data: services.experiment_update(
+            experiment=experiment, actor=request.user, **_experiment_fields(data)
+        ),
+    )
+    if ok:
+        messages.success(request, "Experiment saved.")
+        return redirect("experiment_detail", experiment.pk)
     return _render_experiment(request, experiment, form=form, status=400)
 
 
@@ -202,16 +198,13 @@ def experiment_drop(request, pk):
 def experiment_finish(request, pk):
     experiment = selectors.access_own_experiment(user=request.user, pk=pk)
     form = ExperimentFinishForm(request.POST)
-    if form.is_valid():
-        try:
-            services.experiment_finish(
-                experiment=experiment, actor=request.user, **form.cleaned_data
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Done. Worth sharing? Publish what you learned.")
-            return redirect("experiment_detail", experiment.pk)
+    ok, _ = submit(
+        form,
+        lambda data: services.experiment_finish(experiment=experiment, actor=request.user, **data),
+    )
+    if ok:
+        messages.success(request, "Done. Worth sharing? Publish what you learned.")
+        return redirect("experiment_detail", experiment.pk)
     experiment.refresh_from_db()
     return _render_experiment(request, experiment, finish_form=form, status=400)
 
@@ -289,20 +282,18 @@ def learning_new(request):
     source = None
     if request.method == "POST":
         form = LearningForm(request.POST, author=request.user)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                learning = services.learning_publish(
-                    author=request.user,
-                    experiment=data.get("experiment"),
-                    session=data.get("session"),
-                    **_learning_fields(data),
-                )
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-            else:
-                messages.success(request, "Published. Colleagues can find it in the library now.")
-                return redirect("learning_detail", learning.pk)
+        ok, learning = submit(
+            form,
+            lambda data: services.learning_publish(
+                author=request.user,
+                experiment=data.get("experiment"),
+                session=data.get("session"),
+                **_learning_fields(data),
+            ),
+        )
+        if ok:
+            messages.success(request, "Published. Colleagues can find it in the library now.")
+            return redirect("learning_detail", learning.pk)
         status = 400
         source = form.cleaned_data.get("experiment") or form.cleaned_data.get("session")
     else:
@@ -360,16 +351,15 @@ def learning_edit(request, pk):
     status = 200
     if request.method == "POST":
         form = LearningForm(request.POST, author=request.user, kept=learning)
-        if form.is_valid():
-            try:
-                services.learning_update(
-                    learning=learning, actor=request.user, **_learning_fields(form.cleaned_data)
-                )
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-            else:
-                messages.success(request, "Saved.")
-                return redirect("learning_detail", learning.pk)
+        ok, _ = submit(
+            form,
+            lambda data: services.learning_update(
+                learning=learning, actor=request.user, **_learning_fields(data)
+            ),
+        )
+        if ok:
+            messages.success(request, "Saved.")
+            return redirect("learning_detail", learning.pk)
         status = 400
     else:
         form = LearningForm(
@@ -433,16 +423,15 @@ def team_playbooks(request, pk):
     status = 200
     if request.method == "POST":
         form = TeamPlaybooksForm(request.POST)
-        if form.is_valid():
-            try:
-                services.team_playbooks_set(
-                    team=team, actor=request.user, modules=form.cleaned_data["modules"]
-                )
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-            else:
-                messages.success(request, f"Saved the playbook modules {team.name} uses.")
-                return redirect(reverse("team_playbooks", args=[team.pk]))
+        ok, _ = submit(
+            form,
+            lambda data: services.team_playbooks_set(
+                team=team, actor=request.user, modules=data["modules"]
+            ),
+        )
+        if ok:
+            messages.success(request, f"Saved the playbook modules {team.name} uses.")
+            return redirect(reverse("team_playbooks", args=[team.pk]))
         status = 400
     else:
         form = TeamPlaybooksForm(initial={"modules": [m.pk for m in team.playbook_modules.all()]})
