@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import page_asked
 from people.access import role_required
 from people.roles import Role
@@ -56,14 +56,10 @@ def _back(request, channel_pk: int | None = None) -> str:
 @role_required(Role.PROGRAMME_ADMIN)
 def channel_connect(request):
     form = ChannelConnectForm(request.POST, user=request.user)
-    if form.is_valid():
-        try:
-            channel = services.channel_connect(actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{channel.team} is connected. Send a test to see it arrive.")
-            return redirect(_back(request, channel.pk))
+    ok, channel = submit(form, lambda data: services.channel_connect(actor=request.user, **data))
+    if ok:
+        messages.success(request, f"{channel.team} is connected. Send a test to see it arrive.")
+        return redirect(_back(request, channel.pk))
     return _page(request, connect_form=form)
 
 
@@ -72,14 +68,12 @@ def channel_connect(request):
 def channel_change(request, pk: int):
     channel = access_channel(pk=pk)
     form = ChannelChangeForm(request.POST, channel=channel)
-    if form.is_valid():
-        try:
-            services.channel_change(actor=request.user, channel=channel, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{channel.team}'s channel saved.")
-            return redirect(_back(request, pk))
+    ok, _ = submit(
+        form, lambda data: services.channel_change(actor=request.user, channel=channel, **data)
+    )
+    if ok:
+        messages.success(request, f"{channel.team}'s channel saved.")
+        return redirect(_back(request, pk))
     return _page(request, bound=form)
 
 
