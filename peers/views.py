@@ -14,8 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coaching.models import CoachingSession
-from core.errors import Forbidden
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import first_of, page_asked
 from people.access import request_roles, role_required
 from people.roles import Role
@@ -78,21 +77,17 @@ def _render_list(request, *, ask_form=None, status=200):
 def peer_request_set(request):
     """Ask for a peer, or change what you asked."""
     form = PeerRequestForm(request.POST)
-    if form.is_valid():
-        asked_before = selectors.own_peer_request(user=request.user) is not None
-        try:
-            peer_requests.peer_request_set(person=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request,
-                "Saved: whoever forms pairs for your team sees what you asked."
-                if asked_before
-                else "You asked for a peer. Whoever forms pairs for your team sees it; you "
-                "will be asked to accept a pair's agreement as usual.",
-            )
-            return redirect("pair_list")
+    asked_before = selectors.own_peer_request(user=request.user) is not None
+    ok, _ = submit(form, lambda data: peer_requests.peer_request_set(person=request.user, **data))
+    if ok:
+        messages.success(
+            request,
+            "Saved: whoever forms pairs for your team sees what you asked."
+            if asked_before
+            else "You asked for a peer. Whoever forms pairs for your team sees it; you "
+            "will be asked to accept a pair's agreement as usual.",
+        )
+        return redirect("pair_list")
     return _render_list(request, ask_form=form, status=400)
 
 
@@ -162,16 +157,14 @@ def pair_new(request):
         return _render_new(request, form, focus_area)
     focus_area = _focus_from(request.POST)
     form = _pair_form(request, request.POST, focus_area=focus_area)
-    if form.is_valid():
-        try:
-            pair = services.pair_create(actor=request.user, **_create_args(form.cleaned_data))
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request, "Pair formed. Each member now reads the agreement and accepts it."
-            )
-            return redirect("pair_detail", pk=pair.pk)
+    ok, pair = submit(
+        form, lambda data: services.pair_create(actor=request.user, **_create_args(data))
+    )
+    if ok:
+        messages.success(
+            request, "Pair formed. Each member now reads the agreement and accepts it."
+        )
+        return redirect("pair_detail", pk=pair.pk)
     return _render_new(request, form, focus_area, status=400)
 
 
@@ -318,16 +311,15 @@ def pair_end(request, pk):
 def pair_agreement(request, pk):
     pair = selectors.access_pair(user=request.user, pk=pk)
     form = AgreementForm(request.POST)
-    if form.is_valid():
-        try:
-            services.pair_agreement_update(
-                pair=pair, actor=request.user, text=form.cleaned_data["agreement_text"]
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Agreement saved.")
-            return redirect("pair_detail", pk=pair.pk)
+    ok, _ = submit(
+        form,
+        lambda data: services.pair_agreement_update(
+            pair=pair, actor=request.user, text=data["agreement_text"]
+        ),
+    )
+    if ok:
+        messages.success(request, "Agreement saved.")
+        return redirect("pair_detail", pk=pair.pk)
     errors = [e for errs in form.errors.values() for e in errs]
     return _render_pair(request, pair, status=400, error=errors, agreement_form=form)
 
@@ -336,13 +328,11 @@ def pair_agreement(request, pk):
 def pair_note_add(request, pk):
     pair = selectors.access_pair(user=request.user, pk=pk)
     form = PairNoteForm(request.POST)
-    if form.is_valid():
-        try:
-            services.pair_note_add(pair=pair, actor=request.user, text=form.cleaned_data["text"])
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            return redirect(reverse("pair_detail", args=[pair.pk]) + "#notes-heading")
+    ok, _ = submit(
+        form, lambda data: services.pair_note_add(pair=pair, actor=request.user, text=data["text"])
+    )
+    if ok:
+        return redirect(reverse("pair_detail", args=[pair.pk]) + "#notes-heading")
     errors = [e for errs in form.errors.values() for e in errs]
     return _render_pair(request, pair, status=400, error=errors, note_form=form)
 
@@ -351,14 +341,12 @@ def pair_note_add(request, pk):
 def pair_habit_add(request, pk):
     pair = selectors.access_pair(user=request.user, pk=pk)
     form = HabitForm(request.POST)
-    if form.is_valid():
-        try:
-            services.habit_add(pair=pair, actor=request.user, text=form.cleaned_data["text"])
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Habit added. Your partner checks it in at your sessions.")
-            return redirect(reverse("pair_detail", args=[pair.pk]) + "#habits-heading")
+    ok, _ = submit(
+        form, lambda data: services.habit_add(pair=pair, actor=request.user, text=data["text"])
+    )
+    if ok:
+        messages.success(request, "Habit added. Your partner checks it in at your sessions.")
+        return redirect(reverse("pair_detail", args=[pair.pk]) + "#habits-heading")
     errors = [e for errs in form.errors.values() for e in errs]
     return _render_pair(request, pair, status=400, error=errors, habit_form=form)
 
