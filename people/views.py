@@ -18,6 +18,8 @@ from .rules import may_become_first_programme_admin
 def profile(request):
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST":
+        # Not core.forms.submit: a save the service refuses also reloads the person,
+        # whom the bound ModelForm has already written the refused values on.
         if form.is_valid():
             try:
                 services_profile.profile_update(

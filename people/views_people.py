@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import Forbidden
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import page_asked
 
 from .access import role_required
@@ -84,23 +84,18 @@ def _list(request, new_form, *, status=200, refusal=None):
 @role_required(Role.PROGRAMME_ADMIN)
 def person_new(request):
     form = PersonNewForm(request.POST, user=request.user)
-    if form.is_valid():
-        welcome = form.cleaned_data["welcome"]
-        try:
-            person = person_create(actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            told = (
-                f"A link to set their password is on its way to {person.email}."
-                if welcome
-                else (
-                    f"They sign in with {person.email}: by single sign-on, or with a password "
-                    "they set from “Forgot your password?”."
-                )
+    ok, person = submit(form, lambda data: person_create(actor=request.user, **data))
+    if ok:
+        told = (
+            f"A link to set their password is on its way to {person.email}."
+            if form.cleaned_data["welcome"]
+            else (
+                f"They sign in with {person.email}: by single sign-on, or with a password "
+                "they set from “Forgot your password?”."
             )
-            messages.success(request, f"{person} is added. {told}")
-            return redirect("programme_person", pk=person.pk)
+        )
+        messages.success(request, f"{person} is added. {told}")
+        return redirect("programme_person", pk=person.pk)
     return _list(request, form, status=400)
 
 
@@ -116,9 +111,7 @@ def person_detail(request, pk: int):
         record,
         form,
         "details_form",
-        lambda: person_details_change(
-            actor=request.user, person=record.person, **form.cleaned_data
-        ),
+        lambda data: person_details_change(actor=request.user, person=record.person, **data),
     )
 
 
@@ -132,8 +125,8 @@ def person_manager(request, pk: int):
         record,
         form,
         "manager_form",
-        lambda: person_manager_change(
-            actor=request.user, person=record.person, manager=form.cleaned_data["manager"]
+        lambda data: person_manager_change(
+            actor=request.user, person=record.person, manager=data["manager"]
         ),
     )
 
@@ -148,8 +141,8 @@ def person_appointments(request, pk: int):
         record,
         form,
         "appointments_form",
-        lambda: appointments_set(
-            actor=request.user, person=record.person, roles=map(Role, form.cleaned_data["roles"])
+        lambda data: appointments_set(
+            actor=request.user, person=record.person, roles=map(Role, data["roles"])
         ),
     )
 
@@ -164,9 +157,7 @@ def person_deactivate_view(request, pk: int):
         record,
         form,
         "leave_form",
-        lambda: person_deactivate(
-            actor=request.user, person=record.person, reason=form.cleaned_data["reason"]
-        ),
+        lambda data: person_deactivate(actor=request.user, person=record.person, reason=data["reason"]),
         done=f"{record.person} is deactivated: every sign-in, API token and calendar feed "
         "of theirs is ended, and so are the plans they were in. Their history stays.",
     )
@@ -208,16 +199,13 @@ def _act(request, record, act, *, done):
 
 
 def _change(request, record, form, name, change, *, done=None):
-    """Validate `form`, run `change` (a service call); on success say so and show the
-    page afresh, else show it again with the form's errors, as a 400."""
-    if form.is_valid():
-        try:
-            changed = change()
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, done or ("Saved." if changed else "Nothing changed."))
-            return redirect("programme_person", pk=record.person.pk)
+    """Submit `form` to `change` (a service call given the cleaned data); on success
+    say so and show the page afresh, else show it again with the form's errors, as a
+    400."""
+    ok, changed = submit(form, change)
+    if ok:
+        messages.success(request, done or ("Saved." if changed else "Nothing changed."))
+        return redirect("programme_person", pk=record.person.pk)
     return _detail(request, record, status=400, **{name: form})
 
 

@@ -6,13 +6,12 @@ through `people.services_teams`, so each change is audited and the cadence follo
 theirs ends). Refusals are 400 with the reason, nothing saved; everyone else gets 404."""
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.forms import add_service_errors
+from core.forms import submit
 from core.paging import page_asked
 
 from .access import role_required
@@ -47,14 +46,10 @@ def _list(request, new_form, *, status=200):
 @role_required(Role.PROGRAMME_ADMIN)
 def team_new(request):
     form = TeamForm(request.POST, user=request.user)
-    if form.is_valid():
-        try:
-            team = team_create(actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{team} is made. Add its people.")
-            return redirect("team_detail", pk=team.pk)
+    ok, team = submit(form, lambda data: team_create(actor=request.user, **data))
+    if ok:
+        messages.success(request, f"{team} is made. Add its people.")
+        return redirect("team_detail", pk=team.pk)
     return _list(request, form, status=400)
 
 
@@ -66,14 +61,10 @@ def team_detail(request, pk: int):
         initial = {"name": team.name, "lead": team.lead_id}
         return _detail(request, team, team_form=TeamForm(initial=initial, user=request.user))
     form = TeamForm(request.POST, user=request.user)
-    if form.is_valid():
-        try:
-            changed = team_update(team=team, actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Saved." if changed else "Nothing changed.")
-            return redirect("team_detail", pk=pk)
+    ok, changed = submit(form, lambda data: team_update(team=team, actor=request.user, **data))
+    if ok:
+        messages.success(request, "Saved." if changed else "Nothing changed.")
+        return redirect("team_detail", pk=pk)
     return _detail(request, team_with_members(pk=pk), team_form=form, status=400)
 
 
