@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from core.errors import Forbidden
-from core.forms import add_service_errors
+from core.forms import add_service_errors, submit
 from core.paging import first_of, page_asked
 from people.access import request_roles, role_required
 from people.roles import Role
@@ -110,12 +110,11 @@ def call_list(request):
 @require_http_methods(["GET", "POST"])
 def call_new(request):
     form = CallForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            call = services.recorded_call_create(actor=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
+    if request.method == "POST":
+        ok, call = submit(
+            form, lambda data: services.recorded_call_create(actor=request.user, **data)
+        )
+        if ok:
             messages.success(request, "Call added. Now pick how it gets scored.")
             return redirect("call_detail", call.pk)
     status = 400 if request.method == "POST" else 200
@@ -158,16 +157,14 @@ def call_score(request, pk):
     """Open a round on the call: by yourself, with colleagues, or as the coach."""
     call = selectors.access_call(user=request.user, pk=pk)
     form = StartScoringForm(request.POST, call=call, user=request.user)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            scoring = OPENERS[data["how"]](
-                request.user, call, data["template"], list(data.get("peers") or [])
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            return redirect("round_detail", scoring.pk)
+    ok, scoring = submit(
+        form,
+        lambda data: OPENERS[data["how"]](
+            request.user, call, data["template"], list(data.get("peers") or [])
+        ),
+    )
+    if ok:
+        return redirect("round_detail", scoring.pk)
     return _render_call(request, call, form, status=400)
 
 
@@ -222,28 +219,27 @@ def round_scorecard_save(request, pk):
     if view.viewer_rater is None:
         raise Http404  # not a rater here: there is no form to post
     form = ScorecardForm(request.POST, version=view.version)
-    if form.is_valid():
-        try:
-            services.scorecard_save(
-                actor=request.user,
-                scoring=scoring,
-                scores=form.score_inputs(),
-                keep=form.cleaned_data["keep"],
-                try_next=form.cleaned_data["try_next"],
-                submit=form.submitting,
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
-            if request.htmx and not form.submitting:
-                # The form again, as saved, in place.
-                context = {**_round_context(request, scoring), "draft_saved": True}
-                return render(request, "scorecards/_scorecard_form.html", context)
-            done = "Submitted." if form.submitting else "Draft saved: only you see it."
-            messages.success(request, done)
-            if request.htmx:  # submitted: the whole page changes (scores revealed)
-                return HttpResponseClientRedirect(reverse("round_detail", args=[scoring.pk]))
-            return redirect("round_detail", scoring.pk)
+    ok, _ = submit(
+        form,
+        lambda data: services.scorecard_save(
+            actor=request.user,
+            scoring=scoring,
+            scores=form.score_inputs(),
+            keep=data["keep"],
+            try_next=data["try_next"],
+            submit=form.submitting,
+        ),
+    )
+    if ok:
+        if request.htmx and not form.submitting:
+            # The form again, as saved, in place.
+            context = {**_round_context(request, scoring), "draft_saved": True}
+            return render(request, "scorecards/_scorecard_form.html", context)
+        done = "Submitted." if form.submitting else "Draft saved: only you see it."
+        messages.success(request, done)
+        if request.htmx:  # submitted: the whole page changes (scores revealed)
+            return HttpResponseClientRedirect(reverse("round_detail", args=[scoring.pk]))
+        return redirect("round_detail", scoring.pk)
     context = _round_context(request, scoring, form)
     template = "scorecards/_scorecard_form.html" if request.htmx else "scorecards/round_detail.html"
     return render(request, template, context, status=400)
@@ -290,19 +286,18 @@ def calibration_list(request):
 @role_required(Role.PROGRAMME_ADMIN, Role.MANAGER_OF_MANAGERS)
 def calibration_new(request):
     form = CalibrationForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            scoring = services.calibration_open(
+    if request.method == "POST":
+        ok, scoring = submit(
+            form,
+            lambda data: services.calibration_open(
                 actor=request.user,
                 work=data["work"],
                 template=data["template"],
                 raters=list(data["raters"]),
                 title=data["title"],
-            )
-        except (ValidationError, Forbidden) as exc:
-            add_service_errors(form, exc)
-        else:
+            ),
+        )
+        if ok:
             messages.success(request, "Calibration open: each rater scores blind.")
             return redirect("round_detail", scoring.pk)
     status = 400 if request.method == "POST" else 200
