@@ -32,7 +32,7 @@ class TimeInput(forms.TimeInput):
 def add_service_errors(form: forms.Form, exc) -> None:
     """Put a service's ValidationError on a form: on the field it names when the form
     has that field, otherwise at the top; a `Forbidden` refusal's reason likewise, on
-    the field it names. Shared by every app's pages."""
+    the field it names. `submit` calls it; so does a page with its own `try`."""
     if isinstance(exc, Forbidden):
         form.add_error(exc.field if exc.field in form.fields else None, exc.reason)
     elif hasattr(exc, "error_dict"):
