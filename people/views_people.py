@@ -157,7 +157,9 @@ def person_deactivate_view(request, pk: int):
         record,
         form,
         "leave_form",
-        lambda data: person_deactivate(actor=request.user, person=record.person, reason=data["reason"]),
+        lambda data: person_deactivate(
+            actor=request.user, person=record.person, reason=data["reason"]
+        ),
         done=f"{record.person} is deactivated: every sign-in, API token and calendar feed "
         "of theirs is ended, and so are the plans they were in. Their history stays.",
     )
