@@ -8,10 +8,8 @@ class CadenceConfig(AppConfig):
         from coaching.signals import move_slots_wanted, session_changed, session_moving
         from peers.signals import (
             pair_ended,
-            pair_formed,
             pair_members_changed,
             pair_started,
-            peer_requested,
         )
         from people.signals import (
             person_deactivated,
@@ -29,13 +27,11 @@ class CadenceConfig(AppConfig):
             follow_pair_members,
             follow_team_lead,
             follow_team_membership,
-            invite_pair_members,
             offer_free_slots,
             refuse_clashing_move,
             resume_cadence_of_returner,
             revoke_calendar_feed,
             start_pair_cadence,
-            tell_manager_of_peer_request,
             tell_others_of_session_change,
         )
 
@@ -46,8 +42,6 @@ class CadenceConfig(AppConfig):
         pair_started.connect(start_pair_cadence, dispatch_uid="cadence-pair-started")
         pair_members_changed.connect(follow_pair_members, dispatch_uid="cadence-pair-members")
         pair_ended.connect(end_pair_cadence, dispatch_uid="cadence-pair-ended")
-        pair_formed.connect(invite_pair_members, dispatch_uid="cadence-pair-formed")
-        peer_requested.connect(tell_manager_of_peer_request, dispatch_uid="cadence-peer-asked")
         session_changed.connect(
             tell_others_of_session_change, dispatch_uid="cadence-session-change"
         )

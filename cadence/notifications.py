@@ -4,9 +4,8 @@ app's `ready()`.
 
 Sessions: the reminder the day before, a missed session, an escalation, the calendar
 invitation, a move or cancellation, a withdrawal; the weekly digests; a team's call
-review reminder and digest in its channel; a peer pair's invitation and a request for
-a peer, which the cadence tells while pairs have no app of their own (its producers
-are `pair_invitations` and `peer_requests`)."""
+review reminder and digest in its channel. A pair's invitation and a request for a
+peer are told by `peers.notifications`, feedback requests by `feedback.notifications`."""
 
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -21,9 +20,8 @@ from coaching.selectors import open_commitments_seen_by
 from notifications import kinds
 from notifications.delivery import absolute
 from notifications.models import Notification, NotificationKind
-from peers.selectors import cadence_text as pair_cadence_text
 
-from . import escalations, invitations, pair_invitations, peer_requests
+from . import escalations, invitations
 from .calendar import itip_ical, itip_withdrawn
 from .digest import manager_digest, team_digest
 
@@ -154,26 +152,6 @@ def digest(row: Notification, context: dict) -> dict:
     return context
 
 
-def pair_invited(row: Notification, context: dict) -> dict | None:
-    if not pair_invitations.still_invited(row):
-        return None  # answered, left or ended meanwhile
-    person, pair = row.recipient, row.pair
-    partners = [
-        m.person.display_name
-        for m in pair.members.filter(left_at__isnull=True).select_related("person")
-        if m.person_id != person.pk
-    ]
-    when = pair_cadence_text(pair)
-    context.update(
-        pair=pair,
-        formed_by=pair.created_by,
-        partners_names=", ".join(partners),
-        cadence_text=when[:1].lower() + when[1:],
-        pair_url=absolute(reverse("pair_detail", args=[pair.pk])),
-    )
-    return context
-
-
 def session_invited(row: Notification, context: dict) -> dict | None:
     _with_session(row, context)
     if not invitations.still_invited(row):
@@ -204,13 +182,6 @@ def session_withdrawn(row: Notification, context: dict) -> dict:
         sessions_url=absolute(reverse("session_list")),
         itip=itip_withdrawn(facts, reader=row.recipient),
     )
-    return context
-
-
-def peer_asked(row: Notification, context: dict) -> dict | None:
-    if not peer_requests.still_asking(row):
-        return None  # they may no longer be paired by this person
-    context.update(asked=row.peer_request.person, pair_new_url=absolute(reverse("pair_new")))
     return context
 
 
@@ -249,8 +220,6 @@ def register() -> None:
         Kind(NotificationKind.DIGEST, message=digest),
         Kind(NotificationKind.TEAM_REMINDER, team_text=team_reminder),
         Kind(NotificationKind.TEAM_DIGEST, team_text=weekly_team_digest),
-        Kind(NotificationKind.PAIR_INVITED, message=pair_invited),
-        Kind(NotificationKind.PEER_ASKED, message=peer_asked),
         Kind(
             NotificationKind.SESSION_INVITED,
             message=session_invited,

@@ -1,13 +1,6 @@
 from django.core.exceptions import ValidationError
 
-from . import (
-    availability,
-    invitations,
-    pair_invitations,
-    peer_requests,
-    services,
-    services_calendar,
-)
+from . import availability, invitations, services, services_calendar
 
 
 def follow_team_membership(sender, membership, **kwargs):
@@ -32,14 +25,6 @@ def follow_pair_members(sender, pair, actor=None, **kwargs):
 
 def end_pair_cadence(sender, pair, actor=None, **kwargs):
     services.pair_cadence_end(pair=pair, actor=actor)
-
-
-def invite_pair_members(sender, pair, actor=None, **kwargs):
-    pair_invitations.invited_queue(pair=pair, actor=actor)
-
-
-def tell_manager_of_peer_request(sender, request, **kwargs):
-    peer_requests.asked_queue(request=request)
 
 
 def revoke_calendar_feed(sender, person, **kwargs):

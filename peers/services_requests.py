@@ -3,8 +3,8 @@ they would like to work on — so that whoever forms pairs (their team's lead, t
 managers above them, programme admins) pairs people who asked, not only people they
 picked. Participation stays voluntary both ways: a request can be changed or
 withdrawn at any time, and it is answered, and so removed, when a pair of theirs
-starts (`peers.services`). A new request tells their manager (`peer_requested`: the
-cadence app's outbox), who may pair them.
+starts (`peers.services`). A new request tells their manager (`peer_requested`:
+`peers.notifications`, through the outbox), who may pair them.
 
 Keyword-only, atomic; refusals raise django's ValidationError (the page shows it,
 the API answers 400) and nothing is written."""

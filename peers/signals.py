@@ -1,4 +1,5 @@
-"""Signals for apps to the right (the cadence engine), so peers imports none of them.
+"""Signals for apps to the right (the cadence engine), so peers imports none of them,
+and for peers' own notifications (`peers.notifications`, connected at its `ready()`).
 Each is sent inside the transaction of the change: a receiver's writes commit or roll
 back with it."""
 
