@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from core.api import (
     NOT_FOUND,
     VALIDATION_ERROR,
+    WALL_TIME_FORMATS,
     StrictSerializer,
     inline_enum,
     query_params,
@@ -38,7 +39,6 @@ from .selectors_plans import PLAN_STATES, plans_listed, plans_shown
 
 PLAN_ID = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH)
 # The time formats the page's form reads: a wall time, never an offset.
-WALL_TIME_FORMATS = ["%H:%M", "%H:%M:%S", "%H:%M:%S.%f"]
 # Rule fields only one kind of recurrence uses (PlanRuleForm leaves them out otherwise).
 USED_ONLY_BY = {"interval_weeks": Recurrence.WEEKLY, "week_of_month": Recurrence.MONTHLY_NTH}
 # The reasons a person may give; "team policy ended" is the policy's own.

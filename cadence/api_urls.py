@@ -1,11 +1,9 @@
 """API routes of the cadence app, mounted under /api/v1/."""
 
-from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from . import (
     api_closures,
-    api_notifications,
     api_plans,
     api_policies,
     api_rollout,
@@ -14,16 +12,8 @@ from . import (
 router = SimpleRouter(use_regex_path=False)
 api_rollout.register(router)
 api_plans.register(router)
-api_notifications.register(router)
 router.register("cadence-policies", api_policies.CadencePolicyViewSet, basename="cadence-policy")
 router.register("team-cadence", api_policies.TeamCadenceViewSet, basename="team-cadence")
 router.register("closed-days", api_closures.ClosureViewSet, basename="closed-day")
 
-urlpatterns = [
-    *router.urls,
-    path(
-        "me/notification-preferences/",
-        api_notifications.NotificationPreferenceView.as_view(),
-        name="notification-preferences",
-    ),
-]
+urlpatterns = router.urls

@@ -3,8 +3,6 @@
 from django import forms
 
 from core.forms import TimeInput
-from notifications.models import NotificationPreference
-from notifications.services import MANAGER_PREFERENCE_FIELDS, PREFERENCE_FIELDS
 
 from .models import PLANNED_KINDS, EndReason, Recurrence, Weekday
 from .selectors_plans import PLAN_STATES
@@ -81,28 +79,6 @@ class EndPlanForm(forms.Form):
     def __init__(self, *args, plan, **kwargs):
         kwargs.setdefault("prefix", f"end-{plan.pk}")
         super().__init__(*args, **kwargs)
-
-
-class NotificationPreferenceForm(forms.ModelForm):
-    class Meta:
-        model = NotificationPreference
-        fields = list(PREFERENCE_FIELDS)
-        widgets = {"quiet_from": TimeInput(), "quiet_until": TimeInput()}
-
-    def __init__(self, *args, manages_people: bool, **kwargs):
-        """Someone without reports is not offered the kinds only managers receive; as
-        the fields are gone, saving leaves their stored values alone."""
-        super().__init__(*args, **kwargs)
-        if not manages_people:
-            for name in MANAGER_PREFERENCE_FIELDS:
-                del self.fields[name]
-
-    def validate_unique(self):
-        """The service keeps one row per person."""
-
-
-class MarkReadForm(forms.Form):
-    up_to = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
 def plan_with_forms(plan, **bound):

@@ -1,6 +1,6 @@
 """The notification kinds the cadence sends (`notifications.kinds`): what each message
-says and whether it is still worth sending when its turn comes. Registered at the
-app's `ready()`.
+says, whether it is still worth sending when its turn comes, and its line in the
+in-app list (`notification_lines`). Registered at the app's `ready()`.
 
 Sessions: the reminder the day before, a missed session, an escalation, the calendar
 invitation, a move or cancellation, a withdrawal; the weekly digests; a team's call
@@ -21,7 +21,7 @@ from notifications import kinds
 from notifications.delivery import absolute
 from notifications.models import Notification, NotificationKind
 
-from . import escalations, invitations
+from . import escalations, invitations, notification_lines
 from .calendar import itip_ical, itip_withdrawn
 from .digest import manager_digest, team_digest
 
@@ -213,28 +213,47 @@ def weekly_team_digest(row: Notification) -> str:
 
 def register() -> None:
     Kind = kinds.Kind
+    lines = notification_lines
+    about_sessions = {
+        "related": lines.SESSION_RELATED,
+        "lines_prefetch": lines.prefetch,
+        "prefetch": prefetch,
+    }
     kinds.register(
-        Kind(NotificationKind.UPCOMING, message=upcoming, prefetch=prefetch),
-        Kind(NotificationKind.MISSED, message=missed, prefetch=prefetch),
-        Kind(NotificationKind.ESCALATION, message=escalation, prefetch=prefetch),
-        Kind(NotificationKind.DIGEST, message=digest),
+        Kind(
+            NotificationKind.UPCOMING, message=upcoming, line=lines.upcoming_line, **about_sessions
+        ),
+        Kind(NotificationKind.MISSED, message=missed, line=lines.session_line, **about_sessions),
+        Kind(
+            NotificationKind.ESCALATION,
+            message=escalation,
+            line=lines.escalation_line,
+            **about_sessions,
+        ),
+        Kind(NotificationKind.DIGEST, message=digest, line=lines.digest_line),
         Kind(NotificationKind.TEAM_REMINDER, team_text=team_reminder),
         Kind(NotificationKind.TEAM_DIGEST, team_text=weekly_team_digest),
         Kind(
             NotificationKind.SESSION_INVITED,
             message=session_invited,
-            prefetch=prefetch,
+            line=lines.session_line,
             preference="email_invitations",
+            **about_sessions,
         ),
         *(
             Kind(
-                kind, message=session_changed, prefetch=prefetch, preference="email_session_changed"
+                kind,
+                message=session_changed,
+                line=lines.change_line,
+                preference="email_session_changed",
+                **about_sessions,
             )
             for kind in CHANGE_KINDS
         ),
         Kind(
             NotificationKind.SESSION_WITHDRAWN,
             message=session_withdrawn,
+            line=lines.withdrawn_line,
             preference="email_session_changed",
         ),
     )

@@ -14,14 +14,7 @@ urlpatterns = [
     path("cadence/plans/<int:pk>/pause/", views.plan_pause, name="plan_pause"),
     path("cadence/plans/<int:pk>/end/", views.plan_end, name="plan_end"),
     path("cadence/plans/<int:pk>/restart/", views.plan_restart, name="plan_restart"),
-    path("me/notifications/", views.notification_list, name="notification_list"),
-    path("me/notifications/read/", views.notifications_read, name="notifications_read"),
     path("me/digests/<str:period>/", views.digest_detail, name="digest_detail"),
-    path(
-        "me/notifications/preferences/",
-        views.notification_preferences,
-        name="notification_preferences",
-    ),
     path("programme/cadence/", views_policies.team_cadence, name="team_cadence"),
     path("programme/cadence/policies/new/", views_policy_editor.policy_new, name="policy_new"),
     path(

@@ -1,9 +1,8 @@
-"""Cadence pages: "My cadence" for the people who run plans, and everyone's own
-notifications. Each view parses, calls one service or selector, renders. Plan forms
+"""Cadence pages: "My cadence" for the people who run plans, and a manager's weekly
+digests. Each view parses, calls one service or selector, renders. Plan forms
 post normally and through htmx (the plan's fragment is swapped in); refusals are
 400 with the reason and nothing saved."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
@@ -11,16 +10,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from core.forms import add_service_errors, submit
-from core.paging import page_asked
-from notifications.services import notification_preference_save, notifications_mark_read
 from people.access import request_roles
 from people.roles import Role
 
 from . import selectors, services
 from .forms import (
     EndPlanForm,
-    MarkReadForm,
-    NotificationPreferenceForm,
     PauseForm,
     PlanRuleForm,
     plan_with_forms,
@@ -164,35 +159,7 @@ def plan_restart(request, pk):
     )
 
 
-# --- Notifications ----------------------------------------------------------------------
-
-
-def _notifications_page(request, status=200, *, form=None, error=None):
-    """`?page=`: a bad number is a 400 saying so, the first page shown; past the last,
-    the last."""
-    number, page_error = page_asked(request.GET.get("page"))
-    if page_error:
-        status, error = 400, [*(error or []), page_error]
-    inbox = selectors.notifications_page(user=request.user, page_number=number)
-    manages_people = _manages_people(request)
-    return render(
-        request,
-        "cadence/notifications.html",
-        {
-            "inbox": inbox,
-            "form": form
-            or NotificationPreferenceForm(instance=inbox.preference, manages_people=manages_people),
-            "manages_people": manages_people,
-            "error": error,
-            "retention_days": settings.NOTIFICATION_RETENTION_DAYS,
-        },
-        status=status,
-    )
-
-
-@require_GET
-def notification_list(request):
-    return _notifications_page(request)
+# --- Digests ----------------------------------------------------------------------------
 
 
 @require_GET
@@ -203,27 +170,3 @@ def digest_detail(request, period):
         "cadence/digest_detail.html",
         {"page": selectors.access_digest(user=request.user, period=period)},
     )
-
-
-@require_POST
-def notifications_read(request):
-    form = MarkReadForm(request.POST)
-    if not form.is_valid():
-        return _notifications_page(request, 400, error=["Nothing to mark read."])
-    count = notifications_mark_read(person=request.user, up_to=form.cleaned_data["up_to"])
-    messages.success(request, f"Marked {count} read." if count else "Nothing new.")
-    return redirect("notification_list")
-
-
-def _manages_people(request) -> bool:
-    return Role.MANAGER in request_roles(request)
-
-
-@require_POST
-def notification_preferences(request):
-    form = NotificationPreferenceForm(request.POST, manages_people=_manages_people(request))
-    ok, _ = submit(form, lambda data: notification_preference_save(person=request.user, **data))
-    if ok:
-        messages.success(request, "Preferences saved.")
-        return redirect(f"{reverse('notification_list')}#preferences")
-    return _notifications_page(request, 400, form=form)

@@ -16,6 +16,8 @@ from .queries import in_order
 # The largest id a column holds (bigint). An id filter or list of ids beyond it is
 # refused (or unknown) before it reaches the database, which would fail on it.
 MAX_ID = 2**63 - 1
+# What a wall-clock time field takes (10:00, 10:00:00, 10:00:00.000).
+WALL_TIME_FORMATS = ["%H:%M", "%H:%M:%S", "%H:%M:%S.%f"]
 
 
 def exception_handler(exc, context):

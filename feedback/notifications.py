@@ -9,7 +9,7 @@ The two kinds are declared here (`notifications.kinds`), registered at the app's
 from datetime import datetime, timedelta
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from notifications import kinds
 from notifications.delivery import absolute
@@ -89,10 +89,26 @@ def message(row: Notification, context: dict) -> dict | None:
     return context
 
 
+def line(row: Notification, viewer) -> kinds.Line:
+    # Who asked and by when, never the question or anyone's answers.
+    asked = row.feedback_request
+    return kinds.Line(
+        f"{row.get_kind_display()}: {asked.requester.display_name}, "
+        f"by {dateformat.format(asked.due_on, 'j M')}",
+        reverse("feedback_request_detail", args=[asked.pk]),
+    )
+
+
 def register() -> None:
     kinds.register(
         *(
-            kinds.Kind(kind, message=message, preference="email_feedback")
+            kinds.Kind(
+                kind,
+                message=message,
+                preference="email_feedback",
+                line=line,
+                related=("feedback_request__requester",),
+            )
             for kind in (NotificationKind.FEEDBACK_ASKED, NotificationKind.FEEDBACK_DUE)
         )
     )

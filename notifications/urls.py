@@ -1,8 +1,15 @@
 from django.urls import path
 
-from . import views_channels, views_outbox
+from . import views_channels, views_inbox, views_outbox
 
 urlpatterns = [
+    path("me/notifications/", views_inbox.notification_list, name="notification_list"),
+    path("me/notifications/read/", views_inbox.notifications_read, name="notifications_read"),
+    path(
+        "me/notifications/preferences/",
+        views_inbox.notification_preferences,
+        name="notification_preferences",
+    ),
     path("programme/delivery/", views_outbox.delivery, name="delivery"),
     path("programme/delivery/retry/", views_outbox.delivery_retry, name="delivery_retry"),
     path("programme/channels/", views_channels.team_channels, name="team_channels"),

@@ -70,6 +70,13 @@ def pair_invited(row: Notification, context: dict) -> dict | None:
     return context
 
 
+def pair_invited_line(row: Notification, viewer: User) -> kinds.Line:
+    return kinds.Line(
+        f"{row.get_kind_display()}: formed by {row.pair.created_by.display_name}",
+        reverse("pair_detail", args=[row.pair_id]),
+    )
+
+
 # --- Asked for a peer ------------------------------------------------------------------
 
 
@@ -105,8 +112,25 @@ def peer_asked(row: Notification, context: dict) -> dict | None:
     return context
 
 
+def peer_asked_line(row: Notification, viewer: User) -> kinds.Line:
+    # Who asked, never what they wrote.
+    return kinds.Line(
+        f"{row.get_kind_display()}: {row.peer_request.person.display_name}", reverse("pair_new")
+    )
+
+
 def register() -> None:
     kinds.register(
-        kinds.Kind(NotificationKind.PAIR_INVITED, message=pair_invited),
-        kinds.Kind(NotificationKind.PEER_ASKED, message=peer_asked),
+        kinds.Kind(
+            NotificationKind.PAIR_INVITED,
+            message=pair_invited,
+            line=pair_invited_line,
+            related=("pair__created_by",),
+        ),
+        kinds.Kind(
+            NotificationKind.PEER_ASKED,
+            message=peer_asked,
+            line=peer_asked_line,
+            related=("peer_request__person",),
+        ),
     )

@@ -88,7 +88,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "people.context_processors.roles",
-                "cadence.context_processors.unread",
+                "notifications.context_processors.unread",
             ],
         },
     },

@@ -193,5 +193,5 @@ def test_the_digest_page_costs_the_same_however_many_escalations(
 # session, user, roles, the header's unread count; the digest row; its counts; the
 # week's escalations and their runs
 QUERIES = 12
-# As tests/cadence/test_pages_notifications.py pins it (11), and the escalations' runs.
+# As tests/notifications/test_pages_notifications.py pins it (11), and the escalations' runs.
 NOTIFICATIONS_QUERIES = 12

@@ -16,12 +16,12 @@ from cadence import invitations, withdrawals
 from cadence.calendar import event_uid
 from cadence.closures import closure_clear
 from cadence.engine import occurrences_generate
-from cadence.selectors import notification_lines
 from cadence.services import plan_end, plan_update
 from cadence.services_closures import closure_create
 from coaching.models import CoachingSession
 from notifications import outbox
 from notifications.models import Notification, NotificationKind
+from notifications.selectors_inbox import notification_lines
 
 MONDAY = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 TUESDAY_10_BERLIN = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -12,10 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cadence import engine
-from cadence.selectors import inbox
 from core.periodic import PERIODIC_TASKS
 from notifications import retention, tasks
 from notifications.models import Notification, NotificationKind, NotificationStatus
+from notifications.selectors_inbox import inbox
 from tests.support.factories import one_on_one
 from tests.support.query_plans import bounds_on, explain_sent
 

@@ -14,20 +14,16 @@ from rest_framework.views import APIView
 from core.api import (
     MAX_ID,
     VALIDATION_ERROR,
+    WALL_TIME_FORMATS,
     StrictSerializer,
     inline_enum,
     refuse_unknown_fields,
     validated,
 )
-from notifications.models import NotificationKind, NotificationPreference
-from notifications.services import (
-    PREFERENCE_FIELDS,
-    notification_preference_save,
-    notifications_mark_read,
-)
 
-from . import selectors
-from .api_plans import WALL_TIME_FORMATS
+from . import selectors_inbox as selectors
+from .models import NotificationKind, NotificationPreference
+from .services import PREFERENCE_FIELDS, notification_preference_save, notifications_mark_read
 
 
 class NotificationSerializer(serializers.Serializer):

@@ -1,6 +1,6 @@
 from django.utils.functional import SimpleLazyObject
 
-from .selectors import unread_count
+from .selectors_inbox import unread_count
 
 
 def unread(request):
