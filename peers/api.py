@@ -40,7 +40,7 @@ from people.api import PersonRefSerializer
 from people.models import User
 from people.roles import Role
 
-from . import selectors, services
+from . import rules, selectors, services
 from .models import (
     NOTE_LIMIT,
     CheckInOutcome,
@@ -57,6 +57,9 @@ MEMBER_STATES = ["invited", "accepted", "declined", "left"]
 PAIR_STATUSES = ["forming", "active", "ended"]
 NOT_A_LEAD = OpenApiResponse(
     DetailSerializer, description="Only programme admins and leads (for their people) form pairs."
+)
+NOT_YOURS = OpenApiResponse(
+    DetailSerializer, description="You see it but may not do this (`peers.rules`): the reason."
 )
 
 
@@ -346,7 +349,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     def create(self, request):
         roles = request_roles(request)
         data = validated(PairCreateSerializer, request)
-        if refusal := selectors.why_not_form_pairs(request.user, roles):
+        if refusal := rules.why_not_form_pairs(request.user, roles):
             raise Forbidden(refusal)
         members = _members_from(data.pop("members"), request.user)
         pair = services.pair_create(actor=request.user, members=members, **data)
@@ -357,7 +360,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="Adjust the agreement (whoever formed the pair, until someone accepted)",
         parameters=[PAIR_ID],
         request=AgreementSerializer,
-        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     def partial_update(self, request, pk=None):
         pair = self.get_object()
@@ -370,7 +373,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="Accept the agreement; the pair starts when the last member does",
         parameters=[PAIR_ID],
         request=None,
-        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     @action(detail=True, methods=["post"])
     def accept(self, request, pk=None):
@@ -382,7 +385,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="Decline before the pair starts (a reason is optional, for admins only)",
         parameters=[PAIR_ID],
         request=StepOutSerializer,
-        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     @action(detail=True, methods=["post"])
     def decline(self, request, pk=None):
@@ -397,7 +400,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="Leave a pair that started (a reason is optional, for admins only)",
         parameters=[PAIR_ID],
         request=StepOutSerializer,
-        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={200: PeerPairSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     @action(detail=True, methods=["post"])
     def leave(self, request, pk=None):
@@ -416,6 +419,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
             200: PeerPairSerializer,
             204: None,
             400: VALIDATION_ERROR,
+            403: NOT_YOURS,
             404: NOT_FOUND,
         },
     )
@@ -442,7 +446,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="Add a note (current members only)",
         parameters=[PAIR_ID],
         request=NoteCreateSerializer,
-        responses={201: PairNoteSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={201: PairNoteSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     # Answers one unpaginated list, and the schema says so.
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -469,7 +473,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         summary="Add a habit of your own (current members; at most three at a time)",
         parameters=[PAIR_ID],
         request=HabitCreateSerializer,
-        responses={201: HabitSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={201: HabitSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     # Answers one unpaginated list, and the schema says so.
     @action(detail=True, methods=["get", "post"], pagination_class=None)
@@ -497,7 +501,7 @@ class PeerPairViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     @action(detail=False, methods=["get"])
     def candidates(self, request):
         roles = request_roles(request)
-        if not selectors.may_form_pairs(user=request.user, roles=roles):
+        if not rules.may_form_pairs(request.user, roles):
             raise NotFound
         params = query_params(CandidateFilterSerializer, request)
         focus_area = None
@@ -594,7 +598,7 @@ class PairHabitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         summary="Retire one of your habits",
         parameters=[HABIT_ID],
         request=None,
-        responses={200: HabitSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={200: HabitSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     @action(detail=True, methods=["post"])
     def retire(self, request, pk=None):
@@ -614,7 +618,7 @@ class PairHabitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         summary="Check in your partner's habit (once per session)",
         parameters=[HABIT_ID],
         request=CheckInCreateSerializer,
-        responses={201: CheckInSerializer, 400: VALIDATION_ERROR, 404: NOT_FOUND},
+        responses={201: CheckInSerializer, 400: VALIDATION_ERROR, 403: NOT_YOURS, 404: NOT_FOUND},
     )
     # Answers one unpaginated list, and the schema says so.
     @action(detail=True, methods=["get", "post"], url_path="check-ins", pagination_class=None)

@@ -11,6 +11,7 @@ from people.models import User, available_time_zones
 from people.pickers import offer_people, source
 
 from .models import NOTE_LIMIT, REQUEST_NOTE_LIMIT, CheckInOutcome, PairingRationale
+from .rules import may_form_pairs
 from .selectors import (
     PAIR_STATES,
     FocusScore,
@@ -18,7 +19,6 @@ from .selectors import (
     current_focus_areas,
     focus_scores,
     formable_people,
-    may_form_pairs,
     peer_requests_of,
 )
 from .services import (
@@ -48,7 +48,7 @@ def _scored(user: User, params, people: list[User]) -> dict[int, str]:
     return labels
 
 
-@source("pairable", allowed=lambda user: may_form_pairs(user=user), labels=_scored)
+@source("pairable", allowed=lambda user: may_form_pairs(user), labels=_scored)
 def _pairable(user: User, params) -> QuerySet[User]:
     """Whom `user` may put in a pair."""
     return formable_people(user=user)

@@ -96,22 +96,6 @@ def formable_people(*, user: User, roles=None) -> QuerySet[User]:
     return people.order_by("display_name", "pk")
 
 
-def may_form_pairs(*, user: User, roles=None) -> bool:
-    """Programme admins, and leads with someone to pair (one query, or none for an
-    admin)."""
-    if not (user and user.is_authenticated):
-        return False
-    return is_programme_admin(user, roles) or formable_people(user=user, roles=roles).exists()
-
-
-def why_not_form_pairs(person: User, roles=None) -> str | None:
-    """The rule (as `rules.why_not_*`; it moves with the pairs): why `person` may not
-    form pairs, or None. The API and `services_pairs.pair_create` refuse with it."""
-    if not may_form_pairs(user=person, roles=roles):
-        return "You can pair people on a team you lead or below you."
-    return None
-
-
 # --- Pairs -----------------------------------------------------------------------------------
 
 
@@ -340,14 +324,14 @@ class PairPage:
     active_members: int
     is_member: bool  # a current member: writes notes, keeps habits, checks in
     was_member: bool  # reads what the pair wrote while they were in it
-    can_end: bool
-    can_edit_agreement: bool
+    live: bool  # not ended: whoever may end it (`rules.may_end_pair`) is offered to
+    agreement_open: bool  # nobody accepted yet: whoever may edit it is offered to
     notes: list[PairNote]
     habits: list[HabitsOf]
     sessions: list[CoachingSession]
 
 
-def pair_page(*, user: User, pair: PeerPair, roles=None) -> PairPage:
+def pair_page(*, user: User, pair: PeerPair) -> PairPage:
     """Everything on the pair page for `user` (a fixed number of queries). Whoever
     formed the pair sees its members, agreement and cadence; only members read the
     notes, habits and check-ins."""
@@ -375,9 +359,8 @@ def pair_page(*, user: User, pair: PeerPair, roles=None) -> PairPage:
         active_members=sum(1 for m in pair.members.all() if m.left_at is None),
         is_member=is_member,
         was_member=me is not None,
-        can_end=live and (pair.created_by_id == user.pk or is_programme_admin(user, roles)),
-        can_edit_agreement=live
-        and pair.created_by_id == user.pk
+        live=live,
+        agreement_open=live
         and pair.started_at is None
         and not any(m.accepted_at for m in pair.members.all()),
         notes=notes,

@@ -2,11 +2,13 @@
 declining, leaving and ending, the pair's private notes, the habits each member
 keeps and the partner checks in.
 
-Keyword-only, atomic; refusals raise django's ValidationError (pages show it, the API
-answers 400) and nothing is half-written; acting on a pair one cannot see raises
-Http404 first. The cadence follows through `coaching.signals`, sent inside the
-transaction: a pair starts meeting when its last member accepts, and when it ends
-its untouched future sessions go while held ones stay."""
+Keyword-only, atomic; nothing is half-written. Acting on a pair one cannot see raises
+Http404 first; what the person may not do at all raises `core.errors.Forbidden` with
+the reason from `rules` (the API answers 403); what the pair's state or the input does
+not allow raises django's ValidationError (400). Pages show either. The cadence
+follows through `coaching.signals`, sent inside the transaction: a pair starts meeting
+when its last member accepts, and when it ends its untouched future sessions go while
+held ones stay."""
 
 from datetime import time
 
@@ -22,7 +24,7 @@ from core.errors import Forbidden
 from people.models import User, validate_time_zone
 from people.services_audit import audit_record
 
-from . import selectors
+from . import rules, selectors
 from .models import (
     NOTE_LIMIT,
     AgreementTemplate,
@@ -137,7 +139,7 @@ def pair_create(
     """A programme admin, or a lead for people on a team they lead or below them,
     forms a pair (or a trio). Nobody is committed yet: each member reads the
     agreement and accepts or declines; the pair meets once all accepted."""
-    if refusal := selectors.why_not_form_pairs(actor):
+    if refusal := rules.why_not_form_pairs(actor):
         raise Forbidden(refusal)
     members = list(members)
     _check_members(actor, members)
@@ -192,13 +194,10 @@ def _lock(pair: PeerPair, actor: User) -> PeerPair:
 
 
 def _membership(pair: PeerPair, actor: User, doing: str) -> PairMember:
-    """`actor`'s current membership, or a refusal naming what they tried."""
-    member = PairMember.objects.filter(pair=pair, person=actor).first()
-    if member is None:
-        raise ValidationError(f"Only the pair's members can {doing}.")
-    if member.left_at is not None:
-        raise ValidationError(f"You are no longer in this pair, so you cannot {doing}.")
-    return member
+    """`actor`'s current membership, or the refusal naming what they tried."""
+    if refusal := rules.why_not_act_as_member(actor, pair, doing):
+        raise Forbidden(refusal)
+    return PairMember.objects.get(pair=pair, person=actor)
 
 
 def _require_live(pair: PeerPair) -> None:
@@ -212,8 +211,8 @@ def pair_agreement_update(*, pair: PeerPair, actor: User, text: str) -> PeerPair
     it: nobody's acceptance may be of a text that then changed."""
     pair = _lock(pair, actor)
     _require_live(pair)
-    if pair.created_by_id != actor.pk:
-        raise ValidationError("Only whoever formed the pair can edit its agreement.")
+    if refusal := rules.why_not_edit_agreement(actor, pair):
+        raise Forbidden(refusal)
     if pair.members.filter(accepted_at__isnull=False).exists():
         raise ValidationError("Someone already accepted this agreement, so it stays as it is.")
     pair.agreement_text = _clean_text(
@@ -315,13 +314,10 @@ def pair_leave(*, pair: PeerPair, actor: User, reason: str = "") -> PeerPair:
 @transaction.atomic
 def pair_end(*, pair: PeerPair, actor: User) -> PeerPair:
     """Whoever formed the pair, or a programme admin, closes it. Its history stays."""
-    if not (pair.created_by_id == actor.pk or selectors.is_programme_admin(actor)):
+    if refusal := rules.why_not_end_pair(actor, pair):
         if not PeerPair.objects.visible_to(actor).filter(pk=pair.pk).exists():
             raise Http404
-        raise ValidationError(
-            "Only whoever formed the pair, or a programme admin, can end it; "
-            "members leave it instead."
-        )
+        raise Forbidden(refusal)
     pair = PeerPair.objects.select_for_update().get(pk=pair.pk)
     _require_live(pair)
     return _end(pair, actor)
@@ -366,8 +362,8 @@ def _lock_habit(habit: Habit, actor: User) -> Habit:
 def habit_retire(*, habit: Habit, actor: User) -> Habit:
     """Its owner lets a habit go (it stuck, or it no longer matters)."""
     habit = _lock_habit(habit, actor)
-    if habit.owner_id != actor.pk:
-        raise ValidationError("Only the person who keeps a habit can retire it.")
+    if refusal := rules.why_not_retire_habit(actor, habit):
+        raise Forbidden(refusal)
     if habit.retired_at is not None:
         raise ValidationError("This habit is already retired.")
     habit.retired_at = timezone.now()
@@ -390,10 +386,8 @@ def habit_check_in(
     pair = habit.pair
     _require_live(pair)
     _membership(pair, actor, "check its habits in")
-    if habit.owner_id == actor.pk:
-        raise ValidationError(
-            "Your partner checks your habits in, not you: bring it to your next session."
-        )
+    if refusal := rules.why_not_check_in_habit(actor, habit):
+        raise Forbidden(refusal)
     if habit.retired_at is not None:
         raise ValidationError("This habit is retired.")
     if outcome not in CheckInOutcome.values:

@@ -6,17 +6,19 @@ withdrawn at any time, and it is answered, and so removed, when a pair of theirs
 starts (`peers.services`). A new request tells their manager (`peer_requested`:
 `peers.notifications`, through the outbox), who may pair them.
 
-Keyword-only, atomic; refusals raise django's ValidationError (the page shows it,
-the API answers 400) and nothing is written."""
+Keyword-only, atomic; a refusal of the person raises `core.errors.Forbidden` (from
+`rules`), of the input django's ValidationError (the page shows either, the API answers
+403 or 400), and nothing is written."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from coaching.models import FocusArea
+from core.errors import Forbidden
 from people.models import User
 
-from . import selectors
+from . import rules, selectors
 from .models import REQUEST_NOTE_LIMIT, PeerRequest
 from .signals import peer_requested
 
@@ -26,8 +28,8 @@ def peer_request_set(
     *, person: User, note: str = "", focus_area: FocusArea | None = None
 ) -> PeerRequest:
     """Ask for a peer, or change what one asked (the date asked stays)."""
-    if not person.is_active:
-        raise ValidationError("A deactivated account cannot ask for a peer.")
+    if refusal := rules.why_not_ask_for_peer(person):
+        raise Forbidden(refusal)
     note = (note or "").strip()
     if len(note) > REQUEST_NOTE_LIMIT:
         raise ValidationError(

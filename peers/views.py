@@ -19,7 +19,7 @@ from core.paging import first_of, page_asked
 from people.access import request_roles, role_required
 from people.roles import Role
 
-from . import selectors, services
+from . import rules, selectors, services
 from . import services_requests as peer_requests
 from .forms import (
     AgreementForm,
@@ -52,7 +52,7 @@ def pair_list(request):
 
 def _render_list(request, *, ask_form=None, status=200):
     roles = _roles(request)
-    may_form = selectors.may_form_pairs(user=request.user, roles=roles)
+    may_form = rules.may_form_pairs(request.user, roles)
     mine = selectors.own_peer_request(user=request.user)
     if ask_form is None:
         initial = {"note": mine.note, "focus_area": mine.focus_area} if mine else {}
@@ -149,7 +149,7 @@ def pair_new(request):
     """Form a pair: people, why them, the focus, the cadence and the agreement. With
     a focus area picked, each person shows their latest coaches'-and-peers' average
     on it (as far as the person forming the pair may see scores)."""
-    if not selectors.may_form_pairs(user=request.user, roles=_roles(request)):
+    if not rules.may_form_pairs(request.user, _roles(request)):
         raise Http404
     if request.method == "GET":
         focus_area = _focus_from(request.GET)
@@ -202,10 +202,12 @@ def _render_new(request, form, focus_area, status=200):
 
 
 def _render_pair(request, pair: PeerPair, *, status=200, error=None, **forms):
-    page = selectors.pair_page(user=request.user, pair=pair, roles=_roles(request))
+    page = selectors.pair_page(user=request.user, pair=pair)
     context = {
         "page": page,
         "pair": pair,
+        "may_end_pair": rules.may_end_pair(request.user, pair, _roles(request)),
+        "may_edit_agreement": rules.may_edit_agreement(request.user, pair),
         "error": error,
         "note_form": forms.get("note_form") or PairNoteForm(),
         "habit_form": forms.get("habit_form") or HabitForm(),
@@ -234,7 +236,7 @@ def _act(request, pair, change, done, *, to_list=False):
     """Run a service; on a refusal, the pair page again with the reason (400)."""
     try:
         change()
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         return _render_pair(request, pair, status=400, error=exc.messages)
     messages.success(request, done)
     if to_list:
@@ -292,7 +294,7 @@ def pair_end(request, pk):
             raise Http404
         try:
             services.pair_end(pair=pair, actor=request.user)
-        except ValidationError as exc:
+        except (ValidationError, Forbidden) as exc:
             return _overview(request, error=exc.messages)
         messages.success(request, "The pair has ended. Its held sessions stay as history.")
         if pair.created_by_id == request.user.pk:

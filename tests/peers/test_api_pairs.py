@@ -138,7 +138,7 @@ def test_notes_and_habits_for_members_check_ins_by_the_partner(api, org):
     assert habit.status_code == 201
     hid = habit.json()["id"]
     own = rep.post(f"{HABITS}{hid}/check-ins/", {"outcome": "kept"}, format="json")
-    assert own.status_code == 400 and "Your partner checks" in str(own.json())
+    assert own.status_code == 403 and "Your partner checks" in own.json()["detail"]
     bad = peer.post(f"{HABITS}{hid}/check-ins/", {"outcome": "perfect"}, format="json")
     assert bad.status_code == 400 and "outcome" in bad.json()
     wrong = peer.post(
@@ -152,19 +152,36 @@ def test_notes_and_habits_for_members_check_ins_by_the_partner(api, org):
     listed = rep.get(f"{URL}{pair.pk}/habits/").json()
     assert listed[0]["recent_check_ins"][0]["note"] == "1/2"
     assert [c["outcome"] for c in rep.get(f"{HABITS}{hid}/check-ins/").json()] == ["partly"]
+    by_the_partner = peer.post(f"{HABITS}{hid}/retire/")
+    assert by_the_partner.status_code == 403
+    assert by_the_partner.json() == {"detail": "Only the person who keeps a habit can retire it."}
     assert rep.post(f"{HABITS}{hid}/retire/").json()["retired_at"]
     assert HabitCheckIn.objects.count() == 1
 
 
-def test_a_note_by_someone_not_in_the_pair_is_a_400(api, org):
+def test_a_note_by_someone_not_in_the_pair_is_a_403(api, org):
     pair = active_pair(org.manager, org.rep, org.peer)
     response = api(org.manager).post(f"{URL}{pair.pk}/notes/", {"text": "Hi"}, format="json")
-    assert response.status_code == 400 and "Only the pair's members" in str(response.json())
+    assert response.status_code == 403
+    assert response.json() == {"detail": "Only the pair's members can write its notes."}
     assert api(org.manager).get(f"{URL}{pair.pk}/notes/").json() == []
     assert api(org.manager).get(f"{URL}{pair.pk}/habits/").json() == []
     empty = api(org.rep).post(f"{URL}{pair.pk}/notes/", {"text": ""}, format="json")
     assert empty.status_code == 400 and "text" in empty.json()
     assert not PairNote.objects.exists()
+
+
+def test_accepting_declining_or_leaving_by_someone_not_in_the_pair_is_a_403(api, org):
+    forming = form_pair(org.manager, org.rep, org.peer)
+    lead = api(org.manager)  # formed it, sees it, is not in it
+    accept = lead.post(f"{URL}{forming.pk}/accept/")
+    assert accept.json() == {"detail": "Only the pair's members can accept its agreement."}
+    assert accept.status_code == 403
+    assert lead.post(f"{URL}{forming.pk}/decline/", {}, format="json").status_code == 403
+    active = active_pair(org.manager, *(UserFactory(manager=org.manager) for _ in range(2)))
+    assert lead.post(f"{URL}{active.pk}/leave/", {}, format="json").status_code == 403
+    habit = lead.post(f"{URL}{active.pk}/habits/", {"text": "Mine"}, format="json")
+    assert habit.status_code == 403 and not Habit.objects.exists()
 
 
 def test_the_agreement_is_adjusted_by_the_creator_until_someone_accepted(api, org):
@@ -174,13 +191,15 @@ def test_the_agreement_is_adjusted_by_the_creator_until_someone_accepted(api, or
     )
     assert edited.status_code == 200 and edited.json()["agreement_text"] == "Candour."
     other = api(org.rep).patch(URL + f"{pair.pk}/", {"agreement_text": "Mine"}, format="json")
-    assert other.status_code == 400
+    assert other.status_code == 403
+    assert other.json() == {"detail": "Only whoever formed the pair can edit its agreement."}
     assert api(org.manager).put(URL + f"{pair.pk}/", {}, format="json").status_code == 405
 
 
 def test_ending_by_the_creator_or_an_admin(api, org):
     pair = active_pair(org.manager, org.rep, org.peer)
-    assert api(org.rep).post(f"{URL}{pair.pk}/end/").status_code == 400
+    by_a_member = api(org.rep).post(f"{URL}{pair.pk}/end/")
+    assert by_a_member.status_code == 403 and "members leave it" in by_a_member.json()["detail"]
     assert api(org.hr).post(f"{URL}{pair.pk}/end/").status_code == 404
     assert api(org.admin).post(f"{URL}{pair.pk}/end/").status_code == 204
     pair.refresh_from_db()

@@ -278,6 +278,34 @@ def test_notes_habits_and_check_ins_on_the_pair_page(client, org):
     assert client.post(f"/peers/habits/{habit.pk}/retire/").status_code == 302
 
 
+def test_each_habit_button_shows_only_to_whom_the_service_takes_it_from(client, org):
+    pair = active_pair(org.manager, org.rep, org.peer)
+    habit = habit_add(pair=pair, actor=org.rep, text="Two open questions")
+    retire, check_in = f"/peers/habits/{habit.pk}/retire/", f"/peers/habits/{habit.pk}/check-in/"
+    client.force_login(org.rep)
+    page = text(client.get(f"/peers/{pair.pk}/"))
+    assert f'action="{retire}"' in page and f'action="{check_in}"' not in page
+    client.force_login(org.peer)
+    page = text(client.get(f"/peers/{pair.pk}/"))
+    assert f'action="{check_in}"' in page and f'action="{retire}"' not in page
+    refused = client.post(retire)
+    assert refused.status_code == 400 and "Only the person who keeps a habit" in text(refused)
+    habit.refresh_from_db()
+    assert habit.retired_at is None
+
+
+def test_end_and_the_agreement_are_offered_only_to_whom_may_change_them(client, org):
+    pair = form_pair(org.manager, org.rep, org.peer)
+    client.force_login(org.rep)
+    page = text(client.get(f"/peers/{pair.pk}/"))
+    assert "Adjust the agreement" not in page and f'action="/peers/{pair.pk}/end/"' not in page
+    refused = client.post(f"/peers/{pair.pk}/agreement/", {"agreement_text": "Mine"})
+    assert refused.status_code == 400 and "Only whoever formed the pair" in text(refused)
+    client.force_login(org.manager)
+    page = text(client.get(f"/peers/{pair.pk}/"))
+    assert "Adjust the agreement" in page and f'action="/peers/{pair.pk}/end/"' in page
+
+
 def test_a_note_by_someone_not_in_the_pair_is_a_400_and_not_saved(client, org):
     pair = active_pair(org.manager, org.rep, org.peer)
     client.force_login(org.manager)  # formed it, sees it, is not in it

@@ -32,6 +32,13 @@ from tests.support.peers_pairs import active_pair, form_pair
 pytestmark = pytest.mark.django_db
 
 
+def forbidden(change, message):
+    """A refusal of the person (`peers.rules`), not of the input: a 403 in the API."""
+    with pytest.raises(Forbidden) as caught:
+        change()
+    assert message in caught.value.reason, caught.value.reason
+
+
 def refused(change, message, field=None):
     with pytest.raises((ValidationError, Forbidden)) as caught:
         change()
@@ -173,13 +180,13 @@ def test_accepting_twice_or_as_a_non_member_is_refused(org):
     refused(lambda: pair_accept(pair=pair, actor=org.rep), "You already accepted")
     with pytest.raises(Http404):
         pair_accept(pair=pair, actor=org.other_rep)
-    refused(lambda: pair_accept(pair=pair, actor=org.manager), "Only the pair's members")
+    forbidden(lambda: pair_accept(pair=pair, actor=org.manager), "Only the pair's members")
 
 
 def test_the_creator_edits_the_agreement_only_until_someone_accepted(org):
     pair = form_pair(org.manager, org.rep, org.peer)
     pair_agreement_update(pair=pair, actor=org.manager, text="Candour first.")
-    refused(
+    forbidden(
         lambda: pair_agreement_update(pair=pair, actor=org.rep, text="Mine now"),
         "Only whoever formed the pair",
     )
@@ -226,7 +233,7 @@ def test_declining_an_active_pair_and_leaving_a_forming_one_are_refused(org):
 
 def test_whoever_formed_it_or_an_admin_ends_a_pair_members_leave_instead(org):
     pair = active_pair(org.manager, org.rep, org.peer)
-    refused(lambda: pair_end(pair=pair, actor=org.rep), "members leave it instead")
+    forbidden(lambda: pair_end(pair=pair, actor=org.rep), "members leave it instead")
     with pytest.raises(Http404):
         pair_end(pair=pair, actor=org.hr)
     pair_end(pair=pair, actor=org.admin)
@@ -242,13 +249,13 @@ def test_only_current_members_write_notes(org):
     pair = active_pair(org.manager, org.rep, org.peer)
     pair_note_add(pair=pair, actor=org.rep, text="  We try the pause on Thursday.  ")
     assert PairNote.objects.get().text == "We try the pause on Thursday."
-    refused(lambda: pair_note_add(pair=pair, actor=org.manager, text="x"), "Only the pair's")
+    forbidden(lambda: pair_note_add(pair=pair, actor=org.manager, text="x"), "Only the pair's")
     with pytest.raises(Http404):
         pair_note_add(pair=pair, actor=org.other_rep, text="x")
     refused(lambda: pair_note_add(pair=pair, actor=org.rep, text="  "), "Write the note", "text")
     trio = active_pair(org.admin, org.other_rep, org.hr, org.head)
     pair_leave(pair=trio, actor=org.head)
-    refused(lambda: pair_note_add(pair=trio, actor=org.head, text="x"), "no longer in this pair")
+    forbidden(lambda: pair_note_add(pair=trio, actor=org.head, text="x"), "no longer in this pair")
     assert PairNote.objects.count() == 1
 
 
@@ -272,7 +279,7 @@ def test_a_member_keeps_habits_and_the_partner_checks_them_in(org):
     assert habit.owner == org.rep
     check = habit_check_in(habit=habit, actor=org.peer, outcome="partly", note="One of two")
     assert (check.checked_by, check.outcome, check.session) == (org.peer, "partly", None)
-    refused(
+    forbidden(
         lambda: habit_check_in(habit=habit, actor=org.rep, outcome="kept"),
         "Your partner checks your habits in",
     )
@@ -284,7 +291,7 @@ def test_a_member_keeps_habits_and_the_partner_checks_them_in(org):
     with pytest.raises(Http404):
         habit_check_in(habit=habit, actor=org.manager, outcome="kept")
     assert HabitCheckIn.objects.count() == 1
-    refused(lambda: habit_retire(habit=habit, actor=org.peer), "Only the person who keeps")
+    forbidden(lambda: habit_retire(habit=habit, actor=org.peer), "Only the person who keeps")
     habit_retire(habit=habit, actor=org.rep)
     refused(lambda: habit_retire(habit=habit, actor=org.rep), "already retired")
     refused(
