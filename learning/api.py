@@ -20,7 +20,6 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from coaching.api import FocusAreaRefSerializer
@@ -36,12 +35,13 @@ from core.api import (
     refuse_unknown_fields,
     validated,
 )
+from core.errors import Forbidden
 from peers.models import PeerPair
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.api_common import ReadOrProgrammeAdmin
 from people.models import Team
 
-from . import selectors, services
+from . import rules, selectors, services
 from .models import (
     Audience,
     Department,
@@ -287,8 +287,8 @@ class ExperimentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         """The experiment, if the requester runs it: 404 if they may not see it, 403
         (with the reason) if they only read it."""
         experiment = self.get_object()
-        if experiment.owner_id != self.request.user.pk:
-            raise PermissionDenied("Only the person running an experiment changes it.")
+        if refusal := rules.why_not_change_experiment(self.request.user, experiment):
+            raise Forbidden(refusal)
         return experiment
 
     @extend_schema(
@@ -484,8 +484,8 @@ class LearningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 
     def _own(self) -> Learning:
         learning = self.get_object()
-        if learning.author_id != self.request.user.pk:
-            raise PermissionDenied("Only its author edits or unpublishes a learning.")
+        if refusal := rules.why_not_change_learning(self.request.user, learning):
+            raise Forbidden(refusal)
         return learning
 
     def _respond(self, learning, code=status.HTTP_200_OK):

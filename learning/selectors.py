@@ -31,6 +31,7 @@ from peers.models import PairMember, PeerPair
 from people.models import Team, TeamMembership, User
 from people.selectors import people_below
 
+from . import rules
 from .models import Experiment, Learning, LearningTag, PlaybookModule
 
 LEARNINGS_PER_PAGE = 20
@@ -56,8 +57,8 @@ def access_own_experiment(*, user: User, pk: int) -> Experiment:
     """For a change: 404 for what `user` may not see, 403 for what they see but do
     not own (the owner runs their experiment; the others read it)."""
     experiment = access_experiment(user=user, pk=pk)
-    if experiment.owner_id != user.pk:
-        raise PermissionDenied("Only the person running an experiment changes it.")
+    if refusal := rules.why_not_change_experiment(user, experiment):
+        raise PermissionDenied(refusal)
     return experiment
 
 
@@ -178,8 +179,8 @@ def access_learning(*, user: User, pk: int) -> Learning:
 def access_own_learning(*, user: User, pk: int) -> Learning:
     """404 for what `user` may not see, 403 for someone else's learning."""
     learning = access_learning(user=user, pk=pk)
-    if learning.author_id != user.pk:
-        raise PermissionDenied("Only its author edits or unpublishes a learning.")
+    if refusal := rules.why_not_change_learning(user, learning):
+        raise PermissionDenied(refusal)
     return learning
 
 

@@ -1,8 +1,9 @@
 """Every change in the learning loop: experiments (planned → running → done or
 dropped), learnings published to the library, and the playbook modules a team uses.
 
-Keyword-only, atomic, raising django's ValidationError with the reason (a 400 on the
-page and in the API); nothing is half-written."""
+Keyword-only, atomic; nothing is half-written. What the person may not do at all raises
+`core.errors.Forbidden` with the reason from `rules` (a 403 in the API); bad input or a
+state that does not allow it raises django's ValidationError with the reason (a 400)."""
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -10,10 +11,11 @@ from django.http import Http404
 from django.utils import timezone
 
 from coaching.models import CoachingSession, Commitment, FocusArea
+from core.errors import Forbidden
 from peers.models import PeerPair
 from people.models import Team, User
 
-from . import selectors
+from . import rules, selectors
 from .models import (
     BODY_LIMIT,
     Audience,
@@ -128,8 +130,8 @@ def experiment_create(
     pair: PeerPair | None = None,
 ) -> Experiment:
     """A new, planned experiment, owned by whoever writes it down."""
-    if not owner.is_active:
-        raise ValidationError("Only people who are here run experiments.")
+    if refusal := rules.why_not_plan_experiment(owner):
+        raise Forbidden(refusal)
     fields = _check_experiment_text(hypothesis=hypothesis, test=test, evidence=evidence)
     links = _check_links(
         owner=owner, focus_area=focus_area, session=session, commitment=commitment, pair=pair
@@ -143,8 +145,8 @@ def _lock_experiment(experiment: Experiment, actor: User) -> Experiment:
     if not Experiment.objects.visible_to(actor).filter(pk=experiment.pk).exists():
         raise Http404
     locked = Experiment.objects.select_for_update().select_related("owner").get(pk=experiment.pk)
-    if locked.owner_id != actor.pk:
-        raise ValidationError("Only the person running an experiment changes it.")
+    if refusal := rules.why_not_change_experiment(actor, locked):
+        raise Forbidden(refusal)
     return locked
 
 
@@ -407,8 +409,8 @@ def _lock_learning(learning: Learning, actor: User) -> Learning:
     if not Learning.objects.visible_to(actor).filter(pk=learning.pk).exists():
         raise Http404
     locked = Learning.objects.select_for_update().get(pk=learning.pk)
-    if locked.author_id != actor.pk:
-        raise ValidationError("Only its author edits or unpublishes a learning.")
+    if refusal := rules.why_not_change_learning(actor, locked):
+        raise Forbidden(refusal)
     return locked
 
 

@@ -15,13 +15,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coaching.person_page import person_panel
+from core.errors import Forbidden
 from core.forms import submit
 from core.paging import first_of, page_asked
 from people.access import request_roles
 from people.roles import Role
 from people.selectors import is_in_management_chain
 
-from . import selectors, services
+from . import rules, selectors, services
 from .forms import (
     ExperimentFinishForm,
     ExperimentForm,
@@ -103,7 +104,8 @@ def experiment_list(request):
 
 def _render_experiment(request, experiment, *, form=None, finish_form=None, error=None, status=200):
     mine = experiment.owner_id == request.user.pk
-    if mine and form is None:
+    may_change = rules.may_change_experiment(request.user, experiment)
+    if may_change and form is None:
         form = ExperimentForm(
             owner=request.user,
             kept=experiment,
@@ -117,7 +119,7 @@ def _render_experiment(request, experiment, *, form=None, finish_form=None, erro
                 "pair": experiment.pair_id,
             },
         )
-    if mine and finish_form is None:
+    if may_change and finish_form is None:
         finish_form = ExperimentFinishForm(
             initial={"result": experiment.result, "learning": experiment.learning}
         )
@@ -132,6 +134,7 @@ def _render_experiment(request, experiment, *, form=None, finish_form=None, erro
         {
             "experiment": experiment,
             "mine": mine,
+            "may_change": may_change,
             "form": form,
             "finish_form": finish_form,
             "error": error,
@@ -167,7 +170,7 @@ def _change(request, pk, change, done: str):
     experiment = selectors.access_own_experiment(user=request.user, pk=pk)
     try:
         change(experiment)
-    except ValidationError as exc:
+    except (ValidationError, Forbidden) as exc:
         experiment.refresh_from_db()
         return _render_experiment(request, experiment, error=exc.messages, status=400)
     messages.success(request, done)
@@ -338,7 +341,7 @@ def learning_detail(request, pk):
         "learning/learning_detail.html",
         {
             "learning": learning,
-            "mine": learning.author_id == request.user.pk,
+            "may_change": rules.may_change_learning(request.user, learning),
             "experiment": experiment,
             "tab": "library",
         },

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from coaching.models import CoachingSession
+from core.errors import Forbidden
 from core.forms import submit
 from core.paging import first_of, page_asked
 from people.access import request_roles, role_required

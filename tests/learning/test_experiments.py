@@ -13,6 +13,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from coaching.services import commitment_create
+from core.errors import Forbidden
 from learning.models import Experiment, ExperimentStatus
 from learning.selectors import access_experiment, by_state, experiments_from_pairs
 from learning.services import (
@@ -213,7 +214,7 @@ def test_the_chain_reads_but_only_the_owner_changes_it(org, who):
         lambda: experiment_finish(experiment=experiment, actor=reader, result="x"),
         lambda: experiment_update(experiment=experiment, actor=reader, hypothesis="x", test="y"),
     ):
-        with pytest.raises(ValidationError, match="Only the person running"):
+        with pytest.raises(Forbidden, match="Only the person running"):
             change()
     experiment.refresh_from_db()
     assert experiment.status == ExperimentStatus.PLANNED

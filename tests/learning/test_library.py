@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.utils import timezone
 
+from core.errors import Forbidden
 from learning.models import Learning, LearningTag
 from learning.selectors import LibraryFilters, access_learning, library, library_page, tag_counts
 from learning.services import MAX_TAGS, learning_unpublish, learning_update, parse_tags
@@ -184,7 +185,7 @@ def test_the_author_edits_and_unpublishes_and_nobody_else_does(org, teams):
     )
     assert edited.kind == "case_study" and edited.updated_at > edited.published_at
     assert sorted(t.name for t in edited.tags.all()) == ["case", "pricing"]
-    with pytest.raises(ValidationError, match="Only its author"):
+    with pytest.raises(Forbidden, match="Only its author"):
         learning_unpublish(learning=learning, actor=org.manager)  # the lead reads it only
     with pytest.raises(Http404):
         learning_unpublish(learning=learning, actor=org.other_rep)
