@@ -50,6 +50,7 @@ from core.api import (
     query_params,
     validated,
 )
+from core.errors import Forbidden
 from people.api import PersonRefSerializer, TeamRefSerializer
 from people.api_common import PersonField
 from people.models import Team, User
@@ -283,13 +284,13 @@ class SessionSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(inline_enum(ParticipantRole.values, nullable=True))
     def get_viewer_role(self, session) -> str | None:
-        return rules.role_in(session, self._viewer)
+        return rules.role_in(self._viewer, session)
 
     def get_can_run(self, session) -> bool:
-        return rules.can_run(session, self._viewer)
+        return rules.may_run(self._viewer, session)
 
     def get_can_edit(self, session) -> bool:
-        return rules.can_edit_notes(session, self._viewer)
+        return rules.may_edit_notes(self._viewer, session)
 
 
 class SessionFilterSerializer(serializers.Serializer):
@@ -925,8 +926,8 @@ class SessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def private_note(self, request, pk=None):
         session = self._session(pk)
         if request.method == "GET":
-            if not rules.can_keep_private_note(session, request.user):
-                raise PermissionDenied("Only people in the session keep notes here.")
+            if refusal := rules.why_not_keep_private_note(request.user, session):
+                raise Forbidden(refusal)
             note = PrivateNote.objects.visible_to(request.user).filter(session=session).first()
             note = note or PrivateNote(text="", version=0)  # nothing written yet
             return Response(PrivateNoteSerializer(note).data)

@@ -20,7 +20,7 @@ def _key(session_id: int, person_id: int) -> str:
 
 def mark_writing(*, session: CoachingSession, person, field: str) -> None:
     """`person` is writing in `field` of the shared notes now (a few seconds)."""
-    if not rules.can_edit_notes(session, person):
+    if not rules.may_edit_notes(person, session):
         raise Forbidden("Only people who write these notes are shown writing.")
     if field not in SharedNotes.FIELDS:  # never anything else: not a private note
         raise ValidationError({"writing": "Name a field of the shared notes."})

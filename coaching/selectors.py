@@ -78,7 +78,7 @@ def access_since_last(*, user: User, pk: int) -> "since_last.SinceLast":
     """What happened since the last 1:1, beside the 1:1 `pk` — 404 unless `user` may see
     the session and is its coach or coachee (the chain above reads the notes only)."""
     session = access_session(user=user, pk=pk)
-    if not since_last.applies(session, rules.role_in(session, user)):
+    if not since_last.applies(session, rules.role_in(user, session)):
         raise Http404
     return since_last.for_session(session=session, viewer=user)
 
@@ -189,14 +189,14 @@ class SessionPage:
 
     def __init__(self, *, session: CoachingSession, user: User):
         self.session = session
-        self.viewer_role = rules.role_in(session, user)
-        self.can_run = rules.can_run(session, user)
+        self.viewer_role = rules.role_in(user, session)
+        self.may_run = rules.may_run(user, session)
         # Before its day a session can be prepared, moved or cancelled, not held; on its
         # day, before its start, it can be logged held as "met earlier".
         now = timezone.now()
-        self.can_log_held = rules.why_not_log_held(session, user, now) is None
-        self.logs_early = self.can_log_held and session.scheduled_start > now
-        self.can_edit = rules.can_edit_notes(session, user)
+        self.may_log_held = rules.may_log_held(user, session, now)
+        self.logs_early = self.may_log_held and session.scheduled_start > now
+        self.may_edit = rules.may_edit_notes(user, session)
         self._user = user
 
     @cached_property

@@ -279,7 +279,8 @@ def call_review_scoring_open(
     """Everyone in a team call review scores the presented call against one template:
     the presenter as the subject, the team lead last (revealed once the others are
     done), the peers in between. Opened by whoever runs the review."""
-    _require(rules.can_run(session, actor), "Only whoever runs the review opens the scoring.")
+    if refusal := rules.why_not_open_review_scoring(actor, session):
+        raise Forbidden(refusal)
     session = _lock(session)
     if session.kind != SessionKind.TEAM_CALL_REVIEW or session.presented_call is None:
         raise ValidationError("Only a team call review with a presented call is scored here.")
@@ -367,20 +368,19 @@ def _lock(session: CoachingSession) -> CoachingSession:
     return CoachingSession.objects.select_for_update().get(pk=session.pk)
 
 
-def _require(allowed: bool, message: str) -> None:
-    """A change the actor may not make at all (a 403 in the API)."""
-    if not allowed:
-        raise Forbidden(message)
+def _refuse(refusal: str | None) -> None:
+    """A change the actor may not make at all (a 403 in the API), from `rules`."""
+    if refusal:
+        raise Forbidden(refusal)
 
 
 def _require_running(session: CoachingSession, actor: User, verb: str) -> None:
-    if refusal := rules.why_not_run(actor, session, verb):
-        raise Forbidden(refusal)
+    _refuse(rules.why_not_run(actor, session, verb))
 
 
 def _require_changeable(session: CoachingSession, actor: User, verb: str) -> None:
     _require_running(session, actor, verb)
-    if refusal := rules.why_not_change(session, actor, verb):
+    if refusal := rules.why_not_change(actor, session, verb):
         raise ValidationError(refusal)
 
 
@@ -396,7 +396,7 @@ def session_mark_held(
     _require_running(session, actor, "log")
     _save_notes_first(session, actor, notes)
     now = timezone.now()
-    if refusal := rules.why_not_log_held(session, actor, now):
+    if refusal := rules.why_not_log_held(actor, session, now):
         raise ValidationError(refusal)
     held_at = held_at or now
     if held_at > now + timedelta(minutes=5):
@@ -594,7 +594,7 @@ def _one_newline(text: str) -> str:
 
 
 def _check_notes_input(session: CoachingSession, actor: User, changes: dict) -> dict[str, str]:
-    _require(rules.can_edit_notes(session, actor), "You can read these notes but not edit them.")
+    _refuse(rules.why_not_edit_notes(actor, session))
     unknown = set(changes) - set(SharedNotes.FIELDS)
     if unknown:
         raise ValidationError(f"Unknown note fields: {', '.join(sorted(unknown))}.")
@@ -680,7 +680,7 @@ def _notes_write(
         _keep_revision(notes, None, version=0)  # the base of anyone who opened it unsaved
     now = timezone.now()
     if (
-        rules.role_in(session, actor) == ParticipantRole.COACHEE
+        rules.role_in(actor, session) == ParticipantRole.COACHEE
         and session.status == SessionStatus.SCHEDULED
     ):
         notes.coachee_prepared_at = now
@@ -705,9 +705,7 @@ def _notes_write(
 def private_note_save(
     *, session: CoachingSession, author: User, text: str, base_version: int
 ) -> PrivateNote:
-    _require(
-        rules.can_keep_private_note(session, author), "Only people in the session keep notes here."
-    )
+    _refuse(rules.why_not_keep_private_note(author, session))
     text = (text or "").strip()
     _check_lengths({"text": text})
     note, _ = PrivateNote.objects.get_or_create(session=session, author=author)
@@ -725,7 +723,7 @@ def private_note_save(
 
 @transaction.atomic
 def agenda_item_add(*, session: CoachingSession, actor: User, text: str) -> AgendaItem:
-    _require(rules.can_edit_notes(session, actor), "Only people in the session add to its agenda.")
+    _refuse(rules.why_not_add_agenda_item(actor, session))
     text = (text or "").strip()
     if not text:
         raise ValidationError({"text": "Write what you want to talk about."})
@@ -736,9 +734,7 @@ def agenda_item_add(*, session: CoachingSession, actor: User, text: str) -> Agen
 
 @transaction.atomic
 def agenda_item_set_done(*, item: AgendaItem, actor: User, done: bool) -> AgendaItem:
-    _require(
-        rules.can_edit_notes(item.session, actor), "Only people in the session tick items off."
-    )
+    _refuse(rules.why_not_tick_agenda_item(actor, item))
     item.done = bool(done)
     item.save(update_fields=["done"])
     return item
@@ -746,8 +742,7 @@ def agenda_item_set_done(*, item: AgendaItem, actor: User, done: bool) -> Agenda
 
 @transaction.atomic
 def agenda_item_delete(*, item: AgendaItem, actor: User) -> None:
-    if refusal := rules.why_not_remove_agenda_item(actor, item):
-        raise Forbidden(refusal)
+    _refuse(rules.why_not_remove_agenda_item(actor, item))
     item.delete()
 
 
@@ -795,11 +790,9 @@ def commitment_create(
 ) -> Commitment:
     """Record the Will step. The owner is the coachee unless said otherwise, and
     must be in the session."""
-    _require(
-        rules.can_edit_notes(session, actor), "Only people in the session make commitments in it."
-    )
+    _refuse(rules.why_not_make_commitment(actor, session))
     owner = owner or session.coachee or actor
-    if not rules.is_participant(session, owner):
+    if not rules.is_participant(owner, session):
         raise ValidationError({"owner": "Whoever owns a commitment must be in the session."})
     text, evidence = _check_commitment_text(text, evidence)
     _check_due(due_on, actor)
@@ -837,7 +830,7 @@ def commitment_close(
     commitment = Commitment.objects.select_for_update().get(pk=commitment.pk)
     if commitment.status != CommitmentStatus.OPEN:
         raise ValidationError("This commitment is already closed.")
-    if session is not None and not rules.is_participant(session, commitment.owner):
+    if session is not None and not rules.is_participant(commitment.owner, session):
         raise ValidationError({"session": "Close it in a session its owner takes part in."})
     if status not in (CommitmentStatus.DONE, CommitmentStatus.DROPPED):
         raise ValidationError({"status": "Close a commitment as done or dropped."})

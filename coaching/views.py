@@ -535,10 +535,10 @@ def _refused_change(request, session, verb: str, template: str):
     with no form to fill in vain: 403 for someone who sees it but does not run it (as
     the API answers); for a session no longer scheduled, 400 to a submission, as the
     service's refusal is everywhere (the page itself is 200)."""
-    refusal = rules.why_not_change(session, request.user, verb)
+    refusal = rules.why_not_change(request.user, session, verb)
     if refusal is None:
         return None
-    if not rules.can_run(session, request.user):
+    if rules.why_not_run(request.user, session, verb):
         status = 403
     else:
         status = 400 if request.method == "POST" else 200

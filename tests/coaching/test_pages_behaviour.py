@@ -325,6 +325,24 @@ def test_the_agenda_tick_and_the_save_line_speak_plainly(client, org):
 
 
 @pytest.mark.django_db
+def test_remove_is_offered_only_on_ones_own_agenda_items_as_the_service_takes_it(client, org):
+    from coaching.models import AgendaItem
+    from coaching.services import agenda_item_add
+
+    session = one_on_one(org.manager, org.rep)
+    item = agenda_item_add(session=session, actor=org.rep, text="The Beacon Hill call")
+    remove = f'action="/agenda/{item.pk}/delete/"'
+    client.force_login(org.manager)
+    page = client.get(f"/sessions/{session.pk}/").content.decode()
+    assert 'aria-label="Remove: The Beacon Hill call"' not in page
+    refused = client.post(f"/agenda/{item.pk}/delete/")
+    assert refused.status_code == 400 and AgendaItem.objects.filter(pk=item.pk).exists()
+    client.force_login(org.rep)
+    page = client.get(f"/sessions/{session.pk}/").content.decode()
+    assert 'aria-label="Remove: The Beacon Hill call"' in page and remove in page
+
+
+@pytest.mark.django_db
 def test_adding_to_the_agenda_or_a_commitment_says_so(client, org):
     """Said in words (read out by the page's live region), not only by a new row."""
     session = one_on_one(org.manager, org.rep)
