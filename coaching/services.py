@@ -279,8 +279,7 @@ def call_review_scoring_open(
     """Everyone in a team call review scores the presented call against one template:
     the presenter as the subject, the team lead last (revealed once the others are
     done), the peers in between. Opened by whoever runs the review."""
-    if refusal := rules.why_not_open_review_scoring(actor, session):
-        raise Forbidden(refusal)
+    _refuse(rules.why_not_open_review_scoring(actor, session))
     session = _lock(session)
     if session.kind != SessionKind.TEAM_CALL_REVIEW or session.presented_call is None:
         raise ValidationError("Only a team call review with a presented call is scored here.")
