@@ -888,20 +888,29 @@ ROUTES: dict[str, dict] = dict(
         ("api:peer-request DELETE", api()),
         ("api:peer-pair-overview", api("admin")),
         ("api:peer-pair-detail", each(PAIR, api)),
-        ("api:peer-pair-accept", each(PAIR, api, ok="400")),
-        ("api:peer-pair-decline", each(PAIR, api, ok="400")),
+        # Whoever formed a pair sees it but is not in it: refused (403) what members do.
+        *(
+            (
+                key,
+                {
+                    "mine": api(*PAIR["mine"], ok="400", manager="403"),
+                    "trio": api(*PAIR["trio"], ok="400", admin="403"),
+                },
+            )
+            for key in ("api:peer-pair-accept", "api:peer-pair-decline")
+        ),
         (
             "api:peer-pair-end",  # as the page (the admin: no body for a pair it cannot open)
             {
-                "mine": api(*PAIR["mine"], "admin", ok="400", manager="200", admin="204"),
-                "trio": api(*PAIR["trio"], ok="400", admin="200"),
+                "mine": api(*PAIR["mine"], "admin", ok="403", manager="200", admin="204"),
+                "trio": api(*PAIR["trio"], ok="403", admin="200"),
             },
         ),
         (
             "api:peer-pair-leave",
             {
-                "mine": api(*PAIR["mine"], ok="200", manager="400"),
-                "trio": api(*PAIR["trio"], ok="200", admin="400"),
+                "mine": api(*PAIR["mine"], ok="200", manager="403"),
+                "trio": api(*PAIR["trio"], ok="200", admin="403"),
             },
         ),
         ("api:peer-pair-habits", each(PAIR, api)),
@@ -909,7 +918,7 @@ ROUTES: dict[str, dict] = dict(
         ("api:pair-habit-list", api(*ALL)),
         ("api:pair-habit-detail", {"mine": api("rep", "peer")}),
         ("api:pair-habit-check-ins", {"mine": api("rep", "peer")}),
-        ("api:pair-habit-retire", {"mine": api("rep", "peer", ok="200", peer="400")}),
+        ("api:pair-habit-retire", {"mine": api("rep", "peer", ok="200", peer="403")}),
         ("api:experiment-list", api(*ALL)),
         ("api:experiment-detail", each(EXPERIMENT, api)),
         ("api:experiment-drop", owned(EXPERIMENT, api, "rep", "400")),
