@@ -324,8 +324,8 @@ class PairPage:
     active_members: int
     is_member: bool  # a current member: writes notes, keeps habits, checks in
     was_member: bool  # reads what the pair wrote while they were in it
-    live: bool  # not ended: whoever may end it (`rules.may_end_pair`) is offered to
-    agreement_open: bool  # nobody accepted yet: whoever may edit it is offered to
+    live: bool  # not ended; who may end it is `rules.may_end_pair`
+    agreement_open: bool  # nobody accepted yet; who may adjust it is `rules.may_edit_agreement`
     notes: list[PairNote]
     habits: list[HabitsOf]
     sessions: list[CoachingSession]
