@@ -174,7 +174,7 @@ def access_pair(*, user: User, pk: int) -> PeerPair:
         raise Http404 from None
 
 
-def _member_of(pair: PeerPair, user: User) -> PairMember | None:
+def member_of(pair: PeerPair, user: User) -> PairMember | None:
     """`user`'s membership of the pair (current or past), from the prefetched members."""
     for member in pair.members.all():
         if member.person_id == user.pk:
@@ -208,7 +208,7 @@ def my_pairs(*, user: User) -> MyPairs:
     acceptance first."""
     found = MyPairs()
     for pair in pairs_for(user=user):
-        mine = _member_of(pair, user)
+        mine = member_of(pair, user)
         pair.my_state = member_state(mine, pair) if mine else None
         pair.states = [(m, member_state(m, pair)) for m in pair.members.all()]
         pair.cadence_text = cadence_text(pair)
@@ -335,7 +335,7 @@ def pair_page(*, user: User, pair: PeerPair) -> PairPage:
     """Everything on the pair page for `user` (a fixed number of queries). Whoever
     formed the pair sees its members, agreement and cadence; only members read the
     notes, habits and check-ins."""
-    me = _member_of(pair, user)
+    me = member_of(pair, user)
     is_member = me is not None and me.left_at is None and pair.ended_at is None
     live = pair.ended_at is None
     notes, habits, sessions = [], [], []
