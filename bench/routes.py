@@ -103,9 +103,9 @@ NOT_FILLABLE = {
     "account_reset_password_from_key",
     "openid_connect_login",
     "openid_connect_callback",
-    "calendar_feed",
+    "cadence:calendar_feed",
     "api:team-member",
-    "team_member_remove",
+    "people:team_member_remove",
 }
 # A search typed into a people picker (people/pickers.py), for `people_pick`.
 PICKER_QUERY = "?name=person&id=person&person_search=an"
@@ -196,7 +196,7 @@ def _sweep_as(role, client, args, wanted, list_names, reads, skipped, unfilled) 
             continue
         for values in fills:
             path = route.path(**values)
-            if route.key == "people_pick":
+            if route.key == "people:people_pick":
                 path += PICKER_QUERY
             with transaction.atomic():  # what this path wrote, the next one never sees
                 read = _read(client, path, args.repeat)
@@ -293,7 +293,9 @@ def _values(route, param: str, ids: _IdSource, list_names: set[str]) -> list | N
         source = _list_for(route, list_names)
         return None if source is None else ids(source)
     if param == "table":
-        return list(TEAM_TABLES if route.key == "hr_team_export" else ORGANISATION_TABLES)
+        return list(
+            TEAM_TABLES if route.key == "dashboards:hr_team_export" else ORGANISATION_TABLES
+        )
     if param == "source":
         return sorted(_SOURCES)
     if param == "period":  # a weekly digest: this week's, for whoever was sent one

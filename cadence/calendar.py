@@ -79,7 +79,7 @@ def absolute(path: str) -> str:
 
 
 def feed_url(feed: CalendarFeed) -> str:
-    return absolute(reverse("calendar_feed", args=[feed.token]))
+    return absolute(reverse("cadence:calendar_feed", args=[feed.token]))
 
 
 def webcal_url(feed: CalendarFeed) -> str:
@@ -132,7 +132,7 @@ def _event(session: CoachingSession, *, reader: User, tz: ZoneInfo, stamp: datet
     event.add("dtstart", start.astimezone(tz))
     event.add("dtend", end.astimezone(tz))
     event.add("summary", event_summary(session, reader))
-    event.add("url", absolute(reverse("session_detail", args=[session.pk])))
+    event.add("url", absolute(reverse("coaching:session_detail", args=[session.pk])))
     # Held and missed sessions stay as past events; a cancelled one is marked so that
     # calendars strike or remove it, and it no longer blocks the time.
     event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
@@ -142,7 +142,7 @@ def _event(session: CoachingSession, *, reader: User, tz: ZoneInfo, stamp: datet
         for p in session.participants.all()
     )
     if is_coachee and session.status == SessionStatus.SCHEDULED:
-        prepare = absolute(reverse("session_prepare", args=[session.pk]))
+        prepare = absolute(reverse("coaching:session_prepare", args=[session.pk]))
         event.add("description", f"Prepare for this session: {prepare}")
     return event
 
@@ -242,7 +242,7 @@ def itip_ical(
             cancelled=change is not None and change.kind == "cancelled",
             organizer=_contact(organizer) if organizer is not None else None,
             attendees=[_contact(p.person) for p in session.participants.all()],
-            url=absolute(reverse("session_detail", args=[session.pk])),
+            url=absolute(reverse("coaching:session_detail", args=[session.pk])),
         ),
         reader=reader,
     )

@@ -58,14 +58,14 @@ def miss_runs(session_ids) -> dict[int, int]:
 def review_url(plan: CadencePlan) -> str:
     """/sessions/new/ filled in for a manager review with the plan's coach."""
     query = urlencode({"kind": SessionKind.MANAGER_REVIEW, "with": plan.coach_id})
-    return f"{reverse('session_new')}?{query}"
+    return f"{reverse('coaching:session_new')}?{query}"
 
 
 def act_url(plan: CadencePlan) -> str:
     """Where the misses show: the coachee's coaching history, or for a team plan the
     coach's own page (their team's sessions with them)."""
     person = plan.coachee_id or plan.coach_id
-    return reverse("person_detail", args=[person]) + "#h-heading"
+    return reverse("coaching:person_detail", args=[person]) + "#h-heading"
 
 
 def in_words(plan: CadencePlan, run: int) -> str:

@@ -95,7 +95,7 @@ def _with_session(row: Notification, context: dict) -> list[SessionParticipant]:
         when=timezone.localtime(session.scheduled_start, zone),
         others=[p.person for p in participants if not person or p.person_id != person.pk],
         role=role,
-        session_url=absolute(reverse("session_detail", args=[session.pk])),
+        session_url=absolute(reverse("coaching:session_detail", args=[session.pk])),
     )
     return participants
 
@@ -109,7 +109,7 @@ def upcoming(row: Notification, context: dict) -> dict | None:
     if coachee is not None:
         context["commitments"] = _carried_commitments(row, coachee)
     if context["role"] == ParticipantRole.COACHEE:
-        context["prepare_url"] = absolute(reverse("session_prepare", args=[session.pk]))
+        context["prepare_url"] = absolute(reverse("coaching:session_prepare", args=[session.pk]))
     return context
 
 
@@ -120,7 +120,8 @@ def missed(row: Notification, context: dict) -> dict | None:
         return None  # logged after all
     coachee = _coachee(participants)
     context["reschedule_url"] = absolute(
-        reverse("session_new") + (f"?kind={session.kind}&with={coachee.pk}" if coachee else "")
+        reverse("coaching:session_new")
+        + (f"?kind={session.kind}&with={coachee.pk}" if coachee else "")
     )
     return context
 
@@ -148,7 +149,7 @@ def digest(row: Notification, context: dict) -> dict:
     # The week the digest was queued for, as its page shows it (not the moment a
     # retry happens to send it).
     context["digest"] = manager_digest(manager=row.recipient, now=row.created_at)
-    context["digest_url"] = absolute(reverse("digest_detail", args=[row.period]))
+    context["digest_url"] = absolute(reverse("cadence:digest_detail", args=[row.period]))
     return context
 
 
@@ -179,7 +180,7 @@ def session_withdrawn(row: Notification, context: dict) -> dict:
     context.update(
         withdrawn=facts,
         was=timezone.localtime(datetime.fromisoformat(facts["start"])),
-        sessions_url=absolute(reverse("session_list")),
+        sessions_url=absolute(reverse("coaching:session_list")),
         itip=itip_withdrawn(facts, reader=row.recipient),
     )
     return context
@@ -195,7 +196,7 @@ def team_reminder(row: Notification) -> str | None:
     host = session.participants.filter(role=ParticipantRole.HOST).select_related("person").first()
     when = session.scheduled_start.strftime("%a %d %b, %H:%M UTC")
     host_text = f" Host: {host.person.display_name}." if host else ""
-    link = absolute(reverse("session_detail", args=[session.pk]))
+    link = absolute(reverse("coaching:session_detail", args=[session.pk]))
     return (
         f"Team call review for {team.name}: {when}.{host_text} "
         f"Bring one recorded call and one thing you'd do differently. {link}"

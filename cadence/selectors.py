@@ -103,7 +103,7 @@ def _makeup_url(session: CoachingSession, viewer: User) -> str:
         )
         if other is not None:
             query["with"] = other.pk
-    return f"{reverse('session_new')}?{urlencode(query)}"
+    return f"{reverse('coaching:session_new')}?{urlencode(query)}"
 
 
 def plans_run_by(*, coach: User, now=None) -> list[CadencePlan]:

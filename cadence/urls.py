@@ -8,7 +8,11 @@ from . import (
     views_policy_editor,
 )
 
+app_name = "cadence"
+
 urlpatterns = [
+    # The calendar pages and feeds come first, as they did when config included them.
+    path("", include("cadence.urls_calendar")),
     path("cadence/", views.my_cadence, name="my_cadence"),
     path("cadence/plans/<int:pk>/edit/", views.plan_edit, name="plan_edit"),
     path("cadence/plans/<int:pk>/pause/", views.plan_pause, name="plan_pause"),

@@ -69,11 +69,11 @@ def _answer(request, plan, *, status=200, message="", **bound):
     if back:
         if status == 200:
             messages.success(request, message)
-            return redirect("programme_plan", pk=plan_pk)
+            return redirect("cadence:programme_plan", pk=plan_pk)
         return programme_plan_page(request, plan_pk, status=status, **bound)
     if status == 200:
         messages.success(request, message)
-        return redirect(f"{reverse('my_cadence')}#plan-{plan_pk}")
+        return redirect(f"{reverse('cadence:my_cadence')}#plan-{plan_pk}")
     return _cadence_page(request, status, plan_pk=plan_pk, **bound)
 
 

@@ -37,14 +37,14 @@ def calendar_feed_create(request):
         )
     else:
         messages.success(request, "Your calendar address is ready. Subscribe to it below.")
-    return redirect("calendar_settings")
+    return redirect("cadence:calendar_settings")
 
 
 @require_POST
 def calendar_feed_revoke(request):
     services_calendar.calendar_feed_revoke(person=request.user)
     messages.success(request, "Calendar address revoked. Calendars using it get nothing more.")
-    return redirect("calendar_settings")
+    return redirect("cadence:calendar_settings")
 
 
 @login_not_required  # calendar apps cannot sign in: the unguessable token is the key

@@ -69,4 +69,4 @@ def closure_remove(request, pk: int):
         f"Open again: {closure.name}. The plans' sessions on those days come back with "
         "the next planning run, within the hour.",
     )
-    return redirect("closed_days")
+    return redirect("cadence:closed_days")

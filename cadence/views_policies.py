@@ -130,5 +130,5 @@ def _back(request) -> str:
     """The list as it was when the form was sent (its action carries the state and
     page in its query string)."""
     kept = _kept(request.GET)
-    base = reverse("team_cadence")
+    base = reverse("cadence:team_cadence")
     return f"{base}?{urlencode(kept)}" if kept else base

@@ -44,7 +44,7 @@ def _policy_editor(request, policy):
             _put_errors(exc, form, items)
         else:
             messages.success(request, _saved_message(saved))
-            return redirect(f"{reverse('team_cadence')}#policy-{saved.policy.pk}")
+            return redirect(f"{reverse('cadence:team_cadence')}#policy-{saved.policy.pk}")
     return _editor_page(request, policy, form, items, status=400)
 
 

@@ -76,7 +76,9 @@ def _tick(request, pk, service, done_message):
     if error:
         return _page(request, state, tick_error=error, status=status)
     messages.success(request, done_message.format(BY_KEY[form.cleaned_data["item"]].title))
-    return redirect(reverse("team_rollout", args=[pk]) + f"#item-{form.cleaned_data['item']}")
+    return redirect(
+        reverse("cadence:team_rollout", args=[pk]) + f"#item-{form.cleaned_data['item']}"
+    )
 
 
 @require_POST

@@ -2,6 +2,8 @@ from django.urls import include, path
 
 from . import views, views_focus_areas, views_goals, views_notes, views_prompts, views_skills
 
+app_name = "coaching"
+
 urlpatterns = [
     path("sessions/", views.session_list, name="session_list"),
     path("sessions/new/", views.session_new, name="session_new"),

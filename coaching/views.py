@@ -36,7 +36,7 @@ from .views_person import render_person
 
 
 def _back_to_session(request, session_id, anchor=""):
-    return redirect(reverse("session_detail", args=[session_id]) + anchor)
+    return redirect(reverse("coaching:session_detail", args=[session_id]) + anchor)
 
 
 # --- Lists -------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def commitment_list(request):
 @require_GET
 def person_detail(request, pk):
     if pk == request.user.pk:
-        return redirect("home_rep")
+        return redirect("dashboards:home_rep")
     return render_person(request, access_person(user=request.user, pk=pk))
 
 
@@ -188,7 +188,7 @@ def session_new(request):
         ok, session = submit(form, lambda data: _create(kind, request.user, data))
         if ok:
             messages.success(request, f"{session.get_kind_display()} planned.")
-            return redirect("session_detail", session.pk)
+            return redirect("coaching:session_detail", session.pk)
     status = 400 if request.method == "POST" else 200
     return render(
         request,
@@ -261,7 +261,7 @@ def session_prepare(request, pk):
     """The coachee's preparation: their goal and their own view of Reality first."""
     context = _page_context(request, pk)
     if context["page"].viewer_role != "coachee":
-        return redirect("session_detail", pk)
+        return redirect("coaching:session_detail", pk)
     return render(request, "coaching/session_prepare.html", context)
 
 
@@ -440,7 +440,7 @@ def commitment_close(request, pk):
     if answered is not None:
         return answered
     # The list says so at the top, with an Undo for the minute it is offered.
-    return redirect(reverse("commitment_list") + f"?closed={commitment.pk}")
+    return redirect(reverse("coaching:commitment_list") + f"?closed={commitment.pk}")
 
 
 def _commitment_answer(request, session, error, **changed):
@@ -480,7 +480,7 @@ def commitment_reopen(request, pk):
     if answered is not None:
         return answered
     messages.success(request, f"Open again: {commitment.text}")
-    return redirect("commitment_list")
+    return redirect("coaching:commitment_list")
 
 
 # --- Running the session -------------------------------------------------------------
@@ -620,7 +620,7 @@ def call_review_scoring(request, pk):
     except (ValidationError, Forbidden) as exc:
         context = _page_context(request, pk, scoring_error=exc.messages)
         return render(request, "coaching/session_detail.html", context, status=400)
-    return redirect("round_detail", scoring.pk)
+    return redirect("scorecards:round_detail", scoring.pk)
 
 
 # --- Session usefulness ----------------------------------------------------------------

@@ -70,4 +70,4 @@ def focus_area_end_today(request, pk: int):
     except ValidationError as exc:
         return _list(request, error=exc.messages, status=400)
     messages.success(request, f"“{area.name}” ended today; what used it keeps it.")
-    return redirect("focus_area_list")
+    return redirect("coaching:focus_area_list")

@@ -23,8 +23,8 @@ from .views_person import goals_context, render_person
 def goals_page_url(owner: User, viewer: User) -> str:
     """Where someone's goals are listed for this viewer."""
     if owner.pk == viewer.pk:
-        return reverse("goal_list")
-    return reverse("person_detail", args=[owner.pk]) + "#goals-heading"
+        return reverse("coaching:goal_list")
+    return reverse("coaching:person_detail", args=[owner.pk]) + "#goals-heading"
 
 
 def _render_goal_list(request, *, form=None, error=None, status=200):
@@ -50,7 +50,7 @@ def goal_list(request):
     if form is not None:
         return _render_goal_list(request, form=form, status=400)
     messages.success(request, "Goal added. Bring it to your next 1:1.")
-    return redirect("goal_list")
+    return redirect("coaching:goal_list")
 
 
 @require_POST

@@ -84,4 +84,4 @@ def _set_active(request, pk: int, *, active: bool, done: str):
     except ValidationError as exc:
         return _list(request, error=exc.messages, status=400)
     messages.success(request, done)
-    return redirect("prompt_list")
+    return redirect("coaching:prompt_list")

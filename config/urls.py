@@ -5,7 +5,6 @@ from django.urls import include, path
 
 from core import views as core_views
 from core.api_docs import ApiDocsView, ApiSchemaView
-from dashboards import views_home
 from people.api import MeView, MyDataView, MyWorkingHoursView
 
 # A database outage answers 503 (and recovers by itself), anything else 500.
@@ -36,15 +35,15 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", views_home.home, name="home"),
+    # Each app's pages sit in the app's namespace ("coaching:session_detail"); the
+    # sign-in override keeps allauth's global name and must precede allauth's URLs.
+    path("", include("people.urls_accounts")),
     path("", include("dashboards.urls")),
-    path("programme/", views_home.home_programme, name="home_programme"),
     path("", include("people.urls")),
     path("", include("scorecards.urls")),
     path("", include("coaching.urls")),
     path("", include("peers.urls")),
     path("", include("learning.urls")),
-    path("", include("cadence.urls_calendar")),
     path("", include("cadence.urls")),
     path("", include("notifications.urls")),
     path("", include("feedback.urls")),

@@ -31,32 +31,32 @@ STEPS = (
         "people",
         "Bring in your people and who they report to",
         "Import a CSV file from your HR system, or add people one by one.",
-        "people_import_list",
+        "people:people_import_list",
     ),
     Step(
         "teams",
         "Make the teams and name each one's lead",
         "A team's lead runs its 1:1s, call reviews and role-plays.",
-        "team_list",
+        "people:team_list",
     ),
     Step(
         "focus",
         "Choose what the programme practises first",
         "A focus area, with the scorecard criteria that show it in observable behaviour.",
-        "focus_area_list",
+        "coaching:focus_area_list",
     ),
     Step(
         "cadence",
         "Give the teams a cadence",
         "Write a cadence policy (weekly 1:1s, call reviews, monthly role-plays and "
         "manager reviews) and apply it to each team: its plans and sessions follow.",
-        "team_cadence",
+        "cadence:team_cadence",
     ),
     Step(
         "install",
         "Start a team's install plan",
         "The 30/60/90-day checklist its lead follows to put the rhythm in place.",
-        "rollout_overview",
+        "cadence:rollout_overview",
         "?show=not_started",
     ),
     Step(
@@ -64,7 +64,7 @@ STEPS = (
         "Welcome your people",
         "Email everyone who has never signed in a link to set their password. "
         "It ticks once one of them has signed in.",
-        "programme_people",
+        "people:programme_people",
         "?show=new",
     ),
 )

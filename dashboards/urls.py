@@ -1,8 +1,12 @@
 from django.urls import path
 
-from . import views_growth, views_hr, views_team
+from . import views_growth, views_home, views_hr, views_team
+
+app_name = "dashboards"
 
 urlpatterns = [
+    path("", views_home.home, name="home"),
+    path("programme/", views_home.home_programme, name="home_programme"),
     path("me/", views_growth.home_rep, name="home_rep"),
     path("team/", views_team.home_manager, name="home_manager"),
     path("team/managers/<int:pk>/", views_team.team_manager, name="team_manager"),

@@ -15,20 +15,20 @@ from .waiting import waiting_for
 
 # Where "/" sends each person: the first role in this order they hold.
 HOME_FOR_ROLE = [
-    (Role.MANAGER, "home_manager"),
-    (Role.HR, "home_hr"),
-    (Role.PROGRAMME_ADMIN, "home_programme"),
+    (Role.MANAGER, "dashboards:home_manager"),
+    (Role.HR, "dashboards:home_hr"),
+    (Role.PROGRAMME_ADMIN, "dashboards:home_programme"),
 ]
 
 
 def home(request):
     if may_become_first_programme_admin(request.user):  # a fresh install's first sign-in
-        return redirect("first_programme_admin")
+        return redirect("people:first_programme_admin")
     roles = request_roles(request)
     for role, url_name in HOME_FOR_ROLE:
         if role in roles:
             return redirect(url_name)
-    return redirect("home_rep")
+    return redirect("dashboards:home_rep")
 
 
 @role_required(Role.PROGRAMME_ADMIN)

@@ -38,7 +38,7 @@ def skills_below(request):
 def team_manager(request, pk: int):
     """Another manager's dashboard, read-only, for the people above them."""
     if pk == request.user.pk and Role.MANAGER in request_roles(request):
-        return redirect("home_manager")
+        return redirect("dashboards:home_manager")
     return _page(request, manager=team.access_manager(viewer=request.user, pk=pk))
 
 

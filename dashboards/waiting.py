@@ -90,7 +90,7 @@ def waiting_for(
                     "prepare",
                     f"Prepare for your {session.get_kind_display()}{who} on "
                     f"{_day(session.scheduled_start)}",
-                    reverse("session_prepare", args=[session.pk]),
+                    reverse("coaching:session_prepare", args=[session.pk]),
                 )
             )
 
@@ -99,11 +99,15 @@ def waiting_for(
         whose = "" if r.work.person_id == person.pk else f" ({r.work.person.display_name})"
         lines.append(
             WaitingLine(
-                "score", f"Score “{r.work.title}”{whose}", reverse("round_detail", args=[r.pk])
+                "score",
+                f"Score “{r.work.title}”{whose}",
+                reverse("scorecards:round_detail", args=[r.pk]),
             )
         )
     if len(rounds) > SHOWN:
-        lines.append(WaitingLine("more", "More scorecards waiting", reverse("scorecard_home")))
+        lines.append(
+            WaitingLine("more", "More scorecards waiting", reverse("scorecards:scorecard_home"))
+        )
 
     if inbox is None:
         inbox = list(feedback.feedback_inbox(user=person).annotate(total=Over(Count("pk")))[:SHOWN])
@@ -115,13 +119,15 @@ def waiting_for(
                 f"Answer {request.requester.display_name}’s feedback request, by "
                 f"{dateformat.format(request.due_on, 'j M')}"
                 + (", overdue" if request.due_on < timezone.localdate(now) else ""),
-                reverse("feedback_request_detail", args=[asked.request_id]),
+                reverse("feedback:feedback_request_detail", args=[asked.request_id]),
             )
         )
     if inbox and inbox[0].total > SHOWN:
         lines.append(
             WaitingLine(
-                "more", f"All {inbox[0].total} feedback requests", reverse("feedback_inbox")
+                "more",
+                f"All {inbox[0].total} feedback requests",
+                reverse("feedback:feedback_inbox"),
             )
         )
 
@@ -130,7 +136,7 @@ def waiting_for(
             WaitingLine(
                 "pair",
                 f"Answer {pair.created_by.display_name}’s peer pair invitation",
-                reverse("pair_detail", args=[pair.pk]),
+                reverse("peers:pair_detail", args=[pair.pk]),
             )
         )
 
@@ -142,7 +148,7 @@ def waiting_for(
             WaitingLine(
                 "rate",
                 f"Rate your {s.get_kind_display()}{who} on {_date(s.scheduled_start)}",
-                reverse("session_detail", args=[s.pk]) + "#rating",
+                reverse("coaching:session_detail", args=[s.pk]) + "#rating",
             )
         )
 

@@ -139,7 +139,7 @@ class ObservationFields(forms.Form):
         self.fields["observation"].widget.attrs.update(
             {
                 "aria-describedby": f"{self['observation'].auto_id}_helptext literacy-hints",
-                "hx-post": reverse("feedback_check"),
+                "hx-post": reverse("feedback:feedback_check"),
                 "hx-trigger": "keyup changed delay:600ms",
                 "hx-target": "#literacy-hints",
                 "hx-swap": "innerHTML",
@@ -161,7 +161,7 @@ class GiveForm(ObservationFields):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         offer_people(self.fields["recipient"], source="colleagues", user=user)
-        self.fields["stream"].widget = _stream_radio("feedback_give")
+        self.fields["stream"].widget = _stream_radio("feedback:feedback_give")
         self.fields["stream"].widget.choices = self.fields["stream"].choices
 
 
@@ -233,7 +233,7 @@ class RequestForm(forms.Form):
         field = self.fields["responders"]
         offer_people(field, source="colleagues", user=user)
         field.requester_pk = user.pk
-        self.fields["stream"].widget = _stream_radio("feedback_request_new")
+        self.fields["stream"].widget = _stream_radio("feedback:feedback_request_new")
         self.fields["stream"].widget.choices = self.fields["stream"].choices
         today = timezone.localdate(timezone=user.tzinfo)
         self.fields["due_on"].initial = today + timedelta(days=7)

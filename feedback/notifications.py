@@ -83,7 +83,7 @@ def message(row: Notification, context: dict) -> dict | None:
         feedback_request=asked,
         requester=asked.requester,
         stream=asked.stream,
-        request_url=absolute(reverse("feedback_request_detail", args=[asked.pk])),
+        request_url=absolute(reverse("feedback:feedback_request_detail", args=[asked.pk])),
         anonymity_threshold=ANONYMITY_THRESHOLD,
     )
     return context

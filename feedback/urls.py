@@ -5,6 +5,8 @@ from . import (
     views,
 )
 
+app_name = "feedback"
+
 urlpatterns = [
     path("feedback/", views.feedback_mine, name="feedback_mine"),
     path("feedback/give/", views.feedback_give, name="feedback_give"),

@@ -273,7 +273,7 @@ def feedback_detail(request, pk):
 
 def _fragment_or_page(request, item, fragment, status, **extra):
     if not request.htmx and status == 200:
-        return redirect("feedback_detail", item.ref)
+        return redirect("feedback:feedback_detail", item.ref)
     item = selectors.my_feedback(user=request.user, stream=item.stream).get(pk=item.pk)
     context = _detail_context(request, item, **extra)
     template = fragment if request.htmx else "feedback/detail.html"
@@ -481,7 +481,7 @@ def feedback_request_decline(request, pk):
         context = _request_context(request, asked, decline_errors=exc.messages)
         return render(request, "feedback/request_detail.html", context, status=400)
     messages.success(request, f"Declined. {asked.requester.display_name} will see that.")
-    return redirect("feedback_inbox")
+    return redirect("feedback:feedback_inbox")
 
 
 @require_GET

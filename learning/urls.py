@@ -5,6 +5,8 @@ from django.urls import path
 
 from . import views
 
+app_name = "learning"
+
 urlpatterns = [
     path("experiments/", views.experiment_list, name="experiment_list"),
     path("experiments/<int:pk>/", views.experiment_detail, name="experiment_detail"),

@@ -174,7 +174,7 @@ def _change(request, pk, change, done: str):
         experiment.refresh_from_db()
         return _render_experiment(request, experiment, error=exc.messages, status=400)
     messages.success(request, done)
-    return redirect("experiment_detail", experiment.pk)
+    return redirect("learning:experiment_detail", experiment.pk)
 
 
 @require_POST
@@ -391,7 +391,7 @@ def learning_unpublish(request, pk):
     learning = selectors.access_own_learning(user=request.user, pk=pk)
     services.learning_unpublish(learning=learning, actor=request.user)
     messages.success(request, f"“{learning.title}” is no longer in the library.")
-    return redirect("library")
+    return redirect("learning:library")
 
 
 # --- Playbooks ------------------------------------------------------------------------

@@ -2,6 +2,8 @@ from django.urls import path
 
 from . import views_channels, views_inbox, views_outbox
 
+app_name = "notifications"
+
 urlpatterns = [
     path("me/notifications/", views_inbox.notification_list, name="notification_list"),
     path("me/notifications/read/", views_inbox.notifications_read, name="notifications_read"),

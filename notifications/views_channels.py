@@ -49,7 +49,8 @@ def _page(request, *, connect_form=None, bound=None, error=None):
 def _back(request, channel_pk: int | None = None) -> str:
     page = request.GET.get("page", "")
     query = f"?page={page}" if page.isdigit() else ""
-    return f"{reverse('team_channels')}{query}{f'#channel-{channel_pk}' if channel_pk else ''}"
+    anchor = f"#channel-{channel_pk}" if channel_pk else ""
+    return f"{reverse('notifications:team_channels')}{query}{anchor}"
 
 
 @require_POST

@@ -53,4 +53,4 @@ def delivery_retry(request):
                      "been sent again already.")  # fmt: skip
     noun = "notification" if retried == 1 else "notifications"
     messages.success(request, f"{retried} {noun} will be sent again in a moment.")
-    return redirect("delivery")
+    return redirect("notifications:delivery")

@@ -4,6 +4,8 @@ from django.urls import path
 
 from . import views
 
+app_name = "peers"
+
 urlpatterns = [
     path("peers/", views.pair_list, name="pair_list"),
     path("peers/new/", views.pair_new, name="pair_new"),

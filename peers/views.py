@@ -96,7 +96,7 @@ def peer_request_set(request):
 def peer_request_withdraw(request):
     if peer_requests.peer_request_withdraw(person=request.user):
         messages.success(request, "You are no longer asking for a peer.")
-    return redirect("pair_list")
+    return redirect("peers:pair_list")
 
 
 @require_GET
@@ -241,8 +241,8 @@ def _act(request, pair, change, done, *, to_list=False):
         return _render_pair(request, pair, status=400, error=exc.messages)
     messages.success(request, done)
     if to_list:
-        return redirect("pair_list")
-    return redirect("pair_detail", pk=pair.pk)
+        return redirect("peers:pair_list")
+    return redirect("peers:pair_detail", pk=pair.pk)
 
 
 @require_POST
@@ -299,8 +299,8 @@ def pair_end(request, pk):
             return _overview(request, error=exc.messages)
         messages.success(request, "The pair has ended. Its held sessions stay as history.")
         if pair.created_by_id == request.user.pk:
-            return redirect("pair_detail", pk=pair.pk)
-        return redirect("pair_overview")
+            return redirect("peers:pair_detail", pk=pair.pk)
+        return redirect("peers:pair_overview")
     pair = selectors.access_pair(user=request.user, pk=pk)
     return _act(
         request,

@@ -265,7 +265,7 @@ class PeopleSearch(forms.Widget):
         attrs = self.build_attrs(self.attrs, attrs)
         id_ = attrs.get("id") or f"id_{name}"
         results = f"{id_}_results"
-        url = reverse("people_pick", args=[self.source])
+        url = reverse("people:people_pick", args=[self.source])
         query = {"name": name, "id": id_, **self.params}
         if self.multiple:
             query["multiple"] = "1"

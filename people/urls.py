@@ -2,9 +2,9 @@ from django.urls import path
 
 from . import views, views_audit, views_imports, views_people, views_pick, views_teams
 
+app_name = "people"
+
 urlpatterns = [
-    # Before allauth's own URLs, so this one answers /accounts/login/.
-    path("accounts/login/", views.SignInView.as_view(), name="account_login"),
     path("me/profile/", views.profile, name="profile"),
     path("me/data/", views.my_data, name="my_data"),
     path("me/data/download/", views.my_data_download, name="my_data_download"),

@@ -35,7 +35,7 @@ def profile(request):
                 add_service_errors(form, exc)
             else:
                 messages.success(request, "Profile saved.")
-                return redirect("profile")
+                return redirect("people:profile")
         return render(request, "people/profile.html", {"form": form}, status=400)
     return render(request, "people/profile.html", {"form": form})
 
@@ -53,7 +53,7 @@ def first_programme_admin(request):
             context = {"error": " ".join(refusal.messages)}
             return render(request, "people/first_programme_admin.html", context, status=400)
         messages.success(request, "You run the programme now. Start with the steps below.")
-        return redirect("home_programme")
+        return redirect("dashboards:home_programme")
     return render(request, "people/first_programme_admin.html")
 
 
@@ -77,7 +77,7 @@ def api_token_create(request):
 def api_token_revoke(request):
     services_credentials.api_token_revoke(person=request.user)
     messages.success(request, "API token revoked. Scripts using it stop working now.")
-    return redirect("api_token")
+    return redirect("people:api_token")
 
 
 @require_GET

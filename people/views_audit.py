@@ -52,8 +52,8 @@ def _details(data: dict) -> list[tuple[str, str]]:
 def _shown(events: list[AuditEvent]) -> list[ShownEvent]:
     """Each event in words, with a link to the person or team it was about."""
     pages = {
-        ContentType.objects.get_for_model(User).pk: "programme_person",
-        ContentType.objects.get_for_model(Team).pk: "team_detail",
+        ContentType.objects.get_for_model(User).pk: "people:programme_person",
+        ContentType.objects.get_for_model(Team).pk: "people:team_detail",
     }
     shown = []
     for event in events:

@@ -54,7 +54,7 @@ def import_list(request):
         form.add_error("file", _refusal(exc.errors))
         return _list_page(request, form=form, problems=exc.errors, status=400)
     messages.success(request, f"{job.file_name}: every row is valid. Counting what would change…")
-    return redirect("people_import_detail", pk=job.pk)
+    return redirect("people:people_import_detail", pk=job.pk)
 
 
 def _refusal(errors: list[str]) -> str:
@@ -82,7 +82,7 @@ def _act(request, pk, service, done):
     except PeopleImportError as exc:
         return _detail_page(request, job, error=exc.errors[0], status=400)
     messages.success(request, done.format(name=job.file_name))
-    return redirect("people_import_detail", pk=job.pk)
+    return redirect("people:people_import_detail", pk=job.pk)
 
 
 @role_required(Role.PROGRAMME_ADMIN)

@@ -55,7 +55,7 @@ def people_welcome_view(request):
         return _list(request, PersonNewForm(user=request.user), status=400, refusal=exc.messages)
     noun = "person" if count == 1 else "people"
     messages.success(request, f"A welcome email is on its way to {count} {noun}.")
-    return redirect(f"{reverse('programme_people')}?show=new")
+    return redirect(f"{reverse('people:programme_people')}?show=new")
 
 
 def _list(request, new_form, *, status=200, refusal=None):
@@ -197,7 +197,7 @@ def _act(request, record, act, *, done):
     except (ValidationError, Forbidden) as exc:
         return _detail(request, record, refusal=" ".join(exc.messages), status=400)
     messages.success(request, done)
-    return redirect("programme_person", pk=record.person.pk)
+    return redirect("people:programme_person", pk=record.person.pk)
 
 
 def _change(request, record, form, name, change, *, done=None):

@@ -89,7 +89,7 @@ def team_member_add_view(request, pk: int):
     person = form.cleaned_data["person"]
     team_member_add(team=team, person=person, actor=request.user)
     messages.success(request, f"{person} is on {team} now.")
-    return redirect(f"{reverse('team_detail', args=[pk])}#members-heading")
+    return redirect(f"{reverse('people:team_detail', args=[pk])}#members-heading")
 
 
 @require_POST
@@ -101,4 +101,4 @@ def team_member_remove_view(request, pk: int, person_pk: int):
         raise Http404  # not on the team now: nothing to take off
     team_member_remove(team=team, person=member, actor=request.user)
     messages.success(request, f"{member} is off {team}; their history stays.")
-    return redirect(f"{reverse('team_detail', args=[pk])}#members-heading")
+    return redirect(f"{reverse('people:team_detail', args=[pk])}#members-heading")

@@ -4,6 +4,8 @@ from django.urls import path
 
 from . import views
 
+app_name = "scorecards"
+
 urlpatterns = [
     path("scorecards/", views.scorecard_home, name="scorecard_home"),
     path("scorecards/calls/", views.call_list, name="call_list"),

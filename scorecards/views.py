@@ -116,7 +116,7 @@ def call_new(request):
         )
         if ok:
             messages.success(request, "Call added. Now pick how it gets scored.")
-            return redirect("call_detail", call.pk)
+            return redirect("scorecards:call_detail", call.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "scorecards/call_new.html", {"form": form}, status=status)
 
@@ -253,7 +253,7 @@ def _round_action(request, pk, action, done):
         context = {**_round_context(request, scoring), "action_error": exc.messages}
         return render(request, "scorecards/round_detail.html", context, status=400)
     messages.success(request, done)
-    return redirect("round_detail", scoring.pk)
+    return redirect("scorecards:round_detail", scoring.pk)
 
 
 @require_POST
@@ -299,7 +299,7 @@ def calibration_new(request):
         )
         if ok:
             messages.success(request, "Calibration open: each rater scores blind.")
-            return redirect("round_detail", scoring.pk)
+            return redirect("scorecards:round_detail", scoring.pk)
     status = 400 if request.method == "POST" else 200
     # Nothing to calibrate on yet: the page says so and how, rather than a form with
     # an empty list of calls that can only be refused.
@@ -376,7 +376,7 @@ def template_new(request):
                 add_service_errors(form, exc)
             else:
                 messages.success(request, f"“{template.name}” is in the library.")
-                return redirect("template_detail", template.pk)
+                return redirect("scorecards:template_detail", template.pk)
         return _render_editor(request, None, form, criteria, status=400)
     return _render_editor(request, None, form, criteria)
 
@@ -408,7 +408,7 @@ def template_edit(request, pk):
             add_service_errors(form, exc)
         else:
             messages.success(request, f"Saved as version {version.number}.")
-            return redirect("template_detail", template.pk)
+            return redirect("scorecards:template_detail", template.pk)
     return _render_editor(request, template, form, criteria, status=400)
 
 
@@ -430,4 +430,4 @@ def template_retire(request, pk):
         if retire
         else f"“{template.name}” is offered again.",
     )
-    return redirect("template_detail", template.pk)
+    return redirect("scorecards:template_detail", template.pk)

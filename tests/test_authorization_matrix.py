@@ -49,37 +49,37 @@ from tests.support.world import world  # noqa: F401 - the fixture
 
 OBJECT_KIND = {
     "feedback": [
-        "feedback_detail",
-        "feedback_acknowledge",
-        "feedback_share",
-        "feedback_unshare",
+        "feedback:feedback_detail",
+        "feedback:feedback_acknowledge",
+        "feedback:feedback_share",
+        "feedback:feedback_unshare",
         "api:feedback-detail",
         "api:feedback-acknowledge",
         "api:feedback-share",
         "api:feedback-unshare",
     ],
     "request": [
-        "feedback_request_detail",
-        "feedback_request_answer",
-        "feedback_request_decline",
+        "feedback:feedback_request_detail",
+        "feedback:feedback_request_answer",
+        "feedback:feedback_request_decline",
         "api:feedback-request-detail",
         "api:feedback-request-answer",
         "api:feedback-request-decline",
     ],
     "session": [
-        "session_detail",
-        "session_prepare",
-        "session_notes_save",
-        "session_notes_live",
-        "private_note_save",
-        "agenda_add",
-        "commitment_add",
-        "session_held",
-        "session_rating",
-        "session_cancel",
-        "session_reschedule",
-        "session_calendar",
-        "call_review_scoring",
+        "coaching:session_detail",
+        "coaching:session_prepare",
+        "coaching:session_notes_save",
+        "coaching:session_notes_live",
+        "coaching:private_note_save",
+        "coaching:agenda_add",
+        "coaching:commitment_add",
+        "coaching:session_held",
+        "coaching:session_rating",
+        "coaching:session_cancel",
+        "coaching:session_reschedule",
+        "cadence:session_calendar",
+        "coaching:call_review_scoring",
         "api:session-detail",
         "api:session-cancel",
         "api:session-held",
@@ -89,41 +89,41 @@ OBJECT_KIND = {
         "api:session-reschedule",
         "api:session-since-last",
     ],
-    "agenda": ["agenda_toggle", "agenda_delete", "api:agenda-item-detail"],
+    "agenda": ["coaching:agenda_toggle", "coaching:agenda_delete", "api:agenda-item-detail"],
     "commitment": [
-        "commitment_close",
-        "commitment_reopen",
+        "coaching:commitment_close",
+        "coaching:commitment_reopen",
         "api:commitment-detail",
         "api:commitment-close",
         "api:commitment-reopen",
     ],
     "plan": [
-        "plan_edit",
-        "plan_pause",
-        "plan_end",
-        "plan_restart",
-        "programme_plan",
+        "cadence:plan_edit",
+        "cadence:plan_pause",
+        "cadence:plan_end",
+        "cadence:plan_restart",
+        "cadence:programme_plan",
         "api:plan-detail",
         "api:plan-end",
         "api:plan-restart",
     ],
-    "focus": ["api:focus-area-detail", "focus_area_edit", "focus_area_end"],
-    "policy": ["policy_edit", "api:cadence-policy-detail"],
+    "focus": ["api:focus-area-detail", "coaching:focus_area_edit", "coaching:focus_area_end"],
+    "policy": ["cadence:policy_edit", "api:cadence-policy-detail"],
     "channel": [
-        "channel_change",
-        "channel_switch",
-        "channel_test",
-        "channel_remove",
+        "notifications:channel_change",
+        "notifications:channel_switch",
+        "notifications:channel_test",
+        "notifications:channel_remove",
         "api:team-channel-detail",
         "api:team-channel-test",
     ],
-    "closure": ["closure_remove", "api:closed-day-detail"],
-    "call": ["call_detail", "call_score", "api:recorded-call-detail"],
+    "closure": ["cadence:closure_remove", "api:closed-day-detail"],
+    "call": ["scorecards:call_detail", "scorecards:call_score", "api:recorded-call-detail"],
     "round": [
-        "round_detail",
-        "round_scorecard_save",
-        "round_decline",
-        "round_close",
+        "scorecards:round_detail",
+        "scorecards:round_scorecard_save",
+        "scorecards:round_decline",
+        "scorecards:round_close",
         "api:scoring-round-detail",
         "api:scoring-round-scorecard",
         "api:scoring-round-decline",
@@ -131,59 +131,64 @@ OBJECT_KIND = {
     ],
     "scorecard": ["api:scorecard-detail"],
     "template": [
-        "template_detail",
-        "template_edit",
-        "template_retire",
+        "scorecards:template_detail",
+        "scorecards:template_edit",
+        "scorecards:template_retire",
         "api:scorecard-template-detail",
         "api:scorecard-template-retire",
         "api:scorecard-template-restore",
     ],
     "team": [
-        "hr_team",
+        "dashboards:hr_team",
         "api:health-team",
-        "team_skills",
-        "team_rollout",
-        "team_policy_apply",
-        "team_policy_end",
+        "coaching:team_skills",
+        "cadence:team_rollout",
+        "cadence:team_policy_apply",
+        "cadence:team_policy_end",
         "api:team-cadence-detail",
         "api:team-cadence-preview",
-        "rollout_tick",
-        "rollout_untick",
-        "team_playbooks",
+        "cadence:rollout_tick",
+        "cadence:rollout_untick",
+        "learning:team_playbooks",
         "api:team-playbook-detail",
         "api:team-detail",
         "api:team-members",
-        "team_detail",
-        "team_member_add",
+        "people:team_detail",
+        "people:team_member_add",
     ],
     "rollout": ["api:rollout-detail", "api:rollout-tick", "api:rollout-untick"],
     "import": [
-        "people_import_detail",
-        "people_import_apply",
-        "people_import_discard",
+        "people:people_import_detail",
+        "people:people_import_apply",
+        "people:people_import_discard",
         "api:people-import-detail",
         "api:people-import-apply",
         "api:people-import-discard",
     ],
     "diagnosis": ["api:diagnosis-detail"],
     "goal": [
-        "goal_edit",
-        "goal_close",
-        "goal_reopen",
+        "coaching:goal_edit",
+        "coaching:goal_close",
+        "coaching:goal_reopen",
         "api:goal-detail",
         "api:goal-close",
         "api:goal-reopen",
     ],
-    "prompt": ["api:prompt-detail", "prompt_edit", "prompt_retire", "prompt_restore"],
+    "prompt": [
+        "api:prompt-detail",
+        "coaching:prompt_edit",
+        "coaching:prompt_retire",
+        "coaching:prompt_restore",
+    ],
     "pair": [
-        "pair_detail",
-        "pair_accept",
-        "pair_decline",
-        "pair_leave",
-        "pair_end",
-        "pair_agreement",
-        "pair_note_add",
-        "pair_habit_add",
+        "peers:pair_detail",
+        "peers:pair_accept",
+        "peers:pair_decline",
+        "peers:pair_leave",
+        "peers:pair_end",
+        "peers:pair_agreement",
+        "peers:pair_note_add",
+        "peers:pair_habit_add",
         "api:peer-pair-detail",
         "api:peer-pair-accept",
         "api:peer-pair-decline",
@@ -193,44 +198,49 @@ OBJECT_KIND = {
         "api:peer-pair-habits",
     ],
     "habit": [
-        "habit_retire",
-        "habit_check_in",
+        "peers:habit_retire",
+        "peers:habit_check_in",
         "api:pair-habit-detail",
         "api:pair-habit-retire",
         "api:pair-habit-check-ins",
     ],
     "experiment": [
-        "experiment_detail",
-        "experiment_start",
-        "experiment_finish",
-        "experiment_drop",
+        "learning:experiment_detail",
+        "learning:experiment_start",
+        "learning:experiment_finish",
+        "learning:experiment_drop",
         "api:experiment-detail",
         "api:experiment-start",
         "api:experiment-finish",
         "api:experiment-drop",
     ],
-    "learning": ["learning_detail", "learning_edit", "learning_unpublish", "api:learning-detail"],
+    "learning": [
+        "learning:learning_detail",
+        "learning:learning_edit",
+        "learning:learning_unpublish",
+        "api:learning-detail",
+    ],
     "module": ["api:playbook-module-detail"],
     "win": ["api:win-detail"],
     "term": ["api:interpretive-term-detail"],
     "person": [
-        "person_detail",
-        "person_goal_add",
-        "person_skills",
-        "diagnosis_new",
-        "programme_person",
-        "programme_person_manager",
-        "programme_person_appointments",
-        "programme_person_deactivate",
-        "programme_person_reactivate",
-        "programme_person_welcome",
+        "coaching:person_detail",
+        "coaching:person_goal_add",
+        "coaching:person_skills",
+        "coaching:diagnosis_new",
+        "people:programme_person",
+        "people:programme_person_manager",
+        "people:programme_person_appointments",
+        "people:programme_person_deactivate",
+        "people:programme_person_reactivate",
+        "people:programme_person_welcome",
         "api:person-detail",
         "api:person-appointments",
         "api:person-deactivate",
         "api:person-reactivate",
         "api:person-welcome",
     ],
-    "manager": ["team_manager"],
+    "manager": ["dashboards:team_manager"],
 }
 PICK_SOURCES = (
     "colleagues",
@@ -265,23 +275,23 @@ def variants(route, matrix):
             "manager": {"manager_id": p["manager"].pk},
             "other": {"manager_id": p["other_manager"].pk},
         }
-    if key in ("api:team-member", "team_member_remove"):
+    if key in ("api:team-member", "people:team_member_remove"):
         # A team and a person: Rita is on Mia's team, Olga on none.
         return {
             "mine": {route.params[0]: objs["team"]["mine"], route.params[1]: p["rep"].pk},
             "other": {route.params[0]: objs["team"]["other"], route.params[1]: p["other_rep"].pk},
         }
-    if key == "digest_detail":
+    if key == "cadence:digest_detail":
         return {"": {"period": "2026-W10"}}  # the world's digests: Mia's and Hana's
-    if key == "people_pick":
+    if key == "people:people_pick":
         return {name: {"source": name} for name in PICK_SOURCES}
-    if key == "calendar_feed":
+    if key == "cadence:calendar_feed":
         return {name: {"token": t} for name, t in objs["feed"].items()}
     from dashboards.exports import ORGANISATION_TABLES, TEAM_TABLES
 
-    if key == "hr_export":
+    if key == "dashboards:hr_export":
         return {"": {"table": next(iter(ORGANISATION_TABLES))}}
-    if key == "hr_team_export":
+    if key == "dashboards:hr_team_export":
         return {n: {"pk": pk, "table": next(iter(TEAM_TABLES))} for n, pk in objs["team"].items()}
     if key in ("openid_connect_login", "openid_connect_callback"):
         return {"": {"provider_id": "sso"}}
@@ -421,46 +431,49 @@ def post(key: str, spec: dict) -> tuple[str, dict]:
 ROUTES: dict[str, dict] = dict(
     [
         # Home pages and roles' landing pages.
-        ("home", page(*ALL, ok=REDIRECT)),
-        ("home_rep", page(*ALL)),
-        ("home_manager", page("manager", "other_manager", "head")),
+        ("dashboards:home", page(*ALL, ok=REDIRECT)),
+        ("dashboards:home_rep", page(*ALL)),
+        ("dashboards:home_manager", page("manager", "other_manager", "head")),
         (
-            "team_manager",
+            "dashboards:team_manager",
             {
                 "manager": page("head", manager=REDIRECT),
                 "other": page("head", other_manager=REDIRECT),
             },
         ),
-        ("home_hr", page("hr", "admin")),
-        ("hr_team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
-        ("hr_export", page("hr", "admin")),
-        ("hr_team_export", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
-        ("hr_skills", page("hr", "admin")),
-        ("team_skills_below", page("manager", "other_manager", "head")),
-        ("hr_skills_export", page("hr", "admin")),
-        ("hr_skills_lift_export", page("hr", "admin")),
-        ("hr_peers", page("hr", "admin")),
-        ("hr_peers_export", page("hr", "admin")),
-        ("hr_feedback", page("hr", "admin")),
-        ("hr_feedback_export", page("hr", "admin")),
-        ("home_programme", page("admin")),
+        ("dashboards:home_hr", page("hr", "admin")),
+        ("dashboards:hr_team", each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page)),
+        ("dashboards:hr_export", page("hr", "admin")),
+        (
+            "dashboards:hr_team_export",
+            each({"mine": ("hr", "admin"), "other": ("hr", "admin")}, page),
+        ),
+        ("dashboards:hr_skills", page("hr", "admin")),
+        ("dashboards:team_skills_below", page("manager", "other_manager", "head")),
+        ("dashboards:hr_skills_export", page("hr", "admin")),
+        ("dashboards:hr_skills_lift_export", page("hr", "admin")),
+        ("dashboards:hr_peers", page("hr", "admin")),
+        ("dashboards:hr_peers_export", page("hr", "admin")),
+        ("dashboards:hr_feedback", page("hr", "admin")),
+        ("dashboards:hr_feedback_export", page("hr", "admin")),
+        ("dashboards:home_programme", page("admin")),
         # A fresh install's superuser, while nobody runs the programme; here someone does
         # (tests/dashboards/test_first_steps.py has the superuser and the POST).
-        ("first_programme_admin", page()),
+        ("people:first_programme_admin", page()),
         # Importing people: programme admins alone. Applying or discarding the ready
         # import redirects to it.
-        ("people_import_list", page("admin")),
-        ("people_import_example", page("admin")),
-        ("people_import_detail", {"ready": page("admin")}),
-        post("people_import_apply", {"ready": page("admin", ok=REDIRECT)}),
-        post("people_import_discard", {"ready": page("admin", ok=REDIRECT)}),
+        ("people:people_import_list", page("admin")),
+        ("people:people_import_example", page("admin")),
+        ("people:people_import_detail", {"ready": page("admin")}),
+        post("people:people_import_apply", {"ready": page("admin", ok=REDIRECT)}),
+        post("people:people_import_discard", {"ready": page("admin", ok=REDIRECT)}),
         # The person's own pages.
-        ("profile", page(*ALL)),
-        ("my_data", page(*ALL)),
+        ("people:profile", page(*ALL)),
+        ("people:my_data", page(*ALL)),
         # The people search, asked without its ?name=&id=: 400 for those who may
         # search the source; "share" names no item, so it is nobody's.
         (
-            "people_pick",
+            "people:people_pick",
             {
                 "colleagues": page(*ALL, ok="400"),
                 "me-and-below": page(*ALL, ok="400"),
@@ -478,79 +491,83 @@ ROUTES: dict[str, dict] = dict(
                 "unconnected-teams": page("admin", ok="400"),  # a team channel's team
             },
         ),
-        ("my_data_download", page(*ALL)),
-        ("api_token", page(*ALL)),
-        post("api_token_create", page(*ALL)),  # the new token, shown once
-        post("api_token_revoke", page(*ALL, ok=REDIRECT)),
-        ("calendar_settings", page(*ALL)),
-        post("calendar_feed_create", page(*ALL, ok=REDIRECT)),
-        post("calendar_feed_revoke", page(*ALL, ok=REDIRECT)),
+        ("people:my_data_download", page(*ALL)),
+        ("people:api_token", page(*ALL)),
+        post("people:api_token_create", page(*ALL)),  # the new token, shown once
+        post("people:api_token_revoke", page(*ALL, ok=REDIRECT)),
+        ("cadence:calendar_settings", page(*ALL)),
+        post("cadence:calendar_feed_create", page(*ALL, ok=REDIRECT)),
+        post("cadence:calendar_feed_revoke", page(*ALL, ok=REDIRECT)),
         # The feed is public, authenticated by its token: a deactivated person's is dead.
-        ("calendar_feed", {"rep": public(), "gone": public("404"), "unknown": public("404")}),
-        ("session_calendar", each(SESSION, page)),
-        ("notification_list", page(*ALL)),
-        post("notifications_read", page(*ALL, ok="400")),  # which ones: required
-        ("digest_detail", page("manager", "head")),  # a digest is its recipient's alone
-        post("notification_preferences", page(*ALL, ok=REDIRECT)),
-        # Scorecards.
-        ("scorecard_home", page(*ALL)),
-        ("call_list", page(*ALL)),
-        ("call_new", page(*ALL)),
-        ("call_detail", each(CALL, page)),
-        post("call_score", each(CALL, page, ok="400")),
-        ("round_detail", each(ROUND, page)),
-        post("round_scorecard_save", each(RATERS, page, ok="400")),  # raters only
-        post("round_decline", each(ROUND, page, ok="400")),
         (
-            "round_close",  # whoever opened the round (the calibration: closed already)
+            "cadence:calendar_feed",
+            {"rep": public(), "gone": public("404"), "unknown": public("404")},
+        ),
+        ("cadence:session_calendar", each(SESSION, page)),
+        ("cadence:notification_list", page(*ALL)),
+        post("cadence:notifications_read", page(*ALL, ok="400")),  # which ones: required
+        ("cadence:digest_detail", page("manager", "head")),  # a digest is its recipient's alone
+        post("cadence:notification_preferences", page(*ALL, ok=REDIRECT)),
+        # Scorecards.
+        ("scorecards:scorecard_home", page(*ALL)),
+        ("scorecards:call_list", page(*ALL)),
+        ("scorecards:call_new", page(*ALL)),
+        ("scorecards:call_detail", each(CALL, page)),
+        post("scorecards:call_score", each(CALL, page, ok="400")),
+        ("scorecards:round_detail", each(ROUND, page)),
+        post("scorecards:round_scorecard_save", each(RATERS, page, ok="400")),  # raters only
+        post("scorecards:round_decline", each(ROUND, page, ok="400")),
+        (
+            "scorecards:round_close",  # whoever opened the round (the calibration: closed already)
             {
                 "coach": page(*ROUND["coach"], ok="400", manager=REDIRECT),
                 "self": page(*ROUND["self"], ok="400", rep=REDIRECT),
                 "calibration": page(*ROUND["calibration"], ok="400"),
             },
         ),
-        ("calibration_list", page(*ALL)),
-        ("calibration_new", page("head", "admin")),
-        ("prompt_list", page("admin")),
-        ("prompt_new", page("admin")),
-        ("prompt_edit", {"any": page("admin")}),
+        ("scorecards:calibration_list", page(*ALL)),
+        ("scorecards:calibration_new", page("head", "admin")),
+        ("coaching:prompt_list", page("admin")),
+        ("coaching:prompt_new", page("admin")),
+        ("coaching:prompt_edit", {"any": page("admin")}),
         # The first seeded question is in use: retiring it works, restoring it is a 400.
-        post("prompt_retire", {"any": page("admin", ok=REDIRECT)}),
-        post("prompt_restore", {"any": page("admin", ok="400")}),
-        ("focus_area_list", page("admin")),
-        ("focus_area_new", page("admin")),
-        ("focus_area_edit", {"any": page("admin")}),
-        post("focus_area_end", {"any": page("admin", ok=REDIRECT)}),
-        ("template_list", page(*ALL)),
-        ("template_new", page("admin")),
-        ("template_detail", {"walk": page(*ALL)}),
-        ("template_edit", {"walk": page("admin")}),
-        post("template_retire", {"walk": page("admin", ok="400")}),
-        ("skills_mine", page(*ALL)),
+        post("coaching:prompt_retire", {"any": page("admin", ok=REDIRECT)}),
+        post("coaching:prompt_restore", {"any": page("admin", ok="400")}),
+        ("coaching:focus_area_list", page("admin")),
+        ("coaching:focus_area_new", page("admin")),
+        ("coaching:focus_area_edit", {"any": page("admin")}),
+        post("coaching:focus_area_end", {"any": page("admin", ok=REDIRECT)}),
+        ("scorecards:template_list", page(*ALL)),
+        ("scorecards:template_new", page("admin")),
+        ("scorecards:template_detail", {"walk": page(*ALL)}),
+        ("scorecards:template_edit", {"walk": page("admin")}),
+        post("scorecards:template_retire", {"walk": page("admin", ok="400")}),
+        ("coaching:skills_mine", page(*ALL)),
         (
-            "person_skills",
+            "coaching:person_skills",
             {"rep": page("rep", "manager", "head"), "other_rep": page("other_manager", "head")},
         ),
-        ("team_skills", each(TEAM_HEALTH, page)),
+        ("coaching:team_skills", each(TEAM_HEALTH, page)),
         # Sessions.
-        ("session_list", page(*ALL)),
-        ("session_new", page(*ALL)),
-        ("session_detail", each(SESSION, page)),
+        ("coaching:session_list", page(*ALL)),
+        ("coaching:session_new", page(*ALL)),
+        ("coaching:session_detail", each(SESSION, page)),
+        # The coachee's: others who may see the session are sent to it.
         (
-            "session_prepare",  # the coachee's: others who may see the session are sent to it
+            "coaching:session_prepare",
             {
                 "rep": page("rep", "manager", "head", manager=REDIRECT, head=REDIRECT),
                 "review": page("manager", "head", head=REDIRECT),
                 "other": page("other_manager", "head", other_manager=REDIRECT, head=REDIRECT),
             },
         ),
-        post("session_notes_save", each(SESSION, page, ok="400")),
-        ("session_notes_live", each(SESSION, page)),  # the notes poll: whoever sees them
-        post("private_note_save", each(SESSION, page, ok="400")),
-        post("agenda_add", each(SESSION, page, ok="400")),
-        post("commitment_add", each(SESSION, page, ok="400")),
+        post("coaching:session_notes_save", each(SESSION, page, ok="400")),
+        ("coaching:session_notes_live", each(SESSION, page)),  # the notes poll: whoever sees them
+        post("coaching:private_note_save", each(SESSION, page, ok="400")),
+        post("coaching:agenda_add", each(SESSION, page, ok="400")),
+        post("coaching:commitment_add", each(SESSION, page, ok="400")),
         post(
-            "session_held",  # refused as the API refuses: the rep's 1:1 and the review are
+            "coaching:session_held",  # refused as the API refuses: the rep's 1:1 and the review are
             # held already, the other 1:1 has not started yet
             {
                 "rep": page(*SESSION["rep"], ok="403", manager="400"),
@@ -559,203 +576,211 @@ ROUTES: dict[str, dict] = dict(
             },
         ),
         (
-            "session_rating",  # the coachee rates; others who see the session may not
+            "coaching:session_rating",  # the coachee rates; others who see the session may not
             {
                 "rep": page(*SESSION["rep"], ok="403", rep="400"),
                 "review": page(*SESSION["review"], ok="403", manager="400"),
                 "other": page(*SESSION["other"], ok="403"),
             },
         ),
-        post("call_review_scoring", each(SESSION, page, ok="400")),
+        post("coaching:call_review_scoring", each(SESSION, page, ok="400")),
         *(
             (
                 name,
                 {key: page(*who, ok="403", **{RUNS[key]: "200"}) for key, who in SESSION.items()},
             )
-            for name in ("session_cancel", "session_reschedule")
+            for name in ("coaching:session_cancel", "coaching:session_reschedule")
         ),
-        post("agenda_toggle", each(REP_OR_OTHER, page, ok=REDIRECT, head="400")),
+        post("coaching:agenda_toggle", each(REP_OR_OTHER, page, ok=REDIRECT, head="400")),
         (
-            "agenda_delete",  # its author (the rep; the other team's rep)
+            "coaching:agenda_delete",  # its author (the rep; the other team's rep)
             {
                 "rep": page(*REP_OR_OTHER["rep"], ok="400", rep=REDIRECT),
                 "other": page(*REP_OR_OTHER["other"], ok="400"),
             },
         ),
-        ("commitment_list", page(*ALL)),
-        post("commitment_close", each(REP_OR_OTHER, page, ok="400")),
-        post("commitment_reopen", each(REP_OR_OTHER, page, ok="400")),
+        ("coaching:commitment_list", page(*ALL)),
+        post("coaching:commitment_close", each(REP_OR_OTHER, page, ok="400")),
+        post("coaching:commitment_reopen", each(REP_OR_OTHER, page, ok="400")),
         # People, goals, diagnoses.
         (
-            "person_detail",
+            "coaching:person_detail",
             {
                 "rep": page("manager", "head", rep=REDIRECT),
                 "other_rep": page("other_manager", "head"),
             },
         ),
         post(
-            "person_goal_add",
+            "coaching:person_goal_add",
             {
                 "rep": page("rep", "manager", "head", ok="400"),
                 "other_rep": page(*PERSON["other_rep"], ok="400"),
             },
         ),
-        ("diagnosis_new", each(PERSON, page)),
-        ("goal_list", page(*ALL)),
-        ("goal_edit", each(GOAL, page)),
-        post("goal_close", each(GOAL, page, ok="400")),
-        post("goal_reopen", each(GOAL, page, ok="400")),
+        ("coaching:diagnosis_new", each(PERSON, page)),
+        ("coaching:goal_list", page(*ALL)),
+        ("coaching:goal_edit", each(GOAL, page)),
+        post("coaching:goal_close", each(GOAL, page, ok="400")),
+        post("coaching:goal_reopen", each(GOAL, page, ok="400")),
         # Peer pairs.
-        ("pair_list", page(*ALL)),
-        ("pair_new", page("manager", "other_manager", "head", "admin")),
-        ("pair_overview", page("admin")),
+        ("peers:pair_list", page(*ALL)),
+        ("peers:pair_new", page("manager", "other_manager", "head", "admin")),
+        ("peers:pair_overview", page("admin")),
         # Anyone may ask for a peer (the empty form asks with no note) or withdraw.
-        post("peer_request_set", page(*ALL, ok=REDIRECT)),
-        post("peer_request_withdraw", page(*ALL, ok=REDIRECT)),
-        ("pair_detail", each(PAIR, page)),
-        post("pair_accept", each(PAIR, page, ok="400")),
-        post("pair_decline", each(PAIR, page, ok="400")),
+        post("peers:peer_request_set", page(*ALL, ok=REDIRECT)),
+        post("peers:peer_request_withdraw", page(*ALL, ok=REDIRECT)),
+        ("peers:pair_detail", each(PAIR, page)),
+        post("peers:pair_accept", each(PAIR, page, ok="400")),
+        post("peers:pair_decline", each(PAIR, page, ok="400")),
         (
-            "pair_leave",  # members leave; whoever formed it ends it
+            "peers:pair_leave",  # members leave; whoever formed it ends it
             {
                 "mine": page(*PAIR["mine"], ok=REDIRECT, manager="400"),
                 "trio": page(*PAIR["trio"], ok=REDIRECT, admin="400"),
             },
         ),
         (
-            "pair_end",  # whoever formed it, or any programme admin (who lists every pair)
+            "peers:pair_end",  # whoever formed it, or any programme admin (who lists every pair)
             {
                 "mine": page(*PAIR["mine"], "admin", ok="400", manager=REDIRECT, admin=REDIRECT),
                 "trio": page(*PAIR["trio"], ok="400", admin=REDIRECT),
             },
         ),
-        post("pair_agreement", each(PAIR, page, ok="400")),
-        post("pair_note_add", each(PAIR, page, ok="400")),
-        post("pair_habit_add", each(PAIR, page, ok="400")),
-        post("habit_retire", {"mine": page("rep", "peer", ok=REDIRECT, peer="400")}),  # its owner
-        post("habit_check_in", {"mine": page("rep", "peer", ok="400")}),
+        post("peers:pair_agreement", each(PAIR, page, ok="400")),
+        post("peers:pair_note_add", each(PAIR, page, ok="400")),
+        post("peers:pair_habit_add", each(PAIR, page, ok="400")),
+        post(
+            "peers:habit_retire", {"mine": page("rep", "peer", ok=REDIRECT, peer="400")}
+        ),  # its owner
+        post("peers:habit_check_in", {"mine": page("rep", "peer", ok="400")}),
         # Experiments, the library, playbooks.
-        ("experiment_list", page(*ALL)),
-        ("experiment_detail", each(EXPERIMENT, page)),
+        ("learning:experiment_list", page(*ALL)),
+        ("learning:experiment_detail", each(EXPERIMENT, page)),
         # Its owner changes it; those who read it may not (403).
-        post("experiment_start", owned(EXPERIMENT, page, "rep", "400")),
-        post("experiment_finish", owned(EXPERIMENT, page, "rep", "400")),
-        post("experiment_drop", owned(EXPERIMENT, page, "rep", "400")),
-        ("library", page(*ALL)),
-        ("learning_new", page(*ALL)),
-        ("learning_detail", each(LEARNING, page)),
+        post("learning:experiment_start", owned(EXPERIMENT, page, "rep", "400")),
+        post("learning:experiment_finish", owned(EXPERIMENT, page, "rep", "400")),
+        post("learning:experiment_drop", owned(EXPERIMENT, page, "rep", "400")),
+        ("learning:library", page(*ALL)),
+        ("learning:learning_new", page(*ALL)),
+        ("learning:learning_detail", each(LEARNING, page)),
         # Editing: the author; those who may read it but not edit it are refused (403).
         (
-            "learning_edit",
+            "learning:learning_edit",
             {"org": page("rep", no="403"), "team": page("rep", peer="403", manager="403")},
         ),
         post(
-            "learning_unpublish",
+            "learning:learning_unpublish",
             {
                 "org": page("rep", ok=REDIRECT, no="403"),
                 "team": page("rep", ok=REDIRECT, peer="403", manager="403"),
             },
         ),
-        ("playbook_list", page(*ALL)),
-        ("team_playbooks", each(TEAM_LEAD, page)),
+        ("learning:playbook_list", page(*ALL)),
+        ("learning:team_playbooks", each(TEAM_LEAD, page)),
         # Cadence and install plans.
-        ("my_cadence", page("rep", "peer", "manager", "other_manager", "head")),
-        post("plan_edit", each(PLAN, page, ok="400")),
-        post("plan_pause", each(PLAN, page, ok="400")),
-        post("plan_end", each(PLAN, page, ok="400")),
+        ("cadence:my_cadence", page("rep", "peer", "manager", "other_manager", "head")),
+        post("cadence:plan_edit", each(PLAN, page, ok="400")),
+        post("cadence:plan_pause", each(PLAN, page, ok="400")),
+        post("cadence:plan_end", each(PLAN, page, ok="400")),
         # The world's plans run: there is nothing to restart.
-        post("plan_restart", each(PLAN, page, ok="400")),
-        ("programme_plans", page("admin")),
-        ("programme_plan", each({"rep": ("admin",), "other": ("admin",)}, page)),
-        ("rollout_overview", page("head", "hr", "admin")),
-        ("team_cadence", page("admin")),
-        ("policy_new", page("admin")),
-        ("team_list", page("admin")),
-        post("team_new", page("admin", ok="400")),
-        ("team_detail", {"mine": page("admin"), "other": page("admin")}),
+        post("cadence:plan_restart", each(PLAN, page, ok="400")),
+        ("cadence:programme_plans", page("admin")),
+        ("cadence:programme_plan", each({"rep": ("admin",), "other": ("admin",)}, page)),
+        ("cadence:rollout_overview", page("head", "hr", "admin")),
+        ("cadence:team_cadence", page("admin")),
+        ("cadence:policy_new", page("admin")),
+        ("people:team_list", page("admin")),
+        post("people:team_new", page("admin", ok="400")),
+        ("people:team_detail", {"mine": page("admin"), "other": page("admin")}),
         post(
-            "team_member_add", {"mine": page("admin", ok="400"), "other": page("admin", ok="400")}
+            "people:team_member_add",
+            {"mine": page("admin", ok="400"), "other": page("admin", ok="400")},
         ),
         # Rita is on Mia's team (taken off: back to the team's page); Olga is on none.
-        post("team_member_remove", {"mine": page("admin", ok=REDIRECT), "other": page()}),
-        ("policy_edit", {"any": page("admin")}),
+        post("people:team_member_remove", {"mine": page("admin", ok=REDIRECT), "other": page()}),
+        ("cadence:policy_edit", {"any": page("admin")}),
         # People: an empty body clears the manager (Nobody) and the appointments (Rita
         # and Olga hold none: nothing changes); leaving needs a reason; both are here.
-        ("programme_people", page("admin")),
-        post("programme_person_new", page("admin", ok="400")),
+        ("people:programme_people", page("admin")),
+        post("people:programme_person_new", page("admin", ok="400")),
         # Some of this world have never signed in: a welcome goes to them.
-        post("programme_people_welcome", page("admin", ok=REDIRECT)),
-        ("programme_person", each(PERSON_RECORD, page)),
+        post("people:programme_people_welcome", page("admin", ok=REDIRECT)),
+        ("people:programme_person", each(PERSON_RECORD, page)),
         post(
-            "programme_person_manager",
+            "people:programme_person_manager",
             each(PERSON_RECORD, page, ok=REDIRECT),
         ),
         post(
-            "programme_person_appointments",
+            "people:programme_person_appointments",
             each(PERSON_RECORD, page, ok=REDIRECT),
         ),
         post(
-            "programme_person_deactivate",
+            "people:programme_person_deactivate",
             each(PERSON_RECORD, page, ok="400"),
         ),
         post(
-            "programme_person_reactivate",
+            "people:programme_person_reactivate",
             each(PERSON_RECORD, page, ok=REDIRECT),
         ),
-        post("programme_person_welcome", each(PERSON_RECORD, page, ok=REDIRECT)),
+        post("people:programme_person_welcome", each(PERSON_RECORD, page, ok=REDIRECT)),
         # The world's one channel is switched off: testing it is refused; empty bodies
         # are refused too, and removing needs none.
-        ("team_channels", page("admin")),
+        ("notifications:team_channels", page("admin")),
         # Email delivery: nothing has failed in this world, so sending again is refused.
-        ("delivery", page("admin")),
-        ("audit_log", page("admin")),
-        post("delivery_retry", page("admin", ok="400")),
-        post("channel_connect", page("admin", ok="400")),
-        post("channel_change", {"any": page("admin", ok="400")}),
-        post("channel_switch", {"any": page("admin", ok="400")}),
-        post("channel_test", {"any": page("admin", ok="400")}),
-        post("channel_remove", {"any": page("admin", ok=REDIRECT)}),
+        ("notifications:delivery", page("admin")),
+        ("people:audit_log", page("admin")),
+        post("notifications:delivery_retry", page("admin", ok="400")),
+        post("notifications:channel_connect", page("admin", ok="400")),
+        post("notifications:channel_change", {"any": page("admin", ok="400")}),
+        post("notifications:channel_switch", {"any": page("admin", ok="400")}),
+        post("notifications:channel_test", {"any": page("admin", ok="400")}),
+        post("notifications:channel_remove", {"any": page("admin", ok=REDIRECT)}),
         # Closed days: an empty body is refused; opening the world's closure again needs none.
-        ("closed_days", page("admin")),
-        post("closure_new", page("admin", ok="400")),
-        post("closure_remove", {"any": page("admin", ok=REDIRECT)}),
+        ("cadence:closed_days", page("admin")),
+        post("cadence:closure_new", page("admin", ok="400")),
+        post("cadence:closure_remove", {"any": page("admin", ok=REDIRECT)}),
         # Both are a page before they write (GET): the preview needs a policy picked
         # (400); ending asks first, and Mia's team keeps no policy to end (400).
         (
-            "team_policy_apply",
+            "cadence:team_policy_apply",
             {"mine": page("admin", ok="400"), "other": page("admin", ok="400")},
         ),
-        ("team_policy_end", {"mine": page("admin", ok="400"), "other": page("admin")}),
-        ("team_rollout", each(TEAM_HEALTH, page)),
+        ("cadence:team_policy_end", {"mine": page("admin", ok="400"), "other": page("admin")}),
+        ("cadence:team_rollout", each(TEAM_HEALTH, page)),
         # Ticked by the team's lead alone; those who watch it get 404.
-        post("rollout_tick", {"mine": page("manager", ok="400"), "other": page()}),
-        post("rollout_untick", {"mine": page("manager", ok="400"), "other": page()}),
+        post("cadence:rollout_tick", {"mine": page("manager", ok="400"), "other": page()}),
+        post("cadence:rollout_untick", {"mine": page("manager", ok="400"), "other": page()}),
         # Feedback.
-        ("feedback_mine", page(*ALL)),
-        ("feedback_give", page(*ALL)),
-        post("feedback_check", page(*ALL)),
-        ("feedback_given", page(*ALL)),
-        ("feedback_shared", page(*ALL)),
-        ("feedback_inbox", page(*ALL)),
-        ("wins", page(*ALL)),
+        ("feedback:feedback_mine", page(*ALL)),
+        ("feedback:feedback_give", page(*ALL)),
+        post("feedback:feedback_check", page(*ALL)),
+        ("feedback:feedback_given", page(*ALL)),
+        ("feedback:feedback_shared", page(*ALL)),
+        ("feedback:feedback_inbox", page(*ALL)),
+        ("feedback:wins", page(*ALL)),
         # Evaluative reviews: managers and HR, never the programme admin.
-        ("feedback_reviews", page("manager", "other_manager", "head", "hr")),
-        ("feedback_reviews_export", page("manager", "other_manager", "head", "hr")),
-        ("feedback_detail", each(FEEDBACK, page)),
+        ("feedback:feedback_reviews", page("manager", "other_manager", "head", "hr")),
+        ("feedback:feedback_reviews_export", page("manager", "other_manager", "head", "hr")),
+        ("feedback:feedback_detail", each(FEEDBACK, page)),
         # The recipient acknowledges, and shares developmental items (only).
         post(
-            "feedback_acknowledge",
+            "feedback:feedback_acknowledge",
             {"dev": page("rep", ok=REDIRECT), "ev": page("rep", ok=REDIRECT), "other": page()},
         ),
-        post("feedback_share", {"dev": page("rep", ok="400"), "ev": page(), "other": page()}),
-        post("feedback_unshare", {"dev": page("rep", ok="400"), "ev": page(), "other": page()}),
-        ("feedback_requests", page(*ALL)),
-        ("feedback_request_new", page(*ALL)),
-        ("feedback_request_detail", each(REQUEST, page)),
-        # Those asked answer or decline (the other manager declined, the peer answered).
-        post("feedback_request_answer", each(ASKED, page, ok="400")),
         post(
-            "feedback_request_decline",
+            "feedback:feedback_share", {"dev": page("rep", ok="400"), "ev": page(), "other": page()}
+        ),
+        post(
+            "feedback:feedback_unshare",
+            {"dev": page("rep", ok="400"), "ev": page(), "other": page()},
+        ),
+        ("feedback:feedback_requests", page(*ALL)),
+        ("feedback:feedback_request_new", page(*ALL)),
+        ("feedback:feedback_request_detail", each(REQUEST, page)),
+        # Those asked answer or decline (the other manager declined, the peer answered).
+        post("feedback:feedback_request_answer", each(ASKED, page, ok="400")),
+        post(
+            "feedback:feedback_request_decline",
             {
                 "rep": page(*ASKED["rep"], ok="400", manager=REDIRECT),
                 "anon": page(*ASKED["anon"], ok="400"),
@@ -1227,7 +1252,14 @@ def _admin_routes() -> dict[str, dict]:
 
 ROUTES.update(_admin_routes())
 POSTED.update(
-    {"admin:logout", "round_close", "session_rating", "agenda_delete", "pair_leave", "pair_end"}
+    {
+        "admin:logout",
+        "scorecards:round_close",
+        "coaching:session_rating",
+        "coaching:agenda_delete",
+        "peers:pair_leave",
+        "peers:pair_end",
+    }
 )
 
 

@@ -70,9 +70,9 @@ ROLE_DEPENDENT = {"forbidden_id", "unknown_id", "unknown_hidden_id"}
 NOT_PAGES = ("/admin/", "/api/", "/healthz", "/favicon.ico")
 NOT_PAGE_PREFIXES = ("admin:", "api:", "api_", "account_reset_password_from_key")
 NOT_PAGE_ROUTES = {
-    "calendar_feed",
-    "hr_export",
-    "hr_team_export",
+    "cadence:calendar_feed",
+    "dashboards:hr_export",
+    "dashboards:hr_team_export",
     # A reset link signs the visitor out; its form is for people signed out.
     "account_reset_password_from_key",
 }

@@ -166,7 +166,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "account_login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "dashboards:home"
 LOGOUT_REDIRECT_URL = "account_login"
 
 ACCOUNT_LOGIN_METHODS = {"email"}

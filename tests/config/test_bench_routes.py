@@ -32,9 +32,9 @@ def test_a_pages_ids_come_from_the_list_of_the_same_objects():
     by_key = {route.key: route for route in routes()}
     lists = {route.name for route in by_key.values() if (route.name or "").endswith("-list")}
     expected = {
-        "session_detail": "api:session-list",
-        "feedback_request_detail": "api:feedback-request-list",
-        "habit_check_in": "api:pair-habit-list",
+        "coaching:session_detail": "api:session-list",
+        "feedback:feedback_request_detail": "api:feedback-request-list",
+        "peers:habit_check_in": "api:pair-habit-list",
         "api:session-since-last": "api:session-list",
         "api:peer-pair-habits": "api:peer-pair-list",
         "api:health-team": "api:team-list",

@@ -39,7 +39,7 @@ def test_a_session_pages_forms_are_submitted_and_nothing_stays_written(lead):
 
     assert opened["lead"] == 1
     routes = {write["route"] for write in writes}
-    assert {"agenda_add", "commitment_add"} <= routes, routes
+    assert {"coaching:agenda_add", "coaching:commitment_add"} <= routes, routes
     assert all(write["status"] < 500 for write in writes), writes
     assert any(write["status"] in (200, 302) for write in writes)
     assert all(write["queries"] > 0 and write["ms"] > 0 for write in writes)
@@ -51,13 +51,13 @@ def test_a_session_pages_forms_are_submitted_and_nothing_stays_written(lead):
 @pytest.mark.django_db
 def test_a_submission_that_signs_the_reader_out_signs_them_in_again(lead, client):
     client.force_login(lead)
-    page = read_page(client.get(reverse("home_manager")).content.decode(), "/team/")
+    page = read_page(client.get(reverse("dashboards:home_manager")).content.decode(), "/team/")
     sign_out = next(form for form in page.forms if form.action.startswith(sweep.NOT_SUBMITTED))
 
     write = sweep._submit_timed(client, lead, sign_out, repeat=1)
 
     assert write["status"] == 302
-    assert client.get(reverse("home_manager")).wsgi_request.user == lead
+    assert client.get(reverse("dashboards:home_manager")).wsgi_request.user == lead
 
 
 @pytest.mark.django_db

@@ -34,7 +34,7 @@ SMALL, LARGE = {"people_count": 100, "years": 1}, {"people_count": 300, "years":
 
 # Routes that are not a read of data, each with the reason.
 NOT_READS = {
-    "home": "redirects to a home page",
+    "dashboards:home": "redirects to a home page",
     "favicon": "redirects to a static file",
     "healthz": "checks the database and broker, no data",
     "api:me": "one person",

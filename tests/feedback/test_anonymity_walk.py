@@ -247,7 +247,7 @@ def _gets() -> list[str]:
     # The late answers come after the fills were taken: their pages by their ids.
     for ref in LATE_REFS.values():
         paths += [
-            reverse("feedback_detail", args=[ref]),
+            reverse("feedback:feedback_detail", args=[ref]),
             reverse("api:feedback-detail", args=[ref]),
         ]
     return paths
