@@ -35,7 +35,7 @@ def home(request):
 def home_programme(request):
     return render(
         request,
-        "programme.html",
+        "dashboards/programme.html",
         {
             "setup": setup_steps.progress(reader=request.user),
             "people_count": User.objects.filter(is_active=True).count(),
