@@ -35,7 +35,7 @@ def _counts():
 def test_a_session_pages_forms_are_submitted_and_nothing_stays_written(lead):
     before = _counts()
 
-    writes, opened = sweep.sweep(["lead"], ids=1, repeat=1, match="^session_detail ")
+    writes, opened = sweep.sweep(["lead"], ids=1, repeat=1, match="^coaching:session_detail ")
 
     assert opened["lead"] == 1
     routes = {write["route"] for write in writes}
