@@ -109,7 +109,7 @@ def _session_line(row: Notification, viewer: User, label: str) -> Line:
     about += f" with {who}" if who else ""
     return Line(
         f"{label}: {about}, {_when(session, viewer)}",
-        reverse("session_detail", args=[session.pk]),
+        reverse("coaching:session_detail", args=[session.pk]),
     )
 
 
@@ -170,7 +170,7 @@ def change_line(row: Notification, viewer: User) -> Line:
     else:
         cancelled = _when(session, viewer, visible=shown, moment=change.from_start)
         text = f"Session cancelled{by}: {about}, {cancelled} ({change.get_cancel_reason_display()})"
-    return Line(text, reverse("session_detail", args=[session.pk]) if shown else None)
+    return Line(text, reverse("coaching:session_detail", args=[session.pk]) if shown else None)
 
 
 def withdrawn_line(row: Notification, viewer: User) -> Line:
@@ -178,12 +178,12 @@ def withdrawn_line(row: Notification, viewer: User) -> Line:
     when = zoned(datetime.fromisoformat(facts["start"]), WHEN_FORMAT, reader=viewer)
     return Line(
         f"{row.get_kind_display()}: {facts['summary']}, {when} ({facts['why']})",
-        reverse("session_list"),
+        reverse("coaching:session_list"),
     )
 
 
 def digest_line(row: Notification, viewer: User) -> Line:
     return Line(
         f"{row.get_kind_display()} for the week {row.period}",
-        reverse("digest_detail", args=[row.period]),
+        reverse("cadence:digest_detail", args=[row.period]),
     )

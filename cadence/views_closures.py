@@ -40,7 +40,7 @@ def closure_new(request):
     ok, closure = submit(form, lambda data: services.closure_create(actor=request.user, **data))
     if ok:
         messages.success(request, f"Closed: {closure.name}. {removal_said(closure)}")
-        return redirect("closed_days")
+        return redirect("cadence:closed_days")
     return _page(request, form, status=400)
 
 

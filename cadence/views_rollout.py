@@ -51,7 +51,7 @@ def team_rollout(request, pk):
     )
     if ok:
         messages.success(request, "Rollout started: the checklist counts from its first day.")
-        return redirect("team_rollout", pk=state.team.pk)
+        return redirect("cadence:team_rollout", pk=state.team.pk)
     return _page(request, state, start_form=form, status=400)
 
 

@@ -96,7 +96,7 @@ def diagnosis_new(request, pk):
             f"Diagnosis saved: {diagnosis.get_gap_display()}. "
             f"Next step: {services.NEXT_STEP[diagnosis.gap]}",
         )
-        url = reverse("person_detail", args=[person.pk]) + "#diagnosis-heading"
+        url = reverse("coaching:person_detail", args=[person.pk]) + "#diagnosis-heading"
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if request.htmx:
         return _guided(request, person, form, status=400)

@@ -56,7 +56,7 @@ def _editor(request, area):
     ok, saved = submit(form, lambda data: focus_area_save(actor=request.user, area=area, **data))
     if ok:
         messages.success(request, f"“{saved.name}” saved.")
-        return redirect("focus_area_list")
+        return redirect("coaching:focus_area_list")
     context = {"area": area, "form": form}
     return render(request, "coaching/focus_area_form.html", context, status=400)
 

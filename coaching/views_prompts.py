@@ -57,7 +57,7 @@ def _editor(request, prompt):
     ok, _ = submit(form, lambda data: prompt_save(actor=request.user, prompt=prompt, **data))
     if ok:
         messages.success(request, "Question saved.")
-        return redirect("prompt_list")
+        return redirect("coaching:prompt_list")
     return render(
         request, "coaching/prompt_form.html", {"prompt": prompt, "form": form}, status=400
     )

@@ -95,7 +95,7 @@ def line(row: Notification, viewer) -> kinds.Line:
     return kinds.Line(
         f"{row.get_kind_display()}: {asked.requester.display_name}, "
         f"by {dateformat.format(asked.due_on, 'j M')}",
-        reverse("feedback_request_detail", args=[asked.pk]),
+        reverse("feedback:feedback_request_detail", args=[asked.pk]),
     )
 
 

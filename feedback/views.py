@@ -190,7 +190,7 @@ def feedback_give(request):
             request,
             f"Sent to {item.recipient.display_name}, in the {item.get_stream_display()} stream.",
         )
-        return redirect(f"{reverse('feedback_given')}?stream={item.stream}")
+        return redirect(f"{reverse('feedback:feedback_given')}?stream={item.stream}")
     return _render_give(request, form, status=400)
 
 
@@ -370,7 +370,7 @@ def feedback_request_new(request):
     if ok:
         count = len(form.cleaned_data["responders"])
         messages.success(request, f"Asked {count} {'person' if count == 1 else 'people'}.")
-        return redirect("feedback_request_detail", asked.pk)
+        return redirect("feedback:feedback_request_detail", asked.pk)
     return _render_request_new(request, form, status=400)
 
 
@@ -463,7 +463,7 @@ def feedback_request_answer(request, pk):
         messages.success(
             request, f"Thank you — your answer reached {asked.requester.display_name}."
         )
-        return redirect("feedback_inbox")
+        return redirect("feedback:feedback_inbox")
     # Re-read so the page shows the state as it is now (e.g. already answered).
     asked = selectors.access_request(user=request.user, pk=pk)
     context = _request_context(request, asked, answer_form=form)
@@ -516,7 +516,7 @@ def wins(request):
         )
         if ok:
             messages.success(request, f"Shared with {form.cleaned_data['team'].name}.")
-            return redirect("wins")
+            return redirect("feedback:wins")
     shown = first_of(
         Win.objects.visible_to(request.user).select_related("author", "team"), WINS_SHOWN
     )

@@ -98,7 +98,7 @@ def experiment_list(request):
     )
     if ok:
         messages.success(request, "Experiment planned. Start it when you try it for real.")
-        return redirect("experiment_detail", experiment.pk)
+        return redirect("learning:experiment_detail", experiment.pk)
     return _render_experiments(request, form=form, status=400)
 
 
@@ -162,7 +162,7 @@ def experiment_detail(request, pk):
     )
     if ok:
         messages.success(request, "Experiment saved.")
-        return redirect("experiment_detail", experiment.pk)
+        return redirect("learning:experiment_detail", experiment.pk)
     return _render_experiment(request, experiment, form=form, status=400)
 
 
@@ -207,7 +207,7 @@ def experiment_finish(request, pk):
     )
     if ok:
         messages.success(request, "Done. Worth sharing? Publish what you learned.")
-        return redirect("experiment_detail", experiment.pk)
+        return redirect("learning:experiment_detail", experiment.pk)
     experiment.refresh_from_db()
     return _render_experiment(request, experiment, finish_form=form, status=400)
 
@@ -296,7 +296,7 @@ def learning_new(request):
         )
         if ok:
             messages.success(request, "Published. Colleagues can find it in the library now.")
-            return redirect("learning_detail", learning.pk)
+            return redirect("learning:learning_detail", learning.pk)
         status = 400
         source = form.cleaned_data.get("experiment") or form.cleaned_data.get("session")
     else:
@@ -362,7 +362,7 @@ def learning_edit(request, pk):
         )
         if ok:
             messages.success(request, "Saved.")
-            return redirect("learning_detail", learning.pk)
+            return redirect("learning:learning_detail", learning.pk)
         status = 400
     else:
         form = LearningForm(
@@ -434,7 +434,7 @@ def team_playbooks(request, pk):
         )
         if ok:
             messages.success(request, f"Saved the playbook modules {team.name} uses.")
-            return redirect(reverse("team_playbooks", args=[team.pk]))
+            return redirect(reverse("learning:team_playbooks", args=[team.pk]))
         status = 400
     else:
         form = TeamPlaybooksForm(initial={"modules": [m.pk for m in team.playbook_modules.all()]})

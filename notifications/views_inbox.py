@@ -53,7 +53,7 @@ def notifications_read(request):
         return _notifications_page(request, 400, error=["Nothing to mark read."])
     count = notifications_mark_read(person=request.user, up_to=form.cleaned_data["up_to"])
     messages.success(request, f"Marked {count} read." if count else "Nothing new.")
-    return redirect("notification_list")
+    return redirect("notifications:notification_list")
 
 
 def _manages_people(request) -> bool:
@@ -66,5 +66,5 @@ def notification_preferences(request):
     ok, _ = submit(form, lambda data: notification_preference_save(person=request.user, **data))
     if ok:
         messages.success(request, "Preferences saved.")
-        return redirect(f"{reverse('notification_list')}#preferences")
+        return redirect(f"{reverse('notifications:notification_list')}#preferences")
     return _notifications_page(request, 400, form=form)

@@ -65,7 +65,7 @@ def pair_invited(row: Notification, context: dict) -> dict | None:
         formed_by=pair.created_by,
         partners_names=", ".join(partners),
         cadence_text=when[:1].lower() + when[1:],
-        pair_url=absolute(reverse("pair_detail", args=[pair.pk])),
+        pair_url=absolute(reverse("peers:pair_detail", args=[pair.pk])),
     )
     return context
 
@@ -73,7 +73,7 @@ def pair_invited(row: Notification, context: dict) -> dict | None:
 def pair_invited_line(row: Notification, viewer: User) -> kinds.Line:
     return kinds.Line(
         f"{row.get_kind_display()}: formed by {row.pair.created_by.display_name}",
-        reverse("pair_detail", args=[row.pair_id]),
+        reverse("peers:pair_detail", args=[row.pair_id]),
     )
 
 
@@ -108,14 +108,15 @@ def tell_manager(sender, request, **kwargs):
 def peer_asked(row: Notification, context: dict) -> dict | None:
     if not still_asking(row):
         return None  # they may no longer be paired by this person
-    context.update(asked=row.peer_request.person, pair_new_url=absolute(reverse("pair_new")))
+    context.update(asked=row.peer_request.person, pair_new_url=absolute(reverse("peers:pair_new")))
     return context
 
 
 def peer_asked_line(row: Notification, viewer: User) -> kinds.Line:
     # Who asked, never what they wrote.
     return kinds.Line(
-        f"{row.get_kind_display()}: {row.peer_request.person.display_name}", reverse("pair_new")
+        f"{row.get_kind_display()}: {row.peer_request.person.display_name}",
+        reverse("peers:pair_new"),
     )
 
 

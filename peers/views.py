@@ -88,7 +88,7 @@ def peer_request_set(request):
             else "You asked for a peer. Whoever forms pairs for your team sees it; you "
             "will be asked to accept a pair's agreement as usual.",
         )
-        return redirect("pair_list")
+        return redirect("peers:pair_list")
     return _render_list(request, ask_form=form, status=400)
 
 
@@ -165,7 +165,7 @@ def pair_new(request):
         messages.success(
             request, "Pair formed. Each member now reads the agreement and accepts it."
         )
-        return redirect("pair_detail", pk=pair.pk)
+        return redirect("peers:pair_detail", pk=pair.pk)
     return _render_new(request, form, focus_area, status=400)
 
 
@@ -322,7 +322,7 @@ def pair_agreement(request, pk):
     )
     if ok:
         messages.success(request, "Agreement saved.")
-        return redirect("pair_detail", pk=pair.pk)
+        return redirect("peers:pair_detail", pk=pair.pk)
     errors = [e for errs in form.errors.values() for e in errs]
     return _render_pair(request, pair, status=400, error=errors, agreement_form=form)
 
@@ -335,7 +335,7 @@ def pair_note_add(request, pk):
         form, lambda data: services.pair_note_add(pair=pair, actor=request.user, text=data["text"])
     )
     if ok:
-        return redirect(reverse("pair_detail", args=[pair.pk]) + "#notes-heading")
+        return redirect(reverse("peers:pair_detail", args=[pair.pk]) + "#notes-heading")
     errors = [e for errs in form.errors.values() for e in errs]
     return _render_pair(request, pair, status=400, error=errors, note_form=form)
 
@@ -349,7 +349,7 @@ def pair_habit_add(request, pk):
     )
     if ok:
         messages.success(request, "Habit added. Your partner checks it in at your sessions.")
-        return redirect(reverse("pair_detail", args=[pair.pk]) + "#habits-heading")
+        return redirect(reverse("peers:pair_detail", args=[pair.pk]) + "#habits-heading")
     errors = [e for errs in form.errors.values() for e in errs]
     return _render_pair(request, pair, status=400, error=errors, habit_form=form)
 

@@ -95,7 +95,7 @@ def person_new(request):
             )
         )
         messages.success(request, f"{person} is added. {told}")
-        return redirect("programme_person", pk=person.pk)
+        return redirect("people:programme_person", pk=person.pk)
     return _list(request, form, status=400)
 
 
@@ -207,7 +207,7 @@ def _change(request, record, form, name, change, *, done=None):
     ok, changed = submit(form, change)
     if ok:
         messages.success(request, done or ("Saved." if changed else "Nothing changed."))
-        return redirect("programme_person", pk=record.person.pk)
+        return redirect("people:programme_person", pk=record.person.pk)
     return _detail(request, record, status=400, **{name: form})
 
 

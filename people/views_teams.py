@@ -49,7 +49,7 @@ def team_new(request):
     ok, team = submit(form, lambda data: team_create(actor=request.user, **data))
     if ok:
         messages.success(request, f"{team} is made. Add its people.")
-        return redirect("team_detail", pk=team.pk)
+        return redirect("people:team_detail", pk=team.pk)
     return _list(request, form, status=400)
 
 
@@ -64,7 +64,7 @@ def team_detail(request, pk: int):
     ok, changed = submit(form, lambda data: team_update(team=team, actor=request.user, **data))
     if ok:
         messages.success(request, "Saved." if changed else "Nothing changed.")
-        return redirect("team_detail", pk=pk)
+        return redirect("people:team_detail", pk=pk)
     return _detail(request, team_with_members(pk=pk), team_form=form, status=400)
 
 

@@ -164,7 +164,7 @@ def call_score(request, pk):
         ),
     )
     if ok:
-        return redirect("round_detail", scoring.pk)
+        return redirect("scorecards:round_detail", scoring.pk)
     return _render_call(request, call, form, status=400)
 
 
@@ -238,8 +238,8 @@ def round_scorecard_save(request, pk):
         done = "Submitted." if form.submitting else "Draft saved: only you see it."
         messages.success(request, done)
         if request.htmx:  # submitted: the whole page changes (scores revealed)
-            return HttpResponseClientRedirect(reverse("round_detail", args=[scoring.pk]))
-        return redirect("round_detail", scoring.pk)
+            return HttpResponseClientRedirect(reverse("scorecards:round_detail", args=[scoring.pk]))
+        return redirect("scorecards:round_detail", scoring.pk)
     context = _round_context(request, scoring, form)
     template = "scorecards/_scorecard_form.html" if request.htmx else "scorecards/round_detail.html"
     return render(request, template, context, status=400)

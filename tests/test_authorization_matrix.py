@@ -504,10 +504,10 @@ ROUTES: dict[str, dict] = dict(
             {"rep": public(), "gone": public("404"), "unknown": public("404")},
         ),
         ("cadence:session_calendar", each(SESSION, page)),
-        ("cadence:notification_list", page(*ALL)),
-        post("cadence:notifications_read", page(*ALL, ok="400")),  # which ones: required
+        ("notifications:notification_list", page(*ALL)),
+        post("notifications:notifications_read", page(*ALL, ok="400")),  # which ones: required
         ("cadence:digest_detail", page("manager", "head")),  # a digest is its recipient's alone
-        post("cadence:notification_preferences", page(*ALL, ok=REDIRECT)),
+        post("notifications:notification_preferences", page(*ALL, ok=REDIRECT)),
         # Scorecards.
         ("scorecards:scorecard_home", page(*ALL)),
         ("scorecards:call_list", page(*ALL)),
