@@ -15,9 +15,8 @@ from rest_framework.test import APIClient
 from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
 from cadence.services import policy_apply
 from people.models import AuditEvent
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
-
-from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 POLICIES = "/api/v1/cadence-policies/"

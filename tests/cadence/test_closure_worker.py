@@ -16,7 +16,7 @@ from cadence.services_closures import closure_create
 from cadence.tasks import clear_closed_days
 from coaching.models import CoachingSession, SessionStatus
 from people.models import AuditEvent
-from tests.notifications.test_worker_delivery import workers  # noqa: F401 - the fixture
+from tests.support.celery_workers import workers  # noqa: F401 - the fixture
 from tests.support.worker import wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -13,10 +13,9 @@ from cadence.services import policy_apply
 from coaching.models import CoachingSession, SessionStatus
 from coaching.services import session_mark_held
 from people.models import User
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory
 from tests.support.migrations import migrate, migrate_to_latest
-
-from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("cadence", "0010_plan_end_reasons_on_leaving")

@@ -9,9 +9,8 @@ import pytest
 from cadence.models import CadencePlan, EndReason
 from cadence.services import policy_apply
 from people.services_teams import team_lead_set
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
-
-from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 

@@ -18,10 +18,9 @@ from coaching.services import session_mark_held
 from people.models import AuditEvent
 from people.services import account_deactivate, account_reactivate
 from people.services_teams import team_lead_set
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 from tests.support.peers_pairs import active_pair
-
-from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,8 @@ import pytest
 from cadence.models import CadencePlan, EndReason
 from cadence.services import plan_create, policy_apply
 from people.services import reporting_line_change
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory
-
-from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 

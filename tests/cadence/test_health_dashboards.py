@@ -14,9 +14,8 @@ from cadence.health import (
     weekly_adherence,
     weekly_by_team,
 )
-
-from .test_health import NOW, count_queries, days_ago, grow
-from .test_health import world as world  # noqa: F401, F811 - the fixture
+from tests.support.cadence_health import NOW, count_queries, days_ago, grow
+from tests.support.cadence_health import world as world  # noqa: F401, F811 - the fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from datetime import UTC
 import pytest
 
 from cadence.health import Scope, weekly_adherence, weekly_by_coach
-
-from .test_health import (  # noqa: F401 - `world` is a fixture
+from tests.support.cadence_health import (  # noqa: F401 - `world` is a fixture
     NOW,
     count_queries,
     grow,

@@ -12,32 +12,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cadence.models import CadencePlan, CadencePolicy, PolicyAssignment, PolicyItem
+from cadence.models import CadencePlan, PolicyAssignment
 from cadence.services import plan_update, policy_apply
 from people.models import AuditEvent
+from tests.support.cadence_policies import PAGE, east_and_west, make_policy, row
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-PAGE = "/programme/cadence/"
-
-
-def make_policy(name="Sales team standard"):
-    p = CadencePolicy.objects.create(name=name, description="What every sales team runs.")
-    PolicyItem.objects.create(policy=p, kind="one_on_one", weekday=1, local_time=time(10, 0))
-    PolicyItem.objects.create(
-        policy=p, kind="team_call_review", weekday=3, local_time=time(15, 0), duration_minutes=45
-    )
-    return p
-
-
-def east_and_west(org):
-    """East (Mia; Rita, Pavel) and West (Omar; Olga)."""
-    east = TeamFactory(name="East", lead=org.manager)
-    TeamMembershipFactory(team=east, person=org.rep)
-    TeamMembershipFactory(team=east, person=org.peer)
-    west = TeamFactory(name="West", lead=org.other_manager)
-    TeamMembershipFactory(team=west, person=org.other_rep)
-    return east, west
 
 
 @pytest.fixture
@@ -121,11 +102,6 @@ def test_applying_a_policy_makes_the_plans_and_comes_back_to_the_same_list(admin
     ]  # fmt: skip
     event = AuditEvent.objects.filter(verb="policy.applied", target_id=str(world.east.pk)).get()
     assert event.actor == org.admin
-
-
-def row(body, name):
-    start = body.index(f'<th scope="row">{name}')
-    return body[start : body.index("</tr>", start)]
 
 
 def test_the_policy_a_team_keeps_is_not_offered_again(admin, world):

@@ -14,9 +14,8 @@ from cadence.models import CadencePlan, CadencePolicy, PolicyItem
 from cadence.services import policy_apply
 from cadence.services_policies import policy_save
 from people.models import AuditEvent
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory
-
-from .test_pages_team_cadence import make_policy
 
 pytestmark = pytest.mark.django_db
 NEW = "/programme/cadence/policies/new/"

@@ -8,7 +8,7 @@ import pytest
 
 from cadence.models import Rollout
 from cadence.services_rollout import rollout_tick
-from tests.support.cadence_rollout import rollout_fixture, team_fixture  # noqa: F401 - fixtures
+from tests.support.cadence_rollout import rollout_fixture, team_fixture  # noqa: F401, F811 - fixtures
 
 pytestmark = pytest.mark.django_db
 

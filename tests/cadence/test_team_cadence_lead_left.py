@@ -16,9 +16,8 @@ from cadence.models import CadencePlan, PolicyAssignment
 from cadence.services import policy_apply
 from people.models import AuditEvent
 from people.services import account_deactivate
+from tests.support.cadence_policies import PAGE, east_and_west, make_policy, row
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
-
-from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 
 pytestmark = pytest.mark.django_db
 TEAMS = "/api/v1/team-cadence/"

@@ -16,9 +16,8 @@ from cadence.selectors_policies import plans_missing, teams_with_policy
 from cadence.services import plan_end, policy_apply
 from people.models import AuditEvent
 from people.services import account_deactivate
+from tests.support.cadence_policies import PAGE, east_and_west, make_policy, row
 from tests.support.factories import TeamMembershipFactory, UserFactory
-
-from .test_pages_team_cadence import PAGE, east_and_west, make_policy, row
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from cadence.models import CadencePlan, PolicyAssignment
 from cadence.services import plan_create, plan_end, policy_apply
-from tests.cadence.test_pages_team_cadence import east_and_west, make_policy
+from tests.support.cadence_policies import east_and_west, make_policy
 
 pytestmark = pytest.mark.django_db
 PAGE = "/programme/cadence/"

@@ -38,6 +38,7 @@ from schemathesis.specs.openapi.checks import (
 from people.models import User
 from people.services_credentials import api_token_rotate
 from tests.support.api_schema import published_schema
+from tests.support.row_counts import row_counts
 
 CHECKS = [
     not_a_server_error,
@@ -67,7 +68,6 @@ ADMIN_PATHS = (
 # Examples per operation: 5 gives over 4,000 requests (7 gave 5,700 in 90 s more).
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
 MIN_REQUESTS = 3000
-APPS = {"people", "coaching", "cadence", "feedback", "scorecards", "dashboards"}
 # What this test found, each fixed with its own regression test (named in brackets).
 FINDINGS_FIXED = [
     "error answers (400/401/403/404/415/429/503) undeclared on most operations "
@@ -154,19 +154,6 @@ class RowChanges(list):
         if sql.lstrip()[:6].upper() in ("INSERT", "DELETE", "COPY ", "TRUNCA"):
             self.append(sql)
         return execute(sql, params, many, context)
-
-
-def row_counts() -> dict[str, int]:
-    """Rows in every table of the project's apps, in one query."""
-    tables = [
-        model._meta.db_table
-        for model in apps.get_models()
-        if model.__module__.split(".")[0] in APPS and model._meta.managed
-    ]
-    sql = " UNION ALL ".join(f"SELECT '{t}', COUNT(*) FROM {t}" for t in tables)  # noqa: S608
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        return dict(cursor.fetchall())
 
 
 def load_schema():

@@ -10,7 +10,7 @@ cannot be swapped inside one process."""
 
 import json
 
-from .test_production_settings import GOOD_KEY, MAIL_SERVER, manage
+from tests.support.production_settings import GOOD_KEY, MAIL_SERVER, manage
 
 SCRIPT = r"""
 import json

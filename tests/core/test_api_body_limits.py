@@ -15,9 +15,9 @@ from django.test import Client
 from rest_framework.exceptions import ParseError
 
 from core.parsers import MAX_DEPTH, BoundedJSONParser
-from tests.config.test_api_fuzz import row_counts
 from tests.support.api_schema import published_schema
 from tests.support.authz import ROLES, matrix_build
+from tests.support.row_counts import row_counts
 from tests.support.world import world  # noqa: F401 - the fixture
 from tests.test_authorization_matrix import (
     EXPECTED,

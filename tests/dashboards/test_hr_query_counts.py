@@ -11,10 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from cadence.services_rollout import rollout_start
 from dashboards.exports import ORGANISATION_TABLES, TEAM_TABLES
 from people.services_teams import team_create, team_member_add
+from tests.support.cadence_health import held, mark_missed
 from tests.support.dashboards_hr import NOW, build, days_ago
 from tests.support.factories import UserFactory, one_on_one
-
-from ..cadence.test_health import held, mark_missed
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import time_machine
 from cadence.health import HealthNumbers, Scope, health, health_by_coach
 from coaching.models import SessionParticipant
 from coaching.services import role_play_create
-from tests.cadence.test_health import (  # noqa: F401 - `world` is a fixture
+from tests.support.cadence_health import (  # noqa: F401 - `world` is a fixture
     MIA,
     NOW,
     SINCE,

@@ -18,8 +18,8 @@ from coaching.models import Commitment
 from coaching.services import commitment_create
 from people.models import User
 from tests.e2e.conftest import sign_in
+from tests.e2e.journeys import AISHA, SOFIA, upcoming_one_on_one
 from tests.e2e.screens import check_both_widths
-from tests.e2e.test_coaching_journey import AISHA, SOFIA, upcoming_one_on_one
 from tests.support.factories import one_on_one
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.

@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from coaching.models import CoachingSession, SharedNotes
 from people.models import User
 from tests.e2e.conftest import sign_in
+from tests.e2e.journeys import AISHA, SOFIA, upcoming_one_on_one
 from tests.e2e.screens import check_both_widths
-from tests.e2e.test_coaching_journey import AISHA, SOFIA, upcoming_one_on_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

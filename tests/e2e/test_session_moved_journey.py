@@ -19,8 +19,8 @@ from cadence.calendar import event_uid
 from notifications import outbox
 from people.models import User
 from tests.e2e.conftest import sign_in
+from tests.e2e.journeys import AISHA, SOFIA
 from tests.e2e.screens import check_both_widths
-from tests.e2e.test_coaching_journey import AISHA, SOFIA
 from tests.support.factories import one_on_one
 
 pytestmark = pytest.mark.django_db(transaction=True)

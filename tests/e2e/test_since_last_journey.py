@@ -18,8 +18,8 @@ from coaching.services import session_mark_held
 from people.models import User
 from scorecards.services import recorded_call_create
 from tests.e2e.conftest import sign_in
+from tests.e2e.journeys import AISHA, SOFIA, sign_out, upcoming_one_on_one
 from tests.e2e.screens import check_both_widths
-from tests.e2e.test_coaching_journey import AISHA, SOFIA, sign_out, upcoming_one_on_one
 from tests.support.factories import FeedbackFactory, FeedbackShareFactory, one_on_one
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.

@@ -24,8 +24,8 @@ from feedback.services import feedback_request_create
 from notifications.models import Notification, NotificationKind
 from people.models import User
 from tests.e2e.conftest import sign_in
+from tests.e2e.journeys import AISHA, SOFIA, sign_out
 from tests.e2e.screens import DESKTOP, PHONE, at_width, check_both_widths
-from tests.e2e.test_coaching_journey import AISHA, SOFIA, sign_out
 from tests.support.factories import one_on_one
 
 # Marked `e2e` by tests/e2e/conftest.py. The live server thread must see committed rows.

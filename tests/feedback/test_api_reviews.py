@@ -13,7 +13,8 @@ from rest_framework.test import APIClient
 from feedback.evaluations import EXPORT_VERB
 from feedback.models import Feedback, Stream
 from people.models import AuditEvent
-from tests.feedback.test_pages_reviews import (
+from tests.support.factories import FeedbackFactory
+from tests.support.feedback_reviews import (
     ANON,
     DEV,
     EVAL_MARKERS,
@@ -30,7 +31,6 @@ from tests.feedback.test_pages_reviews import (
     expected_reads,
     reviews_world,
 )
-from tests.support.factories import FeedbackFactory
 
 LIST = "/api/v1/feedback-reviews/"
 CSV = "/api/v1/feedback-reviews/export.csv"

@@ -1,10 +1,8 @@
 """The outbox: claimed once, sent once, retried with backoff, failures kept, stale
 claims handed back, preferences and quiet hours respected, team webhooks."""
 
-import json
 import threading
 from datetime import UTC, datetime, time, timedelta
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 import time_machine
@@ -20,6 +18,7 @@ from notifications.models import (
 )
 from people.services_teams import team_create, team_member_add
 from tests.support.factories import one_on_one
+from tests.support.notifications_webhook import webhook as webhook  # noqa: F401 - the fixture
 
 NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -104,32 +103,6 @@ def test_quiet_hours_in_the_recipients_zone_defer_the_email(org):
     with time_machine.travel(row.next_attempt_at, tick=False):
         outbox.drain()
     assert len(mail.outbox) == 1
-
-
-class _Hook(BaseHTTPRequestHandler):
-    received: list = []
-    keys: list = []
-    status = 200
-
-    def do_POST(self):  # noqa: N802
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        _Hook.received.append(json.loads(body))
-        _Hook.keys.append(self.headers["Idempotency-Key"])
-        self.send_response(_Hook.status)
-        self.end_headers()
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def webhook():
-    server = HTTPServer(("127.0.0.1", 0), _Hook)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    _Hook.received, _Hook.keys, _Hook.status = [], [], 200
-    yield f"http://127.0.0.1:{server.server_port}/hook", _Hook
-    server.shutdown()
 
 
 @pytest.mark.django_db

@@ -17,8 +17,7 @@ from notifications import outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus, TeamChannel
 from people.models import AuditEvent
 from tests.support.factories import TeamFactory
-
-from .test_outbox import webhook  # noqa: F401 - the `webhook` fixture
+from tests.support.notifications_webhook import webhook  # noqa: F401 - the `webhook` fixture
 
 pytestmark = pytest.mark.django_db
 PAGE = "/programme/channels/"

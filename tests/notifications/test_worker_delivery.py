@@ -5,7 +5,6 @@ and a worker killed with `kill -9` in the middle of sending loses nothing.
 Mail is counted from files the workers write (tests/support/worker.py, FileMailBackend)."""
 
 import re
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -13,57 +12,16 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from config.celery import app
 from notifications import outbox
 from notifications.models import Notification, NotificationKind, NotificationStatus
 from notifications.tasks import send_notifications
+from tests.support.celery_workers import workers as workers  # noqa: F401 - the fixture
 from tests.support.factories import UserFactory, one_on_one
-from tests.support.worker import Worker, delete_queue, mail_count_by_recipient, wait_until
+from tests.support.worker import Worker, mail_count_by_recipient, wait_until
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 DONE = {NotificationStatus.SENT, NotificationStatus.FAILED, NotificationStatus.SKIPPED}
-
-
-@pytest.fixture
-def workers(transactional_db, tmp_path):
-    """`workers.start(**options)` starts a worker on this test's own queue; every
-    worker started is stopped (or killed) at teardown, before the database is flushed.
-    `workers.enqueue(task)` sends a task through the broker to that queue."""
-
-    class Workers:
-        def __init__(self):
-            self.queue = f"test-{uuid.uuid4().hex[:8]}"
-            self.mail_dir = tmp_path / "mail"
-            self.started: list[Worker] = []
-
-        def start(self, **options) -> Worker:
-            worker = Worker(
-                queue=self.queue,
-                mail_dir=self.mail_dir,
-                log=tmp_path / f"worker-{len(self.started) + 1}.log",
-                **options,
-            )
-            self.started.append(worker)
-            return worker
-
-        def enqueue(self, task):
-            task.apply_async(queue=self.queue)
-
-    pool = Workers()
-    pool.mail_dir.mkdir()
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False  # through the broker, not in-process
-    yield pool
-    app.conf.task_always_eager = eager
-    for worker in pool.started:
-        try:
-            worker.stop()
-        except Exception as exc:  # noqa: BLE001 - stop the others all the same
-            print(f"could not stop {worker.log.name}: {exc!r}")
-    delete_queue(pool.queue)
-    for worker in pool.started:  # shown by pytest when the test fails
-        print(f"--- {worker.log.name} ---\n{worker.output()}")
 
 
 def upcoming_reminder(coach, coachee) -> Notification:

@@ -4,20 +4,7 @@ history and audit like every other change."""
 import pytest
 
 from people.models import AuditEvent, ReportingLine
-
-
-def change_form_data(person, **overrides):
-    data = {
-        "email": person.email,
-        "display_name": person.display_name,
-        "time_zone": person.time_zone,
-        "reports_to": person.reports_to_id or "",
-        "is_active": "on",
-        "date_joined_0": "2026-01-01",
-        "date_joined_1": "09:00:00",
-    }
-    data.update(overrides)
-    return data
+from tests.support.people_admin import change_form_data
 
 
 @pytest.mark.django_db

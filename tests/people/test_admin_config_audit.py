@@ -109,7 +109,7 @@ def test_a_team_saved_in_the_admin_goes_through_the_services(admin_client, org):
     from cadence.models import CadencePlan
     from cadence.services import policy_apply
     from people.models import Team, TeamMembership
-    from tests.cadence.test_pages_team_cadence import make_policy
+    from tests.support.cadence_policies import make_policy
 
     response = admin_client.post(
         "/admin/people/team/add/",

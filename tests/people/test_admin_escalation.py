@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import Group, Permission
 
 from people.models import AuditEvent
-from tests.people.test_admin import change_form_data
 from tests.support.factories import PASSWORD
+from tests.support.people_admin import change_form_data
 
 
 @pytest.mark.django_db

@@ -14,8 +14,8 @@ from cadence.models import CadencePlan
 from cadence.services import policy_apply
 from people.models import AuditEvent, Team, TeamMembership
 from people.services_teams import team_member_add, team_member_remove
-from tests.cadence.test_pages_team_cadence import make_policy
 from tests.support.api_schema import assert_conforms
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

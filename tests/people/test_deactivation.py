@@ -16,8 +16,8 @@ from people.models import AuditEvent, SignInSession
 from people.services import account_deactivate, reporting_line_change
 from people.services_credentials import api_token_rotate
 from people.sessions import SessionStore
-from tests.people.test_admin import change_form_data
 from tests.support.factories import UserFactory, one_on_one
+from tests.support.people_admin import change_form_data
 
 
 def signed_in(person) -> Client:

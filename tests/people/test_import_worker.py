@@ -17,7 +17,7 @@ from people import import_worker, tasks
 from people import services_imports as services
 from people.models import ImportStatus, PeopleImport, Team, User
 from people.tasks import run_import
-from tests.notifications.test_worker_delivery import workers  # noqa: F401 - the fixture
+from tests.support.celery_workers import workers  # noqa: F401 - the fixture
 from tests.support.factories import UserFactory
 from tests.support.worker import database_url_of_test_db, wait_until
 

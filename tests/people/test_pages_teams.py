@@ -15,7 +15,7 @@ from cadence.services import policy_apply
 from people.models import AuditEvent, Team, TeamMembership
 from people.services import account_deactivate
 from people.services_teams import team_member_remove
-from tests.cadence.test_pages_team_cadence import make_policy
+from tests.support.cadence_policies import make_policy
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,7 @@ import pytest
 
 from feedback.models import Feedback
 from tests.support.factories import FeedbackFactory, RequestedResponderFactory, UserFactory
-
-PICK = "/people/pick/{}/"
-GIVE = "/feedback/give/"
+from tests.support.people_pickers import GIVE, PICK, listed, pick
 
 
 @pytest.fixture
@@ -21,20 +19,6 @@ def few(settings):
 
 def _options(page: str) -> list[str]:
     return re.findall(r'<option value="\d+"', page)
-
-
-def _search(client, source, text="", chosen=(), name="recipient", **extra):
-    query = {"name": name, "id": f"id_{name}", f"{name}_search": text, name: list(chosen)}
-    return client.get(PICK.format(source), {**query, **extra})
-
-
-def _listed(fragment: str) -> list[str]:
-    """The people a fragment offers, in order: (checked?, name)."""
-    return re.findall(
-        r'<input type="(?:radio|checkbox)" name="\w+" value="\d+"[^>]*?( checked)?> '
-        r'<label for="[\w-]+">([^<]+?) <span',
-        fragment,
-    )
 
 
 # --- The form: a list when few, a search box when many ------------------------------------
@@ -109,7 +93,7 @@ def test_the_field_still_refuses_anyone_outside_the_source(client, org, few):
 @pytest.mark.django_db
 def test_a_searched_person_is_given_feedback(client, org, few):
     client.force_login(org.rep)
-    fragment = _search(client, "colleagues", "pav").content.decode()
+    fragment = pick(client, "colleagues", "pav").content.decode()
     pk = re.search(r'value="(\d+)"', fragment).group(1)
     response = client.post(
         GIVE,
@@ -131,7 +115,7 @@ def test_asking_many_people_searches_with_checkboxes(client, org, few):
     page = client.get("/feedback/requests/new/").content.decode()
     assert 'name="responders_search"' in page and "multiple=1" in page
     # Nobody else listed until searched: only Rita's own team, none of them ticked.
-    assert _listed(page) == [("", "Mia Manager"), ("", "Pavel Peer")]
+    assert listed(page) == [("", "Mia Manager"), ("", "Pavel Peer")]
     assert 'type="checkbox" name="responders"' in page
 
 
@@ -143,12 +127,12 @@ def test_it_matches_names_and_emails_of_the_source_only(client, org):
     org.other_rep.is_active = False
     org.other_rep.save(update_fields=["is_active"])
     client.force_login(org.rep)
-    found = _listed(_search(client, "colleagues", "MA").content.decode())
+    found = listed(pick(client, "colleagues", "MA").content.decode())
     # Names starting with it first, whatever the case; never someone who left.
     assert found == [("", "Mia Manager"), ("", "Omar Other")]
-    found = _listed(_search(client, "colleagues", "other.MANAGER@").content.decode())
+    found = listed(pick(client, "colleagues", "other.MANAGER@").content.decode())
     assert found == [("", "Omar Other")]  # by email alone
-    found = _listed(_search(client, "colleagues", "example.com").content.decode())
+    found = listed(pick(client, "colleagues", "example.com").content.decode())
     assert {name for _, name in found} == {
         "Hana Head",
         "Mia Manager",
@@ -162,7 +146,7 @@ def test_it_matches_names_and_emails_of_the_source_only(client, org):
 @pytest.mark.django_db
 def test_the_chosen_stay_checked_and_first(client, org):
     client.force_login(org.rep)
-    fragment = _search(
+    fragment = pick(
         client,
         "colleagues",
         "a",
@@ -170,7 +154,7 @@ def test_the_chosen_stay_checked_and_first(client, org):
         name="responders",
         multiple="1",
     ).content.decode()
-    found = _listed(fragment)
+    found = listed(fragment)
     assert found[:2] == [(" checked", "Hana Head"), (" checked", "Pavel Peer")]
     assert ("", "Pavel Peer") not in found and len(found) == len(set(n for _, n in found))
     assert 'type="checkbox" name="responders"' in fragment
@@ -179,23 +163,23 @@ def test_the_chosen_stay_checked_and_first(client, org):
 @pytest.mark.django_db
 def test_one_person_is_a_radio_button_and_blank_means_nobody(client, org):
     client.force_login(org.rep)
-    fragment = _search(client, "colleagues", "", chosen=[org.peer.pk], blank="Everyone")
+    fragment = pick(client, "colleagues", "", chosen=[org.peer.pk], blank="Everyone")
     fragment = fragment.content.decode()
     assert '<input type="radio" name="recipient" value="" id="id_recipient_blank">' in fragment
     # The chosen, then the rest of her own team (nothing typed).
-    assert _listed(fragment) == [(" checked", "Pavel Peer"), ("", "Mia Manager")]
-    fragment = _search(client, "colleagues", "", blank="Everyone").content.decode()
+    assert listed(fragment) == [(" checked", "Pavel Peer"), ("", "Mia Manager")]
+    fragment = pick(client, "colleagues", "", blank="Everyone").content.decode()
     assert 'id="id_recipient_blank" checked' in fragment
 
 
 @pytest.mark.django_db
 def test_it_says_when_nobody_matches_and_when_there_are_more(client, org, settings):
     client.force_login(org.rep)
-    fragment = _search(client, "colleagues", "zzz<b>").content.decode()
+    fragment = pick(client, "colleagues", "zzz<b>").content.decode()
     assert "Nobody matches “zzz&lt;b&gt;”." in fragment
     UserFactory.create_batch(25, display_name="Sam Seller")
-    fragment = _search(client, "colleagues", "sam").content.decode()
-    assert len(_listed(fragment)) == 20
+    fragment = pick(client, "colleagues", "sam").content.decode()
+    assert len(listed(fragment)) == 20
     assert "The first 20 matches: type more of the name." in fragment
 
 
@@ -216,19 +200,19 @@ def test_the_list_is_no_live_region_a_summary_of_each_search_is(client, org, few
     assert results and "aria-live" not in results.group(0)
     assert '<p class="visually-hidden" id="id_recipient_found" role="status"></p>' in page
 
-    fragment = _search(client, "colleagues", "pav").content.decode()
-    assert _said(fragment) == "1 person found." and len(_listed(fragment)) == 1
-    fragment = _search(client, "colleagues", "m").content.decode()  # every email has one
-    assert _said(fragment) == f"{len(_listed(fragment))} people found."
-    assert _said(_search(client, "colleagues", "zzz").content.decode()) == "Nobody found."
-    assert _said(_search(client, "colleagues", "").content.decode()) == ""  # nothing typed
+    fragment = pick(client, "colleagues", "pav").content.decode()
+    assert _said(fragment) == "1 person found." and len(listed(fragment)) == 1
+    fragment = pick(client, "colleagues", "m").content.decode()  # every email has one
+    assert _said(fragment) == f"{len(listed(fragment))} people found."
+    assert _said(pick(client, "colleagues", "zzz").content.decode()) == "Nobody found."
+    assert _said(pick(client, "colleagues", "").content.decode()) == ""  # nothing typed
     # The chosen lead the list and are not counted again.
-    chosen = _search(client, "colleagues", "pav", chosen=[org.peer.pk]).content.decode()
+    chosen = pick(client, "colleagues", "pav", chosen=[org.peer.pk]).content.decode()
     assert _said(chosen) == "Nobody else found."
-    chosen = _search(client, "colleagues", "m", chosen=[org.peer.pk]).content.decode()
-    assert _said(chosen) == f"{len(_listed(chosen)) - 1} more people found."
+    chosen = pick(client, "colleagues", "m", chosen=[org.peer.pk]).content.decode()
+    assert _said(chosen) == f"{len(listed(chosen)) - 1} more people found."
     UserFactory.create_batch(25, display_name="Sam Seller")
-    fragment = _search(client, "colleagues", "sam").content.decode()
+    fragment = pick(client, "colleagues", "sam").content.decode()
     assert _said(fragment) == "More than 20 people found: the first 20 are listed."
 
 
@@ -238,14 +222,14 @@ def test_a_search_costs_the_same_whatever_it_finds(client, org, extra, django_as
     UserFactory.create_batch(extra, display_name="Sam Seller")
     client.force_login(org.manager)
     with django_assert_num_queries(5):  # session, user, roles, the chosen, the matches
-        response = _search(client, "below", "r", chosen=[org.rep.pk], name="coachee")
+        response = pick(client, "below", "r", chosen=[org.rep.pk], name="coachee")
     assert response.status_code == 200
 
 
 @pytest.mark.django_db
 def test_each_source_gives_its_own_people(client, org):
     client.force_login(org.head)
-    names = {n for _, n in _listed(_search(client, "below", "@", name="coachee").content.decode())}
+    names = {n for _, n in listed(pick(client, "below", "@", name="coachee").content.decode())}
     assert names == {
         "Mia Manager",
         "Omar Other",
@@ -255,14 +239,14 @@ def test_each_source_gives_its_own_people(client, org):
         "Harriet HR",
         "Adam Admin",
     }
-    found = _listed(_search(client, "managers-below", "@", name="coachee").content.decode())
+    found = listed(pick(client, "managers-below", "@", name="coachee").content.decode())
     assert {n for _, n in found} == {"Mia Manager", "Omar Other"}
-    found = _listed(_search(client, "raters", "@", name="raters", multiple="1").content.decode())
+    found = listed(pick(client, "raters", "@", name="raters", multiple="1").content.decode())
     assert {n for _, n in found} == {"Hana Head", "Mia Manager", "Omar Other"}
     client.force_login(org.manager)
-    found = _listed(_search(client, "me-and-below", "@", name="person").content.decode())
+    found = listed(pick(client, "me-and-below", "@", name="person").content.decode())
     assert {n for _, n in found} == {"Mia Manager", "Rita Rep", "Pavel Peer"}
-    found = _listed(_search(client, "reviewable", "@", name="person").content.decode())
+    found = listed(pick(client, "reviewable", "@", name="person").content.decode())
     assert {n for _, n in found} == {"Rita Rep", "Pavel Peer"}
 
 
@@ -270,7 +254,7 @@ def test_each_source_gives_its_own_people(client, org):
 def test_sharing_never_offers_whoever_could_have_written_it(client, org):
     named = FeedbackFactory(author=org.peer, recipient=org.rep)
     client.force_login(org.rep)
-    found = _listed(_search(client, "share", "@", name="person", item=named.pk).content.decode())
+    found = listed(pick(client, "share", "@", name="person", item=named.pk).content.decode())
     assert "Pavel Peer" not in {n for _, n in found} and len(found) == 6
     asked = RequestedResponderFactory(request__requester=org.rep, responder=org.head)
     RequestedResponderFactory(request=asked.request, responder=org.manager)
@@ -281,9 +265,7 @@ def test_sharing_never_offers_whoever_could_have_written_it(client, org):
         request=asked.request,
         direction="upward",
     )
-    found = _listed(
-        _search(client, "share", "@", name="person", item=anonymous.pk).content.decode()
-    )
+    found = listed(pick(client, "share", "@", name="person", item=anonymous.pk).content.decode())
     assert not {"Hana Head", "Mia Manager"} & {n for _, n in found}
 
 
@@ -312,12 +294,12 @@ def test_outsiders_get_404(client, org, who, source, extra):
     items = {"mine": str(mine.pk), "evaluative": str(evaluative.pk)}
     extra = {key: items.get(value, value) for key, value in extra.items()}
     client.force_login(getattr(org, who))
-    assert _search(client, source, "a", name="person", **extra).status_code == 404
+    assert pick(client, source, "a", name="person", **extra).status_code == 404
 
 
 @pytest.mark.django_db
 def test_signed_out_it_asks_to_sign_in(client, org):
-    response = _search(client, "colleagues", "a")
+    response = pick(client, "colleagues", "a")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.people.test_pickers import GIVE, _listed, _search
 from tests.support.factories import TeamFactory, TeamMembershipFactory, UserFactory
+from tests.support.people_pickers import GIVE, listed, pick
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def test_before_typing_the_form_offers_the_reporting_line_team(client, org, few)
     page = client.get(GIVE).content.decode()
     assert '<li class="muted choices-note">Your team:</li>' in page
     # Her manager and the colleague who shares him; nobody of the other team, not herself.
-    assert _listed(page) == [("", "Mia Manager"), ("", "Pavel Peer")]
+    assert listed(page) == [("", "Mia Manager"), ("", "Pavel Peer")]
 
 
 @pytest.mark.django_db
@@ -37,7 +37,7 @@ def test_a_team_of_the_team_model_counts_members_and_lead_but_not_who_left(clien
         left_at=timezone.now() - timedelta(days=1),
     )
     client.force_login(org.rep)
-    names = [name for _, name in _listed(_search(client, "colleagues", "").content.decode())]
+    names = [name for _, name in listed(pick(client, "colleagues", "").content.decode())]
     assert names == ["Harriet HR", "Mia Manager", "Omar Other", "Pavel Peer"]
 
 
@@ -45,7 +45,7 @@ def test_a_team_of_the_team_model_counts_members_and_lead_but_not_who_left(clien
 def test_a_search_lists_the_own_team_first_then_the_rest_as_before(client, org):
     client.force_login(org.rep)
     # Every email ends in .com: everyone matches, the team first, then by name.
-    found = [name for _, name in _listed(_search(client, "colleagues", "com").content.decode())]
+    found = [name for _, name in listed(pick(client, "colleagues", "com").content.decode())]
     assert found[:2] == ["Mia Manager", "Pavel Peer"]
     assert found[2:] == sorted(found[2:])
     assert len(found) == 7
@@ -54,7 +54,7 @@ def test_a_search_lists_the_own_team_first_then_the_rest_as_before(client, org):
 @pytest.mark.django_db
 def test_clearing_the_box_offers_the_team_again_and_says_nothing(client, org):
     client.force_login(org.rep)
-    fragment = _search(client, "colleagues", "").content.decode()
+    fragment = pick(client, "colleagues", "").content.decode()
     assert '<li class="muted choices-note">Your team:</li>' in fragment
     assert '<p id="id_recipient_found" hx-swap-oob="innerHTML"></p>' in fragment
 
@@ -64,16 +64,16 @@ def test_the_team_is_never_offered_beyond_what_the_source_offers(client, org):
     """Mia's own team holds her manager and her fellow manager; "below" offers only
     the people below her, so they are never suggested, nor found."""
     client.force_login(org.manager)
-    suggested = _listed(_search(client, "below", "", name="coachee").content.decode())
+    suggested = listed(pick(client, "below", "", name="coachee").content.decode())
     assert [name for _, name in suggested] == ["Pavel Peer", "Rita Rep"]
-    found = _listed(_search(client, "below", "com", name="coachee").content.decode())
+    found = listed(pick(client, "below", "com", name="coachee").content.decode())
     assert {name for _, name in found} == {"Pavel Peer", "Rita Rep"}
 
 
 @pytest.mark.django_db
 def test_teams_pickers_suggest_nothing(client, org):
     client.force_login(org.admin)
-    fragment = _search(client, "teams", "", name="teams", multiple="1").content.decode()
+    fragment = pick(client, "teams", "", name="teams", multiple="1").content.decode()
     assert "Your team:" not in fragment
 
 
@@ -86,5 +86,5 @@ def test_the_suggestions_cost_one_query_however_big_the_team(
         UserFactory(manager=org.manager)
     client.force_login(org.rep)
     with django_assert_num_queries(3):  # session, user, the team
-        fragment = _search(client, "colleagues", "").content.decode()
-    assert len(_listed(fragment)) == min(2 + extra, 20)
+        fragment = pick(client, "colleagues", "").content.decode()
+    assert len(listed(fragment)) == min(2 + extra, 20)
