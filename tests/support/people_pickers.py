@@ -9,7 +9,7 @@ GIVE = "/feedback/give/"
 
 
 def pick(client, source, text="", chosen=(), name="recipient", **extra):
-    query = {"name": name, "id": f"id_{name}", f"{name}pick": text, name: list(chosen)}
+    query = {"name": name, "id": f"id_{name}", f"{name}_search": text, name: list(chosen)}
     return client.get(PICK.format(source), {**query, **extra})
 
 
